@@ -1,0 +1,60 @@
+/** Why a call was not approved. Every path but an explicit allow denies: fail-closed. */
+export type DenialReason = 'denied' | 'timeout' | 'aborted' | 'closed';
+
+export type ApprovalDecision = { approved: true } | { approved: false; reason: DenialReason };
+
+/** What the approval shell asks the registry to hold. */
+export type ApprovalRequest = {
+  sessionId: string;
+  /** Set once sessions have owners; a resolve from another owner is treated as unknown. */
+  ownerId?: string;
+  /** The model's id for the call; the UI attaches the card to that tool part. */
+  toolCallId?: string;
+  toolName: string;
+  input: unknown;
+};
+
+/** Emitted once per request, before the call waits (the UI renders a card from it). */
+export type ApprovalRequestEvent = {
+  approvalId: string;
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+  /** Epoch milliseconds after which the call is denied with reason `timeout`. */
+  expiresAt: number;
+};
+
+export type ConfirmOptions = {
+  /** Receives the request before the call waits; a throw denies the call. */
+  emit: (event: ApprovalRequestEvent) => void | Promise<void>;
+  /** No decision within this many milliseconds denies with `timeout`. */
+  timeoutMs: number;
+  /** Aborting denies with `aborted` and releases the entry and its timer. */
+  signal?: AbortSignal;
+};
+
+/**
+ * Holds tool calls that wait for a person. Memory by default, Redis when shared
+ * between instances; one interface.
+ */
+export interface ApprovalRegistry {
+  /**
+   * Creates an unguessable approvalId, emits the request and waits for a decision.
+   * Also accepts the seed's positional form `confirm(request, emit, timeoutMs, signal?)`.
+   */
+  confirm(request: ApprovalRequest, options: ConfirmOptions): Promise<ApprovalDecision>;
+  confirm(
+    request: ApprovalRequest,
+    emit: ConfirmOptions['emit'],
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<ApprovalDecision>;
+  /**
+   * Wakes exactly the call behind `approvalId`, only if `sessionId` (and `ownerId`,
+   * when the request had one) match. Returns false for an unknown, mismatched or
+   * already settled id: a mismatch is indistinguishable from an unknown id.
+   */
+  resolve(approvalId: string, sessionId: string, approved: boolean, ownerId?: string): boolean | Promise<boolean>;
+  /** Denies every pending call of a session with reason `closed` (the chat was deleted). */
+  closeSession(sessionId: string): number | Promise<number>;
+}

@@ -1,0 +1,51 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+const shared = {
+  resolve: {
+    alias: {
+      '@': root,
+      // `server-only` throws outside a React Server environment; tests run the server code directly.
+      'server-only': fileURLToPath(new URL('./node_modules/server-only/empty.js', import.meta.url)),
+    },
+  },
+};
+
+export default defineConfig({
+  ...shared,
+  test: {
+    projects: [
+      {
+        ...shared,
+        test: {
+          name: 'engine',
+          include: ['tests/engine/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        ...shared,
+        test: {
+          name: 'redis',
+          include: ['tests/redis/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['tests/setup/redis-server.ts'],
+          fileParallelism: false,
+        },
+      },
+      {
+        ...shared,
+        test: {
+          name: 'integration',
+          include: ['tests/integration/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['tests/setup/redis-server.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 240_000,
+        },
+      },
+    ],
+  },
+});
