@@ -1,0 +1,49 @@
+import { safeValidateUIMessages, type UIMessage } from 'ai';
+import { z } from 'zod';
+import { describeZodError } from '@/lib/http/json';
+import { workerNames } from '@/lib/tools';
+
+/** Limits that keep one request from costing more than a conversation should. */
+export const chatLimits = { maxMessages: 100, maxParts: 50, maxTextLength: 8_000, maxIdLength: 128 };
+
+const partSchema = z.looseObject({ type: z.string().min(1).max(64) }).superRefine((part, context) => {
+  if (typeof part.text === 'string' && part.text.length > chatLimits.maxTextLength) {
+    context.addIssue({ code: 'custom', message: `text longer than ${chatLimits.maxTextLength} characters` });
+  }
+});
+
+const messageSchema = z.object({
+  id: z.string().min(1).max(chatLimits.maxIdLength),
+  // The client may not write system prompts: only the server speaks as `system`.
+  role: z.enum(['user', 'assistant']),
+  parts: z.array(partSchema).max(chatLimits.maxParts),
+  metadata: z.unknown().optional(),
+});
+
+/** `POST /api/chat` and `POST /api/chat/complete` body. */
+export const chatRequestSchema = z.object({
+  id: z
+    .string()
+    .min(1)
+    .max(chatLimits.maxIdLength)
+    .regex(/^[\w-]+$/, 'id may hold letters, digits, "_" and "-" only'),
+  messages: z
+    .array(messageSchema)
+    .min(1, 'messages must hold at least the user message')
+    .max(chatLimits.maxMessages)
+    .refine((messages) => messages.at(-1)?.role === 'user', 'the last message must come from the user'),
+  worker: z.enum(['auto', ...workerNames]).optional(),
+});
+
+export type ChatRequest = Omit<z.output<typeof chatRequestSchema>, 'messages'> & { messages: UIMessage[] };
+
+/** Validates a chat body: shape and limits with zod, then the AI SDK's own UI message check. */
+export async function parseChatRequest(
+  value: unknown,
+): Promise<{ success: true; data: ChatRequest } | { success: false; error: string }> {
+  const parsed = chatRequestSchema.safeParse(value);
+  if (!parsed.success) return { success: false, error: describeZodError(parsed.error) };
+  const messages = await safeValidateUIMessages({ messages: parsed.data.messages });
+  if (!messages.success) return { success: false, error: `messages: ${messages.error.message}` };
+  return { success: true, data: { ...parsed.data, messages: messages.data } };
+}

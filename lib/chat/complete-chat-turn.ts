@@ -1,0 +1,57 @@
+import 'server-only';
+import { convertToModelMessages, generateText, stepCountIs } from 'ai';
+import { getConfig } from '@/lib/config';
+import { getIdempotencyStore } from '@/lib/server/stores';
+import { composeToolShells, wrapToolsWithIdempotency } from '@/lib/shells';
+import { maxTurnSteps } from './stream-chat-turn';
+import { prepareChatTurn } from './prepare-chat-turn';
+import type { ChatTurnRejection, ChatTurnRequest } from './types';
+import { workerInstructions } from './worker-instructions';
+
+/** What `POST /api/chat/complete` answers. */
+export type CompletedTurn = {
+  text: string;
+  worker: string;
+  toolCalls: { toolName: string; input: unknown }[];
+  toolResults: { toolName: string; output: unknown }[];
+};
+
+/**
+ * Runs one chat turn without streaming. There is no channel to show an approval
+ * card, so while any tool needs approval the turn is refused instead of waiting
+ * out the timeout for nothing.
+ */
+export async function completeChatTurn(request: ChatTurnRequest): Promise<CompletedTurn | ChatTurnRejection> {
+  const confirmTools = [...getConfig().AGENT_CONFIRM_TOOLS];
+  if (confirmTools.length > 0) {
+    return {
+      status: 400,
+      error: `Tools ${confirmTools.join(', ')} need a person's approval, which only the streaming endpoint POST /api/chat can ask for. Use it, or set AGENT_CONFIRM_TOOLS= to turn approvals off.`,
+    };
+  }
+  const turn = await prepareChatTurn(request);
+  if ('rejection' in turn) return turn.rejection as ChatTurnRejection;
+  const { model, worker, baseTools, history } = turn;
+
+  const tools = composeToolShells(baseTools, [
+    (table) => wrapToolsWithIdempotency(table, getIdempotencyStore(), { scope: request.id }),
+  ]);
+  const result = await generateText({
+    model,
+    system: workerInstructions(worker),
+    messages: await convertToModelMessages(history, { tools, ignoreIncompleteToolCalls: true }),
+    tools,
+    stopWhen: stepCountIs(maxTurnSteps),
+    abortSignal: request.signal,
+  });
+  return {
+    text: result.text,
+    worker,
+    toolCalls: result.steps.flatMap((step) =>
+      step.toolCalls.map((call) => ({ toolName: call.toolName, input: call.input })),
+    ),
+    toolResults: result.steps.flatMap((step) =>
+      step.toolResults.map((toolResult) => ({ toolName: toolResult.toolName, output: toolResult.output })),
+    ),
+  };
+}

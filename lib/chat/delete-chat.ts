@@ -1,0 +1,18 @@
+import 'server-only';
+import { deleteChat as deleteChatRow, getChat, getDb } from '@/lib/db';
+import { getApprovalRegistry, getIdempotencyStore } from '@/lib/server/stores';
+
+/**
+ * Deletes a chat the caller owns. Its pending approvals are denied with reason
+ * `closed` and its idempotency scope is cleared, so nothing of the chat can act
+ * or replay after it is gone. Returns false for an unknown chat or another owner.
+ */
+export async function deleteOwnedChat({ chatId, ownerId }: { chatId: string; ownerId?: string }): Promise<boolean> {
+  const db = getDb();
+  const chat = getChat(db, chatId);
+  if (chat === undefined || (chat.ownerId != null && chat.ownerId !== ownerId)) return false;
+  await getApprovalRegistry().closeSession(chatId);
+  await getIdempotencyStore().clearScope(chatId);
+  deleteChatRow(db, chatId);
+  return true;
+}

@@ -1,0 +1,60 @@
+import 'server-only';
+import type { UIMessage } from 'ai';
+import { getChatModel } from '@/lib/ai/models';
+import { routeWorker } from '@/lib/ai/router';
+import { getConfig } from '@/lib/config';
+import { getChat, getDb, saveChat } from '@/lib/db';
+import { createWorkerTools, type WorkerName } from '@/lib/tools';
+import { sanitizeUIMessages } from './sanitize-ui-messages';
+import type { ChatTurnRejection, ChatTurnRequest } from './types';
+
+/** The text the user typed in the last message. */
+export function lastUserText(messages: UIMessage[]): string {
+  const last = messages.findLast((message) => message.role === 'user');
+  if (last === undefined) return '';
+  return last.parts
+    .flatMap((part) => (part.type === 'text' ? [part.text] : []))
+    .join('\n')
+    .trim();
+}
+
+/**
+ * Everything both chat endpoints do before the model runs: check that the chat
+ * belongs to this browser, pick the worker, build its tool table and clean the
+ * history. A chat created by another owner answers like an unknown chat.
+ */
+export async function prepareChatTurn({ id, messages, worker, ownerId }: ChatTurnRequest) {
+  const config = getConfig();
+  const db = getDb();
+  const existing = getChat(db, id);
+  if (existing !== undefined && existing.ownerId != null && existing.ownerId !== ownerId) {
+    return { rejection: { status: 404, error: 'Chat not found' } satisfies ChatTurnRejection };
+  }
+
+  const history = sanitizeUIMessages(messages);
+  const text = lastUserText(history);
+  if (text === '') return { rejection: { status: 400, error: 'The last message holds no text' } };
+
+  const { model, label, kind } = getChatModel(config);
+  const chosenWorker: WorkerName =
+    worker === undefined || worker === 'auto'
+      ? await routeWorker({ text, model: kind === 'offline' ? undefined : model })
+      : worker;
+
+  saveChat(db, {
+    id,
+    ownerId: existing?.ownerId ?? ownerId ?? null,
+    title: existing?.title ?? text.slice(0, 80),
+    worker: chosenWorker,
+  });
+
+  return {
+    config,
+    db,
+    model,
+    modelLabel: label,
+    worker: chosenWorker,
+    baseTools: createWorkerTools(chosenWorker, db),
+    history,
+  };
+}

@@ -1,0 +1,75 @@
+import 'server-only';
+import {
+  convertToModelMessages,
+  createUIMessageStream,
+  createUIMessageStreamResponse,
+  stepCountIs,
+  streamText,
+  type UIMessage,
+} from 'ai';
+import { saveMessages } from '@/lib/db';
+import { getApprovalRegistry, getIdempotencyStore } from '@/lib/server/stores';
+import { createApprovalChunkSequencer } from './approval-chunk-sequencer';
+import { assembleTurnTools } from './assemble-turn-tools';
+import { prepareChatTurn } from './prepare-chat-turn';
+import type { ChatMessageMetadata, ChatTurnRejection, ChatTurnRequest } from './types';
+import { workerInstructions } from './worker-instructions';
+
+/** The most model steps one turn may take (tool call → result → answer, twice). */
+export const maxTurnSteps = 6;
+
+/**
+ * Runs one streaming chat turn and answers the AI SDK UI message stream.
+ *
+ * A listed tool suspends inside this response: its approval request is written to
+ * the stream as a native `tool-approval-request` chunk, and the same response
+ * continues with the output (or the denial) once a person decides, the timeout
+ * passes, or the client goes away.
+ */
+export async function streamChatTurn(request: ChatTurnRequest): Promise<Response | ChatTurnRejection> {
+  const turn = await prepareChatTurn(request);
+  if ('rejection' in turn) return turn.rejection as ChatTurnRejection;
+  const { config, db, model, modelLabel, worker, baseTools, history } = turn;
+
+  const timeoutMs = config.AGENT_CONFIRM_TIMEOUT_MS;
+  const sequencer = createApprovalChunkSequencer({ timeoutMs });
+  const tools = assembleTurnTools({
+    baseTools,
+    sessionId: request.id,
+    ownerId: request.ownerId,
+    confirmTools: config.AGENT_CONFIRM_TOOLS,
+    registry: getApprovalRegistry(),
+    store: getIdempotencyStore(),
+    emit: sequencer.emit,
+    timeoutMs,
+    signal: request.signal,
+  });
+  const modelMessages = await convertToModelMessages(history, { tools, ignoreIncompleteToolCalls: true });
+  const metadata: ChatMessageMetadata = { worker, model: modelLabel };
+
+  const stream = createUIMessageStream<UIMessage<ChatMessageMetadata>>({
+    originalMessages: history as UIMessage<ChatMessageMetadata>[],
+    execute: ({ writer }) => {
+      const result = streamText({
+        model,
+        system: workerInstructions(worker),
+        messages: modelMessages,
+        tools,
+        stopWhen: stepCountIs(maxTurnSteps),
+        abortSignal: request.signal,
+      });
+      writer.merge(
+        result
+          .toUIMessageStream<UIMessage<ChatMessageMetadata>>({
+            messageMetadata: ({ part }) => (part.type === 'start' ? metadata : undefined),
+          })
+          .pipeThrough(sequencer.transform),
+      );
+    },
+    onError: (error) => (error instanceof Error ? error.message : 'The model failed to answer.'),
+    onEnd: ({ messages }) => {
+      saveMessages(db, request.id, messages);
+    },
+  });
+  return createUIMessageStreamResponse({ stream });
+}

@@ -1,0 +1,21 @@
+import type { UIMessage } from 'ai';
+import type { WorkerName } from '@/lib/tools';
+
+/** One user turn as the routes hand it to lib/chat (already validated). */
+export type ChatTurnRequest = {
+  /** The chat id; also the idempotency scope and the approval session. */
+  id: string;
+  messages: UIMessage[];
+  /** A pinned worker, or `auto` / absent to let the router pick. */
+  worker?: WorkerName | 'auto';
+  /** The browser that sent it, when it has an owner cookie. */
+  ownerId?: string;
+  /** The request's abort signal. */
+  signal?: AbortSignal;
+};
+
+/** A turn refused before it started; the route maps it to a JSON error. */
+export type ChatTurnRejection = { status: number; error: string };
+
+/** What the assistant message carries besides its parts. */
+export type ChatMessageMetadata = { worker: WorkerName; model: string };

@@ -1,0 +1,45 @@
+import 'server-only';
+import { getConfig } from '@/lib/config';
+import {
+  type ApprovalRegistry,
+  createMemoryApprovalRegistry,
+  createMemoryIdempotencyStore,
+  createRedisApprovalRegistry,
+  createRedisIdempotencyStore,
+  getRedisClient,
+  type IdempotencyStore,
+} from '@/lib/stores';
+
+/*
+ * In Next.js the route handlers and the server actions load separate module
+ * instances, so a module-level variable would give each its own registry and a
+ * decision from the card would never reach the waiting call. The singletons live
+ * on globalThis instead.
+ */
+const globalForStores = globalThis as typeof globalThis & {
+  __toolgateIdempotencyStore?: IdempotencyStore;
+  __toolgateApprovalRegistry?: ApprovalRegistry;
+};
+
+/** The process-wide idempotency store: Redis when `REDIS_URL` is set, memory otherwise. */
+export function getIdempotencyStore(): IdempotencyStore {
+  if (globalForStores.__toolgateIdempotencyStore === undefined) {
+    const config = getConfig();
+    const options = { ttlMs: config.IDEMPOTENCY_TTL_MS, maxEntries: config.IDEMPOTENCY_MAX_ENTRIES };
+    globalForStores.__toolgateIdempotencyStore = config.REDIS_URL
+      ? createRedisIdempotencyStore({ client: getRedisClient(config.REDIS_URL), ...options })
+      : createMemoryIdempotencyStore(options);
+  }
+  return globalForStores.__toolgateIdempotencyStore;
+}
+
+/** The process-wide approval registry: Redis when `REDIS_URL` is set, memory otherwise. */
+export function getApprovalRegistry(): ApprovalRegistry {
+  if (globalForStores.__toolgateApprovalRegistry === undefined) {
+    const config = getConfig();
+    globalForStores.__toolgateApprovalRegistry = config.REDIS_URL
+      ? createRedisApprovalRegistry({ client: getRedisClient(config.REDIS_URL) })
+      : createMemoryApprovalRegistry();
+  }
+  return globalForStores.__toolgateApprovalRegistry;
+}
