@@ -54,7 +54,12 @@ export interface ApprovalRegistry {
    * when the request had one) match. Returns false for an unknown, mismatched or
    * already settled id: a mismatch is indistinguishable from an unknown id.
    */
-  resolve(approvalId: string, sessionId: string, approved: boolean, ownerId?: string): boolean | Promise<boolean>;
+  resolve(
+    approvalId: string,
+    sessionId: string,
+    approved: boolean,
+    ownerId?: string,
+  ): boolean | Promise<boolean>;
   /** Denies every pending call of a session with reason `closed` (the chat was deleted). */
   closeSession(sessionId: string): number | Promise<number>;
 }
