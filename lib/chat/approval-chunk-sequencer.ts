@@ -42,7 +42,11 @@ export function createApprovalChunkSequencer({ timeoutMs }: { timeoutMs: number 
   /** The `emit` handed to the approval shell. */
   function emit(event: ApprovalRequestEvent): void {
     if (closed) throw new Error('The response stream has closed; the approval request cannot be shown.');
-    const descriptor: ApprovalDescriptor = { expiresAt: event.expiresAt, timeoutMs, toolName: event.toolName };
+    const descriptor: ApprovalDescriptor = {
+      expiresAt: event.expiresAt,
+      timeoutMs,
+      toolName: event.toolName,
+    };
     const chunk: UIMessageChunk = {
       type: 'tool-approval-request',
       approvalId: event.approvalId,

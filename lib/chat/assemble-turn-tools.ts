@@ -1,5 +1,10 @@
 import type { ToolSet } from 'ai';
-import { composeToolShells, type ToolShell, wrapToolsWithApproval, wrapToolsWithIdempotency } from '@/lib/shells';
+import {
+  composeToolShells,
+  type ToolShell,
+  wrapToolsWithApproval,
+  wrapToolsWithIdempotency,
+} from '@/lib/shells';
 import type { ApprovalRegistry, ApprovalRequestEvent, IdempotencyStore } from '@/lib/stores';
 
 /** Everything one turn needs to harden its worker's tool table. */

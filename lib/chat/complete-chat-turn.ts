@@ -3,8 +3,8 @@ import { convertToModelMessages, generateText, stepCountIs } from 'ai';
 import { getConfig } from '@/lib/config';
 import { getIdempotencyStore } from '@/lib/server/stores';
 import { composeToolShells, wrapToolsWithIdempotency } from '@/lib/shells';
-import { maxTurnSteps } from './stream-chat-turn';
 import { prepareChatTurn } from './prepare-chat-turn';
+import { maxTurnSteps } from './stream-chat-turn';
 import type { ChatTurnRejection, ChatTurnRequest } from './types';
 import { workerInstructions } from './worker-instructions';
 

@@ -7,7 +7,13 @@ import { getApprovalRegistry, getIdempotencyStore } from '@/lib/server/stores';
  * `closed` and its idempotency scope is cleared, so nothing of the chat can act
  * or replay after it is gone. Returns false for an unknown chat or another owner.
  */
-export async function deleteOwnedChat({ chatId, ownerId }: { chatId: string; ownerId?: string }): Promise<boolean> {
+export async function deleteOwnedChat({
+  chatId,
+  ownerId,
+}: {
+  chatId: string;
+  ownerId?: string;
+}): Promise<boolean> {
   const db = getDb();
   const chat = getChat(db, chatId);
   if (chat === undefined || (chat.ownerId != null && chat.ownerId !== ownerId)) return false;

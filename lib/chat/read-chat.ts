@@ -19,5 +19,10 @@ export function readOwnedChat({
 /** The caller's chats, newest first; a browser without an owner id has none. */
 export function listOwnedChats(ownerId: string | undefined) {
   if (ownerId === undefined) return [];
-  return listChats(getDb(), ownerId).map(({ id, title, worker, updatedAt }) => ({ id, title, worker, updatedAt }));
+  return listChats(getDb(), ownerId).map(({ id, title, worker, updatedAt }) => ({
+    id,
+    title,
+    worker,
+    updatedAt,
+  }));
 }

@@ -2,7 +2,12 @@ import 'server-only';
 import { getApprovalRegistry } from '@/lib/server/stores';
 
 /** A person's decision on one approval card. */
-export type ApprovalDecisionInput = { approvalId: string; sessionId: string; approved: boolean; ownerId?: string };
+export type ApprovalDecisionInput = {
+  approvalId: string;
+  sessionId: string;
+  approved: boolean;
+  ownerId?: string;
+};
 
 /**
  * Wakes the call behind `approvalId` with a person's decision. The route and the

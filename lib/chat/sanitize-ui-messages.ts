@@ -2,7 +2,9 @@ import type { UIMessage } from 'ai';
 
 const settledToolStates = new Set(['output-available', 'output-error']);
 
-function isToolPart(part: UIMessage['parts'][number]): part is Extract<UIMessage['parts'][number], { toolCallId: string }> {
+function isToolPart(
+  part: UIMessage['parts'][number],
+): part is Extract<UIMessage['parts'][number], { toolCallId: string }> {
   return part.type === 'dynamic-tool' || part.type.startsWith('tool-');
 }
 

@@ -2,7 +2,8 @@ import type { WorkerName } from '@/lib/tools';
 
 const roleByWorker: Record<WorkerName, string> = {
   order: 'You look up orders for customers. You can only read order status.',
-  refund: 'You open support tickets (refunds, returns, complaints). You cannot look up orders or answer policy questions.',
+  refund:
+    'You open support tickets (refunds, returns, complaints). You cannot look up orders or answer policy questions.',
   knowledge: 'You answer questions from the knowledge base (returns, refunds, shipping, warranty, payment).',
   assistant: 'You keep the user’s to-do list: add todos and list them.',
 };

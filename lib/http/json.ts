@@ -16,7 +16,8 @@ export async function readJsonBody(
   { maxBytes = maxBodyBytes }: { maxBytes?: number } = {},
 ): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
   const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > maxBytes) return { ok: false, response: jsonError(413, `Body larger than ${maxBytes} bytes`) };
+  if (declared > maxBytes)
+    return { ok: false, response: jsonError(413, `Body larger than ${maxBytes} bytes`) };
   if (request.body === null) return { ok: false, response: jsonError(400, 'Expected a JSON body') };
 
   const reader = request.body.getReader();
@@ -41,7 +42,9 @@ export async function readJsonBody(
 }
 
 /** Turns the first zod issue into a message a client can act on: `messages.0.role: Invalid option`. */
-export function describeZodError(error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> }): string {
+export function describeZodError(error: {
+  issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>;
+}): string {
   const issue = error.issues[0];
   if (issue === undefined) return 'Invalid request';
   const path = issue.path.map(String).join('.');

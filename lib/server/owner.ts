@@ -1,5 +1,6 @@
 import 'server-only';
 import { cookies } from 'next/headers';
+import type { NextRequest } from 'next/server';
 
 /** The httpOnly cookie that names the browser owning a chat. */
 export const ownerCookieName = 'toolgate_owner';
@@ -11,7 +12,13 @@ export function isOwnerId(value: string | undefined): value is string {
   return value !== undefined && ownerIdPattern.test(value);
 }
 
-/** The owner id of the browser making this request, if it has one. */
+/** The owner id a route handler's request carries, if any. */
+export function ownerIdFromRequest(request: NextRequest): string | undefined {
+  const value = request.cookies.get(ownerCookieName)?.value;
+  return isOwnerId(value) ? value : undefined;
+}
+
+/** The owner id of the browser calling a server action, if any. */
 export async function getOwnerId(): Promise<string | undefined> {
   const value = (await cookies()).get(ownerCookieName)?.value;
   return isOwnerId(value) ? value : undefined;

@@ -1,18 +1,23 @@
+import type { NextRequest } from 'next/server';
 import { streamChatTurn } from '@/lib/chat/stream-chat-turn';
 import { jsonError, readJsonBody } from '@/lib/http/json';
-import { getOwnerId } from '@/lib/server/owner';
+import { ownerIdFromRequest } from '@/lib/server/owner';
 import { parseChatRequest } from './schema';
 
 // Approvals hold the response open for up to the confirm timeout.
 export const maxDuration = 300;
 
 /** The streaming chat endpoint `useChat` talks to. */
-export async function POST(request: Request) {
+export async function POST(request: NextRequest) {
   const body = await readJsonBody(request);
   if (!body.ok) return body.response;
   const parsed = await parseChatRequest(body.value);
   if (!parsed.success) return jsonError(400, parsed.error);
 
-  const result = await streamChatTurn({ ...parsed.data, ownerId: await getOwnerId(), signal: request.signal });
+  const result = await streamChatTurn({
+    ...parsed.data,
+    ownerId: ownerIdFromRequest(request),
+    signal: request.signal,
+  });
   return result instanceof Response ? result : jsonError(result.status, result.error);
 }

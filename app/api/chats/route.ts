@@ -1,9 +1,10 @@
+import type { NextRequest } from 'next/server';
 import { listOwnedChats } from '@/lib/chat/read-chat';
-import { getOwnerId } from '@/lib/server/owner';
+import { ownerIdFromRequest } from '@/lib/server/owner';
 
 export const dynamic = 'force-dynamic';
 
 /** This browser's chats, newest first. */
-export async function GET() {
-  return Response.json(listOwnedChats(await getOwnerId()));
+export function GET(request: NextRequest) {
+  return Response.json(listOwnedChats(ownerIdFromRequest(request)));
 }

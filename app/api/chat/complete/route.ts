@@ -1,15 +1,20 @@
+import type { NextRequest } from 'next/server';
 import { completeChatTurn } from '@/lib/chat/complete-chat-turn';
 import { jsonError, readJsonBody } from '@/lib/http/json';
-import { getOwnerId } from '@/lib/server/owner';
+import { ownerIdFromRequest } from '@/lib/server/owner';
 import { parseChatRequest } from '../schema';
 
 /** One chat turn without streaming; refused while any tool needs approval. */
-export async function POST(request: Request) {
+export async function POST(request: NextRequest) {
   const body = await readJsonBody(request);
   if (!body.ok) return body.response;
   const parsed = await parseChatRequest(body.value);
   if (!parsed.success) return jsonError(400, parsed.error);
 
-  const result = await completeChatTurn({ ...parsed.data, ownerId: await getOwnerId(), signal: request.signal });
+  const result = await completeChatTurn({
+    ...parsed.data,
+    ownerId: ownerIdFromRequest(request),
+    signal: request.signal,
+  });
   return 'error' in result ? jsonError(result.status, result.error) : Response.json(result);
 }

@@ -1,18 +1,19 @@
+import type { NextRequest } from 'next/server';
 import { deleteOwnedChat } from '@/lib/chat/delete-chat';
 import { readOwnedChat } from '@/lib/chat/read-chat';
 import { jsonError } from '@/lib/http/json';
-import { getOwnerId } from '@/lib/server/owner';
+import { ownerIdFromRequest } from '@/lib/server/owner';
 
 /** One chat with its messages; another owner's chat answers like an unknown one. */
-export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }) {
+export async function GET(request: NextRequest, { params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const chat = readOwnedChat({ chatId: id, ownerId: await getOwnerId() });
+  const chat = readOwnedChat({ chatId: id, ownerId: ownerIdFromRequest(request) });
   return chat === undefined ? jsonError(404, 'Chat not found') : Response.json(chat);
 }
 
 /** Deletes a chat, denies its pending approvals (`closed`) and clears its idempotency scope. */
-export async function DELETE(_request: Request, { params }: { params: Promise<{ id: string }> }) {
+export async function DELETE(request: NextRequest, { params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const deleted = await deleteOwnedChat({ chatId: id, ownerId: await getOwnerId() });
+  const deleted = await deleteOwnedChat({ chatId: id, ownerId: ownerIdFromRequest(request) });
   return deleted ? Response.json({ deleted: true }) : jsonError(404, 'Chat not found');
 }
