@@ -1,0 +1,41 @@
+import type { SqliteDatabase } from './open-database';
+
+/** Where an order is in its life. */
+export type OrderStatus = 'processing' | 'shipped' | 'in_transit' | 'delivered' | 'cancelled' | 'returned';
+
+/** One line of an order. */
+export type OrderItem = { sku: string; name: string; quantity: number };
+
+/** An order with its shipping state. */
+export type Order = {
+  orderId: string;
+  status: OrderStatus;
+  carrier: string | null;
+  /** Estimated delivery date (YYYY-MM-DD), when known. */
+  eta: string | null;
+  items: OrderItem[];
+  placedAt: string;
+};
+
+type OrderRow = {
+  id: string;
+  status: OrderStatus;
+  carrier: string | null;
+  eta: string | null;
+  items: string;
+  placed_at: string;
+};
+
+/** The order with this id (exact, already normalised), or undefined. */
+export function getOrder(db: SqliteDatabase, orderId: string): Order | undefined {
+  const row = db.prepare<[string], OrderRow>('SELECT * FROM orders WHERE id = ?').get(orderId);
+  if (row === undefined) return undefined;
+  return {
+    orderId: row.id,
+    status: row.status,
+    carrier: row.carrier,
+    eta: row.eta,
+    items: JSON.parse(row.items) as OrderItem[],
+    placedAt: row.placed_at,
+  };
+}
