@@ -22,11 +22,11 @@ function isToolPart(
 export function sanitizeUIMessages(messages: UIMessage[]): UIMessage[] {
   return messages.map((message) => ({
     ...message,
-    parts: message.parts.flatMap((part) => {
+    parts: message.parts.flatMap((part): UIMessage['parts'] => {
       if (!isToolPart(part)) return [part];
       if (!settledToolStates.has(part.state)) return [];
       const { approval: _approval, ...rest } = part as typeof part & { approval?: unknown };
-      return [rest as typeof part];
+      return [rest as UIMessage['parts'][number]];
     }),
   }));
 }

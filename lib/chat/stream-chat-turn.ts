@@ -47,8 +47,8 @@ export async function streamChatTurn(request: ChatTurnRequest): Promise<Response
   const modelMessages = await convertToModelMessages(history, { tools, ignoreIncompleteToolCalls: true });
   const metadata: ChatMessageMetadata = { worker, model: modelLabel };
 
-  const stream = createUIMessageStream<UIMessage<ChatMessageMetadata>>({
-    originalMessages: history as UIMessage<ChatMessageMetadata>[],
+  const stream = createUIMessageStream({
+    originalMessages: history,
     execute: ({ writer }) => {
       const result = streamText({
         model,
@@ -60,7 +60,7 @@ export async function streamChatTurn(request: ChatTurnRequest): Promise<Response
       });
       writer.merge(
         result
-          .toUIMessageStream<UIMessage<ChatMessageMetadata>>({
+          .toUIMessageStream({
             messageMetadata: ({ part }) => (part.type === 'start' ? metadata : undefined),
           })
           .pipeThrough(sequencer.transform),

@@ -23,23 +23,27 @@ const globalForStores = globalThis as typeof globalThis & {
 
 /** The process-wide idempotency store: Redis when `REDIS_URL` is set, memory otherwise. */
 export function getIdempotencyStore(): IdempotencyStore {
-  if (globalForStores.__toolgateIdempotencyStore === undefined) {
+  let store = globalForStores.__toolgateIdempotencyStore;
+  if (store === undefined) {
     const config = getConfig();
     const options = { ttlMs: config.IDEMPOTENCY_TTL_MS, maxEntries: config.IDEMPOTENCY_MAX_ENTRIES };
-    globalForStores.__toolgateIdempotencyStore = config.REDIS_URL
+    store = config.REDIS_URL
       ? createRedisIdempotencyStore({ client: getRedisClient(config.REDIS_URL), ...options })
       : createMemoryIdempotencyStore(options);
+    globalForStores.__toolgateIdempotencyStore = store;
   }
-  return globalForStores.__toolgateIdempotencyStore;
+  return store;
 }
 
 /** The process-wide approval registry: Redis when `REDIS_URL` is set, memory otherwise. */
 export function getApprovalRegistry(): ApprovalRegistry {
-  if (globalForStores.__toolgateApprovalRegistry === undefined) {
+  let registry = globalForStores.__toolgateApprovalRegistry;
+  if (registry === undefined) {
     const config = getConfig();
-    globalForStores.__toolgateApprovalRegistry = config.REDIS_URL
+    registry = config.REDIS_URL
       ? createRedisApprovalRegistry({ client: getRedisClient(config.REDIS_URL) })
       : createMemoryApprovalRegistry();
+    globalForStores.__toolgateApprovalRegistry = registry;
   }
-  return globalForStores.__toolgateApprovalRegistry;
+  return registry;
 }
