@@ -4,7 +4,8 @@ import type { SqliteDatabase } from './open-database';
 /** A saved conversation (messages are stored separately, see `saveMessages`). */
 export type ChatRecord = {
   id: string;
-  ownerId: string;
+  /** Who may read and continue the chat; null for a chat saved without an owner. */
+  ownerId: string | null;
   title: string;
   /** The worker the chat was last pinned to or routed to (`auto` when it routes each turn). */
   worker: string;
@@ -14,7 +15,7 @@ export type ChatRecord = {
 
 type ChatRow = {
   id: string;
-  owner_id: string;
+  owner_id: string | null;
   title: string;
   worker: string;
   created_at: string;
@@ -39,11 +40,11 @@ function toChat(row: ChatRow): ChatRecord {
  */
 export function saveChat(
   db: SqliteDatabase,
-  chat: { id: string; ownerId: string; title: string; worker: string },
+  chat: { id: string; ownerId: string | null; title: string; worker: string },
 ): ChatRecord {
   const now = new Date().toISOString();
   const row = db
-    .prepare<[string, string, string, string, string, string], ChatRow>(
+    .prepare<[string, string | null, string, string, string, string], ChatRow>(
       `INSERT INTO chats (id, owner_id, title, worker, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET title = excluded.title, worker = excluded.worker, updated_at = excluded.updated_at
        RETURNING *`,

@@ -1,9 +1,10 @@
 /**
- * The domain database. `getDb` (the server's shared connection) is deliberately not
- * re-exported: it imports `server-only`, and scripts such as `examples/` must be able to use
- * `openDatabase` and the repositories without it. Import it from `@/lib/db/get-db`.
+ * The domain database, for server code. This barrel includes `getDb`, which imports
+ * `server-only`; scripts that run outside Next.js (`examples/`, benchmarks) import
+ * `./open-database` and the repository modules directly instead.
  */
 export * from './chats';
+export { getDb } from './get-db';
 export * from './knowledge';
 export { type Migration, migrate, migrations } from './migrations';
 export * from './open-database';

@@ -74,7 +74,7 @@ export const migrations: readonly Migration[] = [
 
         CREATE TABLE chats (
           id TEXT PRIMARY KEY,
-          owner_id TEXT NOT NULL,
+          owner_id TEXT,
           title TEXT NOT NULL,
           worker TEXT NOT NULL,
           created_at TEXT NOT NULL,
