@@ -1,0 +1,104 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { postChat, postDecision, singleMessageChat } from '../support/http-chat';
+import { type NextServer, startNextServer } from '../support/next-server';
+
+/*
+ * Two production servers share one Redis and one SQLite file, as two instances
+ * behind a load balancer would. Nothing is mocked: the decision travels through
+ * Redis pub/sub from the instance that received it to the one holding the call.
+ */
+describe('two instances behind one Redis', () => {
+  const servers: NextServer[] = [];
+
+  async function startPair(environment: Record<string, string>) {
+    const pair = await Promise.all([startNextServer(environment), startNextServer(environment)]);
+    servers.push(...pair);
+    return pair;
+  }
+
+  function sharedEnvironment(extra: Record<string, string> = {}) {
+    const databasePath = join(mkdtempSync(join(tmpdir(), 'toolgate-two-')), 'toolgate.db');
+    return {
+      REDIS_URL: inject('redisUrl'),
+      DATABASE_PATH: databasePath,
+      AI_MODEL: 'offline',
+      OFFLINE_MODEL_DELAY_MS: '0',
+      ...extra,
+    };
+  }
+
+  let approvalPair: NextServer[] = [];
+  let openPair: NextServer[] = [];
+
+  beforeAll(async () => {
+    [approvalPair, openPair] = await Promise.all([
+      startPair(sharedEnvironment()),
+      startPair(sharedEnvironment({ AGENT_CONFIRM_TOOLS: '' })),
+    ]);
+  });
+
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => server.stop()));
+  });
+
+  it('wakes the call held on A with a decision taken on B', async () => {
+    const [a, b] = approvalPair;
+    const chatId = `cross-${Date.now()}`;
+    const reader = await postChat(a.url, singleMessageChat(chatId, 'create a ticket: cross instance'));
+    const request = await reader.until('tool-approval-request');
+
+    const decidedAt = performance.now();
+    const decision = await postDecision(b.url, {
+      approvalId: request.approvalId,
+      sessionId: chatId,
+      approved: true,
+    });
+    expect(await decision.json()).toEqual({ status: 'approved' });
+    const output = await reader.until('tool-output-available');
+    const latencyMs = performance.now() - decidedAt;
+    console.log(`decision on B → tool output on A: ${latencyMs.toFixed(1)} ms`);
+
+    expect(output.output).toMatchObject({ ticketId: expect.stringMatching(/^TK-\d{6}$/) });
+    await reader.rest();
+    const tickets = await (await fetch(`${b.url}/api/tickets`)).json();
+    expect(tickets).toHaveLength(1);
+  });
+
+  it('answers a decision for another session on B with 404 and leaves the call on A pending', async () => {
+    const [a, b] = approvalPair;
+    const chatId = `cross-wrong-${Date.now()}`;
+    const reader = await postChat(a.url, singleMessageChat(chatId, 'create a ticket: wrong session'));
+    const request = await reader.until('tool-approval-request');
+    const wrong = await postDecision(b.url, {
+      approvalId: request.approvalId,
+      sessionId: 'other',
+      approved: true,
+    });
+    expect(wrong.status).toBe(404);
+    const right = await postDecision(b.url, {
+      approvalId: request.approvalId,
+      sessionId: chatId,
+      approved: false,
+    });
+    expect(await right.json()).toEqual({ status: 'denied' });
+    const output = await reader.until('tool-output-available');
+    expect(output.output).toMatchObject({ denied: true, reason: 'denied' });
+    await reader.rest();
+  });
+
+  it('creates one ticket when the same request reaches A and B at once', async () => {
+    const [a, b] = openPair;
+    const chatId = `race-${Date.now()}`;
+    const body = singleMessageChat(chatId, 'create a ticket: sent twice at once');
+    const readers = await Promise.all([postChat(a.url, body), postChat(b.url, body)]);
+    const outputs = await Promise.all(readers.map((reader) => reader.until('tool-output-available')));
+    await Promise.all(readers.map((reader) => reader.rest()));
+
+    expect(outputs[0].output).toEqual(outputs[1].output);
+    const tickets = await (await fetch(`${a.url}/api/tickets`)).json();
+    expect(tickets).toHaveLength(1);
+  });
+});

@@ -1,0 +1,78 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+/** The production build the integration and e2e suites share (`npm run build:test`). */
+export const testDistDir = '.next-test';
+
+/** A port nobody is listening on right now. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+/** A `next start` process serving the test build. */
+export type NextServer = { url: string; port: number; process: ChildProcess; stop: () => Promise<void> };
+
+/**
+ * Starts a production server from the test build with the given environment and
+ * waits until it answers. Fails at once when the build is missing, rather than
+ * timing out.
+ */
+export async function startNextServer(
+  environment: Record<string, string>,
+  port?: number,
+): Promise<NextServer> {
+  if (!existsSync(join(testDistDir, 'BUILD_ID'))) {
+    throw new Error(
+      `No production build in ${testDistDir}: run \`npm run build:test\` first (npm test does).`,
+    );
+  }
+  const chosenPort = port ?? (await freePort());
+  const child = spawn('node_modules/.bin/next', ['start', '-p', String(chosenPort), '-H', '127.0.0.1'], {
+    env: { ...process.env, NEXT_DIST_DIR: testDistDir, NODE_ENV: 'production', ...environment },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (data) => {
+    output += data;
+  });
+  child.stderr?.on('data', (data) => {
+    output += data;
+  });
+  const url = `http://127.0.0.1:${chosenPort}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}:\n${output}`);
+    try {
+      const response = await fetch(`${url}/api/meta`);
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`next start did not answer within 60 s:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  return { url, port: chosenPort, process: child, stop };
+}
