@@ -1,16 +1,29 @@
 import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
+import 'streamdown/styles.css';
 import './globals.css';
+import { getRequestLocale } from '@/components/request-locale';
+import { themeInitScript } from '@/components/theme-script';
+import { WorkspaceProvider } from '@/components/workspace-provider';
 
 export const metadata: Metadata = {
   title: 'Toolgate',
   description: 'An AI agent that acts only through hardened tools.',
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+/** The document: theme applied before paint, language from the request, shared workspace state. */
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const locale = await getRequestLocale();
   return (
-    <html lang="en" suppressHydrationWarning>
-      <body className="min-h-dvh antialiased">{children}</body>
+    // suppressHydrationWarning: the theme script changes <html>'s class before React hydrates.
+    <html lang={locale === 'zh' ? 'zh-CN' : 'en'} suppressHydrationWarning>
+      <head>
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant script of ours, needed before first paint. */}
+        <script dangerouslySetInnerHTML={{ __html: themeInitScript }} />
+      </head>
+      <body className="min-h-dvh font-sans antialiased">
+        <WorkspaceProvider initialLocale={locale}>{children}</WorkspaceProvider>
+      </body>
     </html>
   );
 }

@@ -1,8 +1,11 @@
-export default function HomePage() {
-  return (
-    <main className="mx-auto max-w-2xl p-8">
-      <h1 className="text-2xl font-semibold">Toolgate</h1>
-      <p className="text-muted-foreground">An AI agent that acts only through hardened tools.</p>
-    </main>
-  );
+import { randomUUID } from 'node:crypto';
+import { connection } from 'next/server';
+import { approveToolCall } from '@/app/actions/approval';
+import { ChatShell } from '@/components/chat-shell';
+
+/** `/` always starts a new chat; it takes the address `/chat/[id]` once the first message is sent. */
+export default async function HomePage() {
+  // A fresh id per request: without this the page would be prerendered with one id for everyone.
+  await connection();
+  return <ChatShell id={randomUUID()} isNew approve={approveToolCall} />;
 }

@@ -1,0 +1,64 @@
+import type { UIMessage } from 'ai';
+
+/**
+ * Shapes of the JSON the page reads from the app's own routes. Written here, not
+ * imported from the server, so nothing server-only can leak into the browser bundle.
+ */
+
+/** The worker names the picker offers besides `auto`. */
+export const workerNames = ['order', 'refund', 'knowledge', 'assistant'] as const;
+
+/** A worker choice sent with each request; `auto` lets the router pick. */
+export type WorkerChoice = 'auto' | (typeof workerNames)[number];
+
+/** What the server tells about itself: `GET /api/meta`. */
+export type Meta = {
+  model: string;
+  workers: { name: string; tools: string[] }[];
+  confirmTools: string[];
+  confirmTimeoutMs: number;
+};
+
+/** One row of `GET /api/tickets`. */
+export type Ticket = {
+  ticketId: string;
+  title: string;
+  detail?: string | null;
+  orderId?: string | null;
+  status: string;
+  createdAt: string | number;
+};
+
+/** One row of `GET /api/todos`. */
+export type Todo = { id: string | number; title: string; status: string; createdAt: string | number };
+
+/** One row of `GET /api/chats`. */
+export type ChatSummary = {
+  id: string;
+  title: string | null;
+  worker?: string | null;
+  updatedAt: string | number;
+};
+
+/** What the server attaches to each assistant message: the worker that answered and the model label. */
+export type ToolgateMetadata = { worker?: string; model?: string };
+
+/** A chat message as this app sends and receives it. */
+export type ToolgateMessage = UIMessage<ToolgateMetadata>;
+
+/** The result of deciding an approval (the server action's contract). */
+export type ApprovalDecision = { status: 'approved' | 'denied' } | { error: string };
+
+/** The server action the approval card calls; passed down from a server component. */
+export type ApproveToolCall = (input: {
+  approvalId: string;
+  sessionId: string;
+  approved: boolean;
+}) => Promise<ApprovalDecision>;
+
+/** GETs JSON from one of the app's routes; rejects on a non-2xx answer so callers can show an error. */
+export async function fetchJson<T>(url: string, init?: RequestInit): Promise<T> {
+  const response = await fetch(url, { cache: 'no-store', ...init });
+  if (!response.ok) throw new Error(`${init?.method ?? 'GET'} ${url} answered ${response.status}`);
+  return (await response.json()) as T;
+}

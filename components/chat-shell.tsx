@@ -1,0 +1,37 @@
+import type { ApproveToolCall } from './api-types';
+import { Chat } from './chat';
+import { ChatSidebar } from './chat-sidebar';
+import { LocaleSwitch } from './locale-switch';
+import { ModelLabel } from './model-label';
+import { SidePanel } from './side-panel';
+import { ThemeToggle } from './theme-toggle';
+import { WorkerPicker } from './worker-picker';
+
+/**
+ * The page a user meets: chats on the left, the conversation in the middle, tickets
+ * and todos on the right. A server component; only its leaves are client code.
+ */
+export function ChatShell({ id, isNew, approve }: { id: string; isNew: boolean; approve: ApproveToolCall }) {
+  return (
+    <div className="grid h-dvh grid-cols-1 md:grid-cols-[15rem_minmax(0,1fr)] xl:grid-cols-[15rem_minmax(0,1fr)_19rem]">
+      <div className="hidden min-h-0 md:flex md:flex-col">
+        <ChatSidebar />
+      </div>
+      <main className="flex min-h-0 min-w-0 flex-col">
+        <header className="flex flex-wrap items-center gap-2 border-b border-border px-4 py-2">
+          <WorkerPicker />
+          <div className="ml-auto flex items-center gap-2">
+            <ModelLabel />
+            <LocaleSwitch />
+            <ThemeToggle />
+          </div>
+        </header>
+        {/* Keyed by id so moving to another chat starts a fresh useChat instead of reusing the old one. */}
+        <Chat key={id} id={id} isNew={isNew} approve={approve} />
+      </main>
+      <div className="hidden min-h-0 xl:flex xl:flex-col">
+        <SidePanel />
+      </div>
+    </div>
+  );
+}

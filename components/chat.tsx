@@ -1,0 +1,181 @@
+'use client';
+
+import { useChat } from '@ai-sdk/react';
+import { DefaultChatTransport } from 'ai';
+import { Sparkles } from 'lucide-react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { ApproveToolCall, ToolgateMessage } from './api-types';
+import { Composer } from './composer';
+import { MessageList } from './message-list';
+import { Button } from './ui/button';
+import { ScrollArea } from './ui/scroll-area';
+import { useWorkspace } from './workspace-provider';
+
+/**
+ * The chat at `/chat/[id]` (or a fresh one at `/`). A saved chat's messages are
+ * loaded from `GET /api/chats/[id]` before useChat starts, so the hook owns them
+ * from its first render.
+ */
+export function Chat({ id, isNew, approve }: { id: string; isNew: boolean; approve: ApproveToolCall }) {
+  const { t } = useWorkspace();
+  const [initial, setInitial] = useState<ToolgateMessage[] | null>(isNew ? [] : null);
+
+  useEffect(() => {
+    if (isNew) return;
+    let cancelled = false;
+    fetch(`/api/chats/${encodeURIComponent(id)}`, { cache: 'no-store' })
+      .then(async (response) => {
+        // 404 is a chat that was never saved (a fresh "New chat" id) or was deleted: start empty.
+        if (response.status === 404) return [];
+        if (!response.ok) throw new Error(`GET /api/chats/${id} answered ${response.status}`);
+        const chat = (await response.json()) as { messages?: ToolgateMessage[] };
+        return chat.messages ?? [];
+      })
+      .catch(() => [])
+      .then((messages) => {
+        if (!cancelled) setInitial(messages);
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [id, isNew]);
+
+  if (initial === null) {
+    return (
+      <div className="flex flex-1 items-center justify-center text-sm text-muted-foreground" role="status">
+        {t.loadingChat}
+      </div>
+    );
+  }
+  return <ChatSession id={id} isNew={isNew} initialMessages={initial} approve={approve} />;
+}
+
+function ChatSession({
+  id,
+  isNew,
+  initialMessages,
+  approve,
+}: {
+  id: string;
+  isNew: boolean;
+  initialMessages: ToolgateMessage[];
+  approve: ApproveToolCall;
+}) {
+  const { t, workerRef, refreshData, refreshChats } = useWorkspace();
+
+  // One transport per chat; the worker is read when each request is made, so the picker applies at once.
+  const transport = useMemo(
+    () =>
+      new DefaultChatTransport<ToolgateMessage>({
+        api: '/api/chat',
+        body: () => ({ worker: workerRef.current }),
+      }),
+    [workerRef],
+  );
+
+  const { messages, sendMessage, status, stop, error, regenerate, clearError } = useChat<ToolgateMessage>({
+    id,
+    messages: initialMessages,
+    transport,
+    onFinish: () => {
+      refreshData();
+      refreshChats();
+    },
+  });
+
+  const busy = status === 'submitted' || status === 'streaming';
+  const viewportRef = useRef<HTMLDivElement>(null);
+  const stickToBottom = useRef(true);
+
+  // Follow the stream while the user is at the bottom; leave them alone once they scroll up to read.
+  useEffect(() => {
+    const viewport = viewportRef.current;
+    if (viewport && stickToBottom.current) viewport.scrollTop = viewport.scrollHeight;
+  });
+
+  function send(text: string) {
+    if (isNew && messages.length === 0) {
+      // The chat gets its address as soon as it has content, without a navigation that would remount it.
+      window.history.replaceState(null, '', `/chat/${encodeURIComponent(id)}`);
+    }
+    stickToBottom.current = true;
+    void sendMessage({ text });
+  }
+
+  return (
+    <div className="flex min-h-0 flex-1 flex-col">
+      <ScrollArea
+        ref={viewportRef}
+        className="flex-1"
+        onScroll={(event) => {
+          const viewport = event.currentTarget;
+          stickToBottom.current = viewport.scrollHeight - viewport.scrollTop - viewport.clientHeight < 48;
+        }}
+      >
+        <div className="mx-auto flex w-full max-w-3xl flex-col gap-4 px-4 py-6">
+          {messages.length === 0 ? (
+            <EmptyState onPick={send} />
+          ) : (
+            <MessageList
+              chatId={id}
+              messages={messages}
+              status={status}
+              approve={approve}
+              onDecided={refreshData}
+            />
+          )}
+          {status === 'submitted' && (
+            <p role="status" className="text-xs text-muted-foreground">
+              …
+            </p>
+          )}
+          {error && (
+            <div
+              role="alert"
+              className="flex items-center gap-2 rounded-md border border-destructive/40 p-2 text-sm"
+            >
+              <span className="text-destructive">{t.chatError}</span>
+              <span className="truncate text-xs text-muted-foreground">{error.message}</span>
+              <Button
+                size="sm"
+                variant="outline"
+                className="ml-auto"
+                onClick={() => {
+                  clearError();
+                  void regenerate();
+                }}
+              >
+                {t.retry}
+              </Button>
+            </div>
+          )}
+        </div>
+      </ScrollArea>
+      <div className="border-t border-border bg-background px-4 py-3">
+        <div className="mx-auto w-full max-w-3xl">
+          <Composer busy={busy} onSend={send} onStop={() => void stop()} />
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function EmptyState({ onPick }: { onPick: (text: string) => void }) {
+  const { t } = useWorkspace();
+  return (
+    <div className="flex flex-col items-center gap-4 py-16 text-center">
+      <Sparkles className="size-8 text-muted-foreground" aria-hidden="true" />
+      <h2 className="text-xl font-semibold">{t.emptyTitle}</h2>
+      <p className="text-sm text-muted-foreground">{t.emptyHint}</p>
+      <ul className="flex flex-wrap justify-center gap-2">
+        {t.examples.map((example) => (
+          <li key={example}>
+            <Button variant="outline" size="sm" onClick={() => onPick(example)}>
+              {example}
+            </Button>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,60 @@
+import { ArrowUp, Square } from 'lucide-react';
+import { type FormEvent, type KeyboardEvent, useState } from 'react';
+import { Button } from './ui/button';
+import { Textarea } from './ui/textarea';
+import { useWorkspace } from './workspace-provider';
+
+/**
+ * The message box. Enter sends and Shift+Enter starts a new line; while the agent
+ * answers, the send button becomes Stop.
+ */
+export function Composer({
+  busy,
+  onSend,
+  onStop,
+}: {
+  busy: boolean;
+  onSend: (text: string) => void;
+  onStop: () => void;
+}) {
+  const { t } = useWorkspace();
+  const [text, setText] = useState('');
+
+  function submit(event?: FormEvent) {
+    event?.preventDefault();
+    const trimmed = text.trim();
+    if (busy || trimmed === '') return;
+    onSend(trimmed);
+    setText('');
+  }
+
+  function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
+    // isComposing: Enter that confirms a Chinese/Japanese IME candidate must not send the message.
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      submit();
+    }
+  }
+
+  return (
+    <form onSubmit={submit} className="flex items-end gap-2">
+      <Textarea
+        aria-label={t.messageLabel}
+        placeholder={t.messagePlaceholder}
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+        onKeyDown={onKeyDown}
+        rows={2}
+      />
+      {busy ? (
+        <Button type="button" size="icon" variant="outline" aria-label={t.stop} onClick={onStop}>
+          <Square />
+        </Button>
+      ) : (
+        <Button type="submit" size="icon" aria-label={t.send} disabled={text.trim() === ''}>
+          <ArrowUp />
+        </Button>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,180 @@
+import type { ToolUIPart } from 'ai';
+
+/**
+ * Every UI string, in English and Chinese. A plain dictionary rather than an i18n
+ * library: two languages and a few dozen strings do not need plural rules or ICU.
+ */
+
+/** Languages the UI speaks. */
+export type Locale = 'en' | 'zh';
+
+/** Every locale, in the order the language switch offers them. */
+export const locales: readonly Locale[] = ['en', 'zh'];
+
+/** localStorage key (and cookie name) that remembers the user's language choice. */
+export const localeStorageKey = 'toolgate-locale';
+
+/** localStorage key that remembers the user's theme choice. */
+export const themeStorageKey = 'toolgate-theme';
+
+/** Maps a BCP 47 tag such as `zh-CN` or `en-US` to a UI locale; anything not Chinese is English. */
+export function localeFromLanguageTag(tag: string | null | undefined): Locale {
+  return tag?.toLowerCase().startsWith('zh') ? 'zh' : 'en';
+}
+
+/** Type guard for a stored or user-supplied locale string. */
+export function isLocale(value: unknown): value is Locale {
+  return value === 'en' || value === 'zh';
+}
+
+// Annotated with the SDK's state union so a new tool state fails to compile until it has a label.
+const englishToolStates: Record<ToolUIPart['state'], string> = {
+  'input-streaming': 'Preparing',
+  'input-available': 'Running',
+  'approval-requested': 'Awaiting approval',
+  'approval-responded': 'Answered',
+  'output-available': 'Done',
+  'output-error': 'Failed',
+  'output-denied': 'Denied',
+};
+
+const en = {
+  appName: 'Toolgate',
+  tagline: 'An AI agent that acts only through hardened tools.',
+  languageName: 'English',
+  switchLanguage: 'Language',
+  toggleTheme: 'Toggle dark mode',
+  chats: 'Chats',
+  newChat: 'New chat',
+  noChats: 'No chats yet.',
+  untitledChat: 'Untitled chat',
+  deleteChat: (title: string) => `Delete chat “${title}”`,
+  loadingChat: 'Loading chat…',
+  worker: 'Worker',
+  workerAuto: 'Auto',
+  workerAutoHint: 'A router picks the worker for each message.',
+  workerNames: {
+    order: 'Order',
+    refund: 'Refund',
+    knowledge: 'Knowledge',
+    assistant: 'Assistant',
+  } as Record<string, string>,
+  toolsOf: (worker: string) => `Tools of ${worker}`,
+  noTools: 'no tools',
+  model: 'Model',
+  messages: 'Messages',
+  messageLabel: 'Message',
+  messagePlaceholder: 'Ask something… (Enter to send, Shift+Enter for a new line)',
+  send: 'Send',
+  stop: 'Stop',
+  you: 'You',
+  agent: 'Agent',
+  handledBy: 'Worker',
+  emptyTitle: 'What can I do for you?',
+  emptyHint: 'Try one of these:',
+  examples: [
+    'create a ticket: printer broken',
+    'where is my order A1001',
+    'what is your return policy',
+    'add a todo: call the supplier',
+  ],
+  chatError: 'Something went wrong.',
+  retry: 'Retry',
+  toolStates: englishToolStates,
+  toolCard: (toolName: string) => `Tool call ${toolName}`,
+  arguments: 'Arguments',
+  result: 'Result',
+  error: 'Error',
+  approvalTitle: 'Approval needed',
+  approvalExplain: 'The agent wants to run this tool. Nothing happens until you decide.',
+  allow: 'Allow',
+  deny: 'Deny',
+  approved: 'Approved',
+  denied: 'Denied',
+  expired: 'Expired',
+  cancelled: 'Cancelled',
+  autoDenyIn: (seconds: number) => `Auto-deny in ${seconds}s`,
+  approvalFailed: 'The decision could not be delivered',
+  sidePanel: 'Workspace',
+  tickets: 'Tickets',
+  todos: 'Todos',
+  noTickets: 'No tickets yet.',
+  noTodos: 'No todos yet.',
+  loadFailed: 'Could not load.',
+  chatNotFound: 'This chat no longer exists; a new one starts here.',
+};
+
+/** The shape every locale's dictionary must have (English is the reference). */
+export type Dictionary = typeof en;
+
+const zh: Dictionary = {
+  appName: 'Toolgate',
+  tagline: '只通过加固工具行动的 AI 智能体。',
+  languageName: '中文',
+  switchLanguage: '语言',
+  toggleTheme: '切换深色模式',
+  chats: '会话',
+  newChat: '新会话',
+  noChats: '还没有会话。',
+  untitledChat: '未命名会话',
+  deleteChat: (title: string) => `删除会话「${title}」`,
+  loadingChat: '正在加载会话…',
+  worker: '工人',
+  workerAuto: '自动',
+  workerAutoHint: '由路由为每条消息挑选工人。',
+  workerNames: {
+    order: '订单',
+    refund: '退款',
+    knowledge: '知识库',
+    assistant: '助理',
+  },
+  toolsOf: (worker: string) => `${worker}的工具`,
+  noTools: '无工具',
+  model: '模型',
+  messages: '消息记录',
+  messageLabel: '消息',
+  messagePlaceholder: '输入问题…（Enter 发送，Shift+Enter 换行）',
+  send: '发送',
+  stop: '停止',
+  you: '你',
+  agent: '智能体',
+  handledBy: '工人',
+  emptyTitle: '有什么可以帮你？',
+  emptyHint: '试试这些：',
+  examples: ['帮我创建一个工单：测试审批', '查询订单 A1001', '退货政策是什么', '加一个待办：给供应商回电话'],
+  chatError: '出错了。',
+  retry: '重试',
+  toolStates: {
+    'input-streaming': '准备参数',
+    'input-available': '执行中',
+    'approval-requested': '等待批准',
+    'approval-responded': '已答复',
+    'output-available': '已完成',
+    'output-error': '失败',
+    'output-denied': '已拒绝',
+  },
+  toolCard: (toolName: string) => `工具调用 ${toolName}`,
+  arguments: '参数',
+  result: '结果',
+  error: '错误',
+  approvalTitle: '需要你的批准',
+  approvalExplain: '智能体想执行这个工具。你做决定之前，什么都不会发生。',
+  allow: '允许',
+  deny: '拒绝',
+  approved: '已允许',
+  denied: '已拒绝',
+  expired: '已过期',
+  cancelled: '已取消',
+  autoDenyIn: (seconds: number) => `${seconds} 秒后自动拒绝`,
+  approvalFailed: '决定未能送达',
+  sidePanel: '工作区',
+  tickets: '工单',
+  todos: '待办',
+  noTickets: '还没有工单。',
+  noTodos: '还没有待办。',
+  loadFailed: '加载失败。',
+  chatNotFound: '这个会话已不存在，这里将开始一个新会话。',
+};
+
+/** The dictionaries by locale. */
+export const dictionaries: Record<Locale, Dictionary> = { en, zh };

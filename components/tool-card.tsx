@@ -1,0 +1,284 @@
+import type { DynamicToolUIPart, ToolUIPart } from 'ai';
+import { getToolName } from 'ai';
+import {
+  Ban,
+  CircleCheck,
+  CircleX,
+  Clock,
+  LoaderCircle,
+  type LucideIcon,
+  ShieldCheck,
+  ShieldQuestion,
+  Wrench,
+} from 'lucide-react';
+import { useState } from 'react';
+import type { ApproveToolCall } from './api-types';
+import { Badge } from './ui/badge';
+import { Button } from './ui/button';
+import { Card, CardContent, CardFooter, CardHeader, CardTitle } from './ui/card';
+import { cn } from './ui/cn';
+import { useCountdown } from './use-countdown';
+import { useWorkspace } from './workspace-provider';
+
+/** A tool call as the chat holds it: a static tool part or a dynamic one; both share the seven states. */
+export type ToolPart = ToolUIPart | DynamicToolUIPart;
+
+type BadgeVariant = 'secondary' | 'success' | 'warning' | 'destructive' | 'outline';
+
+// Exhaustive on purpose (as ai-elements does): a state added to the SDK is a type error here, not a blank card.
+const stateViews: Record<ToolPart['state'], { icon: LucideIcon; variant: BadgeVariant; spin?: boolean }> = {
+  'input-streaming': { icon: LoaderCircle, variant: 'secondary', spin: true },
+  'input-available': { icon: LoaderCircle, variant: 'secondary', spin: true },
+  'approval-requested': { icon: ShieldQuestion, variant: 'warning' },
+  'approval-responded': { icon: ShieldCheck, variant: 'secondary' },
+  'output-available': { icon: CircleCheck, variant: 'success' },
+  'output-error': { icon: CircleX, variant: 'destructive' },
+  'output-denied': { icon: Ban, variant: 'destructive' },
+};
+
+/** How an approval ended, as the user reads it. */
+type Outcome = 'approved' | 'denied' | 'expired' | 'cancelled';
+
+const outcomeViews: Record<Outcome, { icon: LucideIcon; variant: BadgeVariant }> = {
+  approved: { icon: ShieldCheck, variant: 'success' },
+  denied: { icon: Ban, variant: 'destructive' },
+  expired: { icon: Clock, variant: 'warning' },
+  cancelled: { icon: CircleX, variant: 'secondary' },
+};
+
+/** The server's denial result: `{ denied: true, reason, message }`, returned to the model as a normal output. */
+type Denial = { denied: true; reason?: string; message?: string };
+
+function asDenial(output: unknown): Denial | null {
+  if (typeof output !== 'object' || output === null) return null;
+  return (output as { denied?: unknown }).denied === true ? (output as Denial) : null;
+}
+
+// 'denied' is a person saying no; 'timeout' nobody answered; 'aborted' / 'closed' the request or chat went away.
+function outcomeOfDenial(denial: Denial): Outcome {
+  if (denial.reason === 'timeout') return 'expired';
+  if (denial.reason === 'aborted' || denial.reason === 'closed') return 'cancelled';
+  return 'denied';
+}
+
+function deadlineOf(part: ToolPart): number | null {
+  const descriptor: unknown = part.approval?.descriptor;
+  if (typeof descriptor !== 'object' || descriptor === null) return null;
+  const expiresAt = (descriptor as { expiresAt?: unknown }).expiresAt;
+  return typeof expiresAt === 'number' && Number.isFinite(expiresAt) ? expiresAt : null;
+}
+
+function prettyJson(value: unknown): string {
+  if (value === undefined) return '';
+  try {
+    return JSON.stringify(value, null, 2);
+  } catch {
+    return String(value);
+  }
+}
+
+/** What the user decided on this card before the stream caught up. */
+type LocalDecision =
+  | { kind: 'none' }
+  | { kind: 'sending'; approved: boolean }
+  | { kind: 'decided'; outcome: Outcome }
+  | { kind: 'failed'; message: string; retryable: boolean };
+
+/**
+ * One tool call, in whichever of its seven states it is. While the call waits for
+ * approval it carries the approval card: arguments, a countdown to auto-deny, and
+ * Allow / Deny, which call the server action and then give way to the outcome.
+ */
+export function ToolCard({
+  part,
+  chatId,
+  approve,
+  onDecided,
+}: {
+  part: ToolPart;
+  chatId: string;
+  approve: ApproveToolCall;
+  onDecided: () => void;
+}) {
+  const { t } = useWorkspace();
+  const toolName = getToolName(part);
+  const [decision, setDecision] = useState<LocalDecision>({ kind: 'none' });
+  const waiting = part.state === 'approval-requested';
+  const deadline = deadlineOf(part);
+  const secondsLeft = useCountdown(deadline, waiting && decision.kind === 'none');
+
+  const denial = part.state === 'output-available' ? asDenial(part.output) : null;
+  const outcome = resolveOutcome(part, denial, decision, secondsLeft);
+  const view = stateViews[part.state];
+  const StateIcon = view.icon;
+  const showButtons =
+    waiting && outcome === null && (decision.kind === 'none' || decision.kind === 'sending');
+
+  async function decide(approved: boolean) {
+    if (!part.approval) return;
+    setDecision({ kind: 'sending', approved });
+    try {
+      const result = await approve({ approvalId: part.approval.id, sessionId: chatId, approved });
+      if ('error' in result) {
+        // Unknown, mismatched or already settled: deciding again cannot help, so the buttons go.
+        setDecision({ kind: 'failed', message: result.error, retryable: false });
+      } else {
+        setDecision({ kind: 'decided', outcome: result.status === 'approved' ? 'approved' : 'denied' });
+      }
+    } catch (error) {
+      // The action never ran (network, server restart): the approval may still be open, so let the user retry.
+      setDecision({
+        kind: 'failed',
+        message: error instanceof Error ? error.message : String(error),
+        retryable: true,
+      });
+    } finally {
+      onDecided();
+    }
+  }
+
+  return (
+    <Card
+      role="group"
+      aria-label={t.toolCard(toolName)}
+      data-testid="tool-card"
+      data-state={part.state}
+      className={cn('my-2 w-full max-w-xl', waiting && outcome === null && 'border-warning/60')}
+    >
+      <CardHeader>
+        <Wrench className="size-4 text-muted-foreground" aria-hidden="true" />
+        <CardTitle className="font-mono">{toolName}</CardTitle>
+        <div className="ml-auto flex items-center gap-1">
+          {outcome !== null && <OutcomeBadge outcome={outcome} />}
+          {/* A denial is told by its outcome badge; "Done" beside it would only confuse. */}
+          {denial === null && !(waiting && outcome !== null) && (
+            <Badge variant={view.variant} data-testid="tool-state">
+              <StateIcon className={cn(view.spin && 'animate-spin')} aria-hidden="true" />
+              {t.toolStates[part.state]}
+            </Badge>
+          )}
+        </div>
+      </CardHeader>
+      <CardContent>
+        {waiting && outcome === null && <p className="text-sm font-medium">{t.approvalTitle}</p>}
+        {waiting && outcome === null && <p className="text-xs text-muted-foreground">{t.approvalExplain}</p>}
+        {part.input !== undefined && (
+          <Section label={t.arguments}>
+            <pre className="overflow-x-auto rounded-md bg-muted p-2 font-mono text-xs">
+              {prettyJson(part.input)}
+            </pre>
+          </Section>
+        )}
+        <ToolBody part={part} denial={denial} />
+        {decision.kind === 'failed' && (
+          <p role="alert" className="text-xs text-destructive">
+            {t.approvalFailed}: {decision.message}
+          </p>
+        )}
+      </CardContent>
+      {showButtons && (
+        <CardFooter>
+          {secondsLeft !== null && (
+            <span role="timer" aria-live="off" className="mr-auto text-xs tabular-nums text-muted-foreground">
+              <Clock className="mr-1 inline size-3" aria-hidden="true" />
+              {t.autoDenyIn(secondsLeft)}
+            </span>
+          )}
+          <Button
+            variant="outline"
+            size="sm"
+            disabled={decision.kind === 'sending'}
+            onClick={() => decide(false)}
+          >
+            {decision.kind === 'sending' && !decision.approved && <LoaderCircle className="animate-spin" />}
+            {t.deny}
+          </Button>
+          <Button size="sm" disabled={decision.kind === 'sending'} onClick={() => decide(true)}>
+            {decision.kind === 'sending' && decision.approved && <LoaderCircle className="animate-spin" />}
+            {t.allow}
+          </Button>
+        </CardFooter>
+      )}
+    </Card>
+  );
+}
+
+/**
+ * The outcome to show, most authoritative first: the server's result, then what
+ * the user decided here, then the local clock (Expired shows at 0 even before the
+ * server's timeout denial arrives).
+ */
+function resolveOutcome(
+  part: ToolPart,
+  denial: Denial | null,
+  decision: LocalDecision,
+  secondsLeft: number | null,
+): Outcome | null {
+  if (denial !== null) return outcomeOfDenial(denial);
+  switch (part.state) {
+    case 'output-available':
+    case 'output-error':
+      return part.approval ? 'approved' : null;
+    case 'output-denied':
+      return 'denied';
+    case 'approval-responded':
+      return part.approval.approved ? 'approved' : 'denied';
+    case 'approval-requested':
+      if (decision.kind === 'decided') return decision.outcome;
+      if (decision.kind === 'none' && secondsLeft === 0) return 'expired';
+      return null;
+    case 'input-streaming':
+    case 'input-available':
+      return null;
+  }
+}
+
+function OutcomeBadge({ outcome }: { outcome: Outcome }) {
+  const { t } = useWorkspace();
+  const view = outcomeViews[outcome];
+  const Icon = view.icon;
+  return (
+    <Badge variant={view.variant} data-testid="approval-outcome">
+      <Icon aria-hidden="true" />
+      {t[outcome]}
+    </Badge>
+  );
+}
+
+function Section({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="flex flex-col gap-1">
+      <span className="text-xs font-medium text-muted-foreground">{label}</span>
+      {children}
+    </div>
+  );
+}
+
+function ToolBody({ part, denial }: { part: ToolPart; denial: Denial | null }) {
+  const { t } = useWorkspace();
+  switch (part.state) {
+    case 'input-streaming':
+    case 'input-available':
+    case 'approval-requested':
+    case 'approval-responded':
+    case 'output-denied':
+      return null;
+    case 'output-error':
+      return (
+        <Section label={t.error}>
+          <p className="text-xs text-destructive">{part.errorText}</p>
+        </Section>
+      );
+    case 'output-available':
+      if (denial !== null) {
+        return denial.message ? <p className="text-xs text-muted-foreground">{denial.message}</p> : null;
+      }
+      return (
+        <Section label={t.result}>
+          <pre className="overflow-x-auto rounded-md bg-muted p-2 font-mono text-xs">
+            {prettyJson(part.output)}
+          </pre>
+        </Section>
+      );
+  }
+}

@@ -1,0 +1,59 @@
+'use client';
+
+import { type WorkerChoice, workerNames } from './api-types';
+import { Badge } from './ui/badge';
+import { NativeSelect, NativeSelectOption } from './ui/native-select';
+import { useWorkspace } from './workspace-provider';
+
+function isWorkerChoice(value: string): value is WorkerChoice {
+  return value === 'auto' || (workerNames as readonly string[]).includes(value);
+}
+
+/**
+ * Pins the worker for the next messages, or leaves the choice to the router.
+ * Each option shows the worker's whole tool table, which is its whole capability.
+ */
+export function WorkerPicker() {
+  const { t, worker, setWorker, meta } = useWorkspace();
+  const toolsByWorker = new Map(meta?.workers.map((entry) => [entry.name, entry.tools]));
+  // Meta may list workers the client does not know yet; show those too.
+  const names = [...new Set([...workerNames, ...(meta?.workers.map((entry) => entry.name) ?? [])])];
+  const label = (name: string) => t.workerNames[name] ?? name;
+  const selectedTools = worker === 'auto' ? null : (toolsByWorker.get(worker) ?? []);
+
+  return (
+    <div className="flex min-w-0 flex-wrap items-center gap-2">
+      <NativeSelect
+        aria-label={t.worker}
+        value={worker}
+        onChange={(event) => {
+          if (isWorkerChoice(event.target.value)) setWorker(event.target.value);
+        }}
+        className="h-8 text-xs"
+      >
+        <NativeSelectOption value="auto">{t.workerAuto}</NativeSelectOption>
+        {names.map((name) => {
+          const tools = toolsByWorker.get(name);
+          return (
+            <NativeSelectOption key={name} value={name}>
+              {`${label(name)} (${name})${tools ? ` — ${tools.length > 0 ? tools.join(', ') : t.noTools}` : ''}`}
+            </NativeSelectOption>
+          );
+        })}
+      </NativeSelect>
+      {selectedTools === null ? (
+        <span className="text-xs text-muted-foreground">{t.workerAutoHint}</span>
+      ) : (
+        <ul aria-label={t.toolsOf(label(worker))} className="flex flex-wrap gap-1">
+          {selectedTools.map((tool) => (
+            <li key={tool}>
+              <Badge variant="outline" className="font-mono">
+                {tool}
+              </Badge>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
