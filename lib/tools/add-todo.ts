@@ -1,0 +1,25 @@
+import { tool } from 'ai';
+import { z } from 'zod';
+import type { SqliteDatabase } from '@/lib/db/open-database';
+import { addTodo } from '@/lib/db/todos';
+
+/** Builds `addTodo`: a write that adds one item to the user's to-do list. */
+export function createAddTodoTool(db: SqliteDatabase) {
+  return tool({
+    description:
+      'Add one item to the user’s to-do list. Call it when the user says "add a todo …", "remind me to …", "加一个待办 …" or "记一下 …". ' +
+      'Do not call it when the user only asks to see the list (use the list tool), and add each item once: do not repeat a call that succeeded.',
+    inputSchema: z.object({
+      title: z
+        .string({ error: 'title is required: the to-do as one short sentence.' })
+        .trim()
+        .min(1, 'title is empty: ask the user what to add, then call again with the to-do text.')
+        .max(200, 'title is longer than 200 characters: shorten it to one sentence.')
+        .describe('The to-do as one short sentence, in the user’s words, e.g. "buy milk" or "买牛奶".'),
+    }),
+    execute: async ({ title }) => {
+      const todo = addTodo(db, { title });
+      return { id: todo.id, title: todo.title, status: todo.status };
+    },
+  });
+}

@@ -1,0 +1,46 @@
+import { tool } from 'ai';
+import { z } from 'zod';
+import type { SqliteDatabase } from '@/lib/db/open-database';
+import { createTicket } from '@/lib/db/tickets';
+import { orderIdSchema } from './order-id-schema';
+
+/** Options for `createCreateTicketTool`. */
+export type CreateTicketToolOptions = {
+  /** The chat the tickets come from, stored with each ticket for follow-up. */
+  chatId?: string;
+};
+
+/** Builds `createTicket`: a write that opens a support ticket and returns its number. */
+export function createCreateTicketTool(db: SqliteDatabase, { chatId }: CreateTicketToolOptions = {}) {
+  return tool({
+    description:
+      'Open a support ticket for a problem a person must handle (a refund request, a damaged or missing item, a complaint) and return its number, e.g. TK-000123. ' +
+      'Call it only when the user asks for a ticket or clearly wants a person to act. ' +
+      'Do not call it to answer questions (search the help centre instead), do not call it twice for the same problem, ' +
+      'and do not call it again after the user declined it.',
+    inputSchema: z.object({
+      title: z
+        .string({
+          error: 'title is required: a short summary of the problem, e.g. "Refund for order A1001".',
+        })
+        .trim()
+        .min(
+          1,
+          'title is empty: ask the user what the ticket is about, then call again with a one-line summary.',
+        )
+        .max(200, 'title is longer than 200 characters: shorten it to one line and put the rest in detail.')
+        .describe('One-line summary of the problem, in the user’s words (1–200 characters).'),
+      detail: z
+        .string()
+        .trim()
+        .max(4000, 'detail is longer than 4000 characters: summarise it.')
+        .optional()
+        .describe('Optional longer description: what happened, what the user wants.'),
+      orderId: orderIdSchema.optional().describe('Optional order number the ticket is about, e.g. "A1001".'),
+    }),
+    execute: async ({ title, detail, orderId }) => {
+      const ticket = createTicket(db, { title, detail, orderId, chatId });
+      return { ticketId: ticket.ticketId, title: ticket.title, status: ticket.status };
+    },
+  });
+}

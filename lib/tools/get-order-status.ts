@@ -1,0 +1,31 @@
+import { tool } from 'ai';
+import { z } from 'zod';
+import type { SqliteDatabase } from '@/lib/db/open-database';
+import { getOrder } from '@/lib/db/orders';
+import { orderIdSchema } from './order-id-schema';
+
+/** Builds `getOrderStatus`: read-only lookup of one order's status, carrier, ETA and items. */
+export function createGetOrderStatusTool(db: SqliteDatabase) {
+  return tool({
+    description:
+      'Look up one order by its number (e.g. A1001) and return its status, carrier, estimated delivery date and items. ' +
+      'Call it when the user asks where an order is, what state it is in, or when it will arrive, and gives an order number. ' +
+      'Do not call it without an order number (ask for one), for general shipping or return questions (those are help-centre topics), ' +
+      'or to change, cancel or refund an order: it only reads.',
+    inputSchema: z.object({
+      orderId: orderIdSchema.describe('The order number exactly as the user gave it, e.g. "A1001".'),
+    }),
+    execute: async ({ orderId }) => {
+      const order = getOrder(db, orderId);
+      if (order === undefined) return { found: false as const, orderId };
+      return {
+        found: true as const,
+        orderId: order.orderId,
+        status: order.status,
+        carrier: order.carrier,
+        eta: order.eta,
+        items: order.items,
+      };
+    },
+  });
+}
