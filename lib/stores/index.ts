@@ -17,3 +17,15 @@ export {
   type MemoryIdempotencyStore,
   type MemoryIdempotencyStoreOptions,
 } from './memory-idempotency-store';
+export {
+  createRedisApprovalRegistry,
+  type RedisApprovalRegistry,
+  type RedisApprovalRegistryOptions,
+} from './redis-approval-registry';
+export { getRedisClient, type RedisClient } from './redis-client';
+export {
+  createRedisIdempotencyStore,
+  type RedisIdempotencyStore,
+  type RedisIdempotencyStoreOptions,
+} from './redis-idempotency-store';
+export { StoreUnavailableError } from './store-unavailable-error';
