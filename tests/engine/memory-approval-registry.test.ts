@@ -168,7 +168,7 @@ describe('createMemoryApprovalRegistry', () => {
     await expect(other).resolves.toEqual({ approved: false, reason: 'closed' });
   });
 
-  it('denies when emit throws, and cleans up', async () => {
+  it('denies (reason aborted: the request never reached the person) when emit throws, and cleans up', async () => {
     const registry = createMemoryApprovalRegistry();
     const emit = () => {
       throw new Error('stream closed');
@@ -181,7 +181,7 @@ describe('createMemoryApprovalRegistry', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
-  it('denies when emit rejects, and cleans up', async () => {
+  it('denies with reason aborted when emit rejects, and cleans up', async () => {
     const registry = createMemoryApprovalRegistry();
     const emit = async () => {
       throw new Error('stream closed');
