@@ -1,26 +1,31 @@
 import 'server-only';
+import { z } from 'zod';
+import { describeZodError } from '@/lib/http/json';
 import { getApprovalRegistry } from '@/lib/server/stores';
 
-/** A person's decision on one approval card. */
-export type ApprovalDecisionInput = {
-  approvalId: string;
-  sessionId: string;
-  approved: boolean;
-  ownerId?: string;
-};
+/** A person's decision on one approval card: the `/api/chat/approve` body and the server action's input. */
+export const approvalDecisionSchema = z.strictObject({
+  approvalId: z.string().min(1).max(128),
+  sessionId: z.string().min(1).max(128),
+  approved: z.boolean(),
+});
+
+/** How a decision was answered: the route sends `body` with `status`; the server action returns `body`. */
+export type ApprovalDecisionResult =
+  | { status: 200; body: { status: 'approved' | 'denied' } }
+  | { status: 400 | 404; body: { error: string } };
 
 /**
- * Wakes the call behind `approvalId` with a person's decision. The route and the
- * server action both come here, so they cannot disagree. Returns null for an
- * unknown id, another session or owner, or an approval already settled: callers
- * answer all of them alike (404) so a guess learns nothing.
+ * Validates a decision and wakes the call behind `approvalId`. The route and the
+ * server action both come here, so they cannot disagree. An unknown id, another
+ * session or owner, and an approval already settled all answer the same 404, so
+ * a guess learns nothing.
  */
-export async function resolveApproval({
-  approvalId,
-  sessionId,
-  approved,
-  ownerId,
-}: ApprovalDecisionInput): Promise<{ status: 'approved' | 'denied' } | null> {
+export async function decideApproval(input: unknown, ownerId?: string): Promise<ApprovalDecisionResult> {
+  const parsed = approvalDecisionSchema.safeParse(input);
+  if (!parsed.success) return { status: 400, body: { error: describeZodError(parsed.error) } };
+  const { approvalId, sessionId, approved } = parsed.data;
   const woken = await getApprovalRegistry().resolve(approvalId, sessionId, approved, ownerId);
-  return woken ? { status: approved ? 'approved' : 'denied' } : null;
+  if (!woken) return { status: 404, body: { error: 'No pending approval with that id in this session' } };
+  return { status: 200, body: { status: approved ? 'approved' : 'denied' } };
 }
