@@ -88,6 +88,7 @@ export function MessageList({
                     <ToolCard
                       key={part.toolCallId}
                       part={part}
+                      live={streaming}
                       chatId={chatId}
                       approve={approve}
                       onDecided={onDecided}

@@ -91,11 +91,14 @@ type LocalDecision =
  */
 export function ToolCard({
   part,
+  live,
   chatId,
   approve,
   onDecided,
 }: {
   part: ToolPart;
+  /** True while this part's response is still streaming; an approval can only be answered then. */
+  live: boolean;
   chatId: string;
   approve: ApproveToolCall;
   onDecided: () => void;
@@ -103,12 +106,13 @@ export function ToolCard({
   const { t } = useWorkspace();
   const toolName = getToolName(part);
   const [decision, setDecision] = useState<LocalDecision>({ kind: 'none' });
-  const waiting = part.state === 'approval-requested';
+  // The server holds an approval only while its request is open: after Stop or a reload it is settled.
+  const waiting = part.state === 'approval-requested' && live;
   const deadline = deadlineOf(part);
   const secondsLeft = useCountdown(deadline, waiting && decision.kind === 'none');
 
   const denial = part.state === 'output-available' ? asDenial(part.output) : null;
-  const outcome = resolveOutcome(part, denial, decision, secondsLeft);
+  const outcome = resolveOutcome(part, live, denial, decision, secondsLeft, deadline);
   const view = stateViews[part.state];
   const StateIcon = view.icon;
   const showButtons =
@@ -151,12 +155,14 @@ export function ToolCard({
         <div className="ml-auto flex items-center gap-1">
           {outcome !== null && <OutcomeBadge outcome={outcome} />}
           {/* A denial is told by its outcome badge; "Done" beside it would only confuse. */}
-          {denial === null && !(waiting && outcome !== null) && (
-            <Badge variant={view.variant} data-testid="tool-state">
-              <StateIcon className={cn(view.spin && 'animate-spin')} aria-hidden="true" />
-              {t.toolStates[part.state]}
-            </Badge>
-          )}
+          {denial === null &&
+            !(part.state === 'approval-requested' && outcome !== null) &&
+            part.state !== 'output-denied' && (
+              <Badge variant={view.variant} data-testid="tool-state">
+                <StateIcon className={cn(view.spin && 'animate-spin')} aria-hidden="true" />
+                {t.toolStates[part.state]}
+              </Badge>
+            )}
         </div>
       </CardHeader>
       <CardContent>
@@ -210,9 +216,11 @@ export function ToolCard({
  */
 function resolveOutcome(
   part: ToolPart,
+  live: boolean,
   denial: Denial | null,
   decision: LocalDecision,
   secondsLeft: number | null,
+  deadline: number | null,
 ): Outcome | null {
   if (denial !== null) return outcomeOfDenial(denial);
   switch (part.state) {
@@ -225,6 +233,7 @@ function resolveOutcome(
       return part.approval.approved ? 'approved' : 'denied';
     case 'approval-requested':
       if (decision.kind === 'decided') return decision.outcome;
+      if (!live) return deadline !== null && deadline <= Date.now() ? 'expired' : 'cancelled';
       if (decision.kind === 'none' && secondsLeft === 0) return 'expired';
       return null;
     case 'input-streaming':

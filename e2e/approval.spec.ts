@@ -1,0 +1,74 @@
+import { expect, test } from './fixtures';
+
+const request = '帮我创建一个工单：测试审批';
+
+// In file order: the Deny test runs before any "测试审批" ticket exists in this run's fresh database.
+test.describe('approval card (zh)', () => {
+  test('Deny: the card shows 已拒绝, the agent wraps up and no ticket is created', async ({
+    chatPage,
+    page,
+  }) => {
+    await chatPage.goto('/');
+    await chatPage.send(request);
+
+    const card = chatPage.toolCards('createTicket').last();
+    await expect(card.getByText('需要你的批准')).toBeVisible();
+    await expect(card).toContainText('测试审批');
+    await expect(card.getByRole('timer')).toHaveText(/^\d+ 秒后自动拒绝$/);
+    // While the approval waits, the request is still open: the send button is Stop.
+    await expect(chatPage.stopButton).toBeVisible();
+
+    await page.evaluate(() => document.fonts.ready);
+    await card.screenshot({ path: 'docs/approval-card.png', animations: 'disabled' });
+
+    await chatPage.denyButton(card).click();
+    await expect(card.getByText('已拒绝', { exact: true })).toBeVisible();
+    await expect(chatPage.allowButton(card)).toHaveCount(0);
+    await expect(chatPage.denyButton(card)).toHaveCount(0);
+
+    await chatPage.waitForTurnEnd();
+    const wrapUp = chatPage.agentMessages.last().getByTestId('assistant-text').last();
+    await expect(wrapUp).toContainText(/\S/);
+    await expect(wrapUp).not.toContainText(/TK-\d+/);
+
+    await expect(chatPage.ticketsPanel).toBeVisible();
+    await expect(chatPage.tickets('测试审批')).toHaveCount(0);
+  });
+
+  test('Allow: the card shows 已允许 and the ticket appears in the side panel', async ({ chatPage }) => {
+    await chatPage.goto('/');
+    await chatPage.send(request);
+
+    const card = chatPage.toolCards('createTicket').last();
+    await chatPage.allowButton(card).click();
+    await expect(card.getByText('已允许', { exact: true })).toBeVisible();
+    await expect(chatPage.allowButton(card)).toHaveCount(0);
+
+    const ticketId = await chatPage.ticketIdIn(card);
+    await chatPage.waitForTurnEnd();
+    await expect(chatPage.agentMessages.last()).toContainText(ticketId);
+    await expect(chatPage.tickets(ticketId)).toHaveCount(1);
+    await expect(chatPage.tickets(ticketId)).toContainText('测试审批');
+  });
+
+  test('the same request again in the same chat asks again and returns the same ticket', async ({
+    chatPage,
+  }) => {
+    await chatPage.goto('/');
+    await chatPage.send(request);
+    const first = chatPage.toolCards('createTicket').nth(0);
+    await chatPage.allowButton(first).click();
+    const ticketId = await chatPage.ticketIdIn(first);
+    await chatPage.waitForTurnEnd();
+
+    await chatPage.send(request);
+    const second = chatPage.toolCards('createTicket').nth(1);
+    // Approval sits outside idempotency: the repeat is asked about again, not answered from the cache.
+    await expect(chatPage.allowButton(second)).toBeVisible();
+    await chatPage.allowButton(second).click();
+    await expect(await chatPage.ticketIdIn(second)).toBe(ticketId);
+    await chatPage.waitForTurnEnd();
+
+    await expect(chatPage.tickets(ticketId)).toHaveCount(1);
+  });
+});

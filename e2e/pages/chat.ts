@@ -1,0 +1,104 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+
+// Names in both languages: the tests drive the UI the way a user reads it, in whichever locale.
+const names = {
+  message: /^(消息|Message)$/,
+  send: /^(发送|Send)$/,
+  stop: /^(停止|Stop)$/,
+  worker: /^(工人|Worker)$/,
+  allow: /^(允许|Allow)$/,
+  deny: /^(拒绝|Deny)$/,
+  tickets: /^(工单|Tickets)$/,
+  todos: /^(待办|Todos)$/,
+  agent: /^(智能体|Agent)$/,
+  chats: /^(会话|Chats)$/,
+  newChat: /^(新会话|New chat)$/,
+};
+
+/** The chat page as a user sees it: composer, messages, tool cards, the side panel and the chats list. */
+export class ChatPage {
+  constructor(readonly page: Page) {}
+
+  /** Opens a page and waits until the composer is ready to type into. */
+  async goto(path = '/') {
+    await this.page.goto(path);
+    await expect(this.input).toBeEditable();
+  }
+
+  get input(): Locator {
+    return this.page.getByRole('textbox', { name: names.message });
+  }
+
+  get sendButton(): Locator {
+    return this.page.getByRole('button', { name: names.send });
+  }
+
+  get stopButton(): Locator {
+    return this.page.getByRole('button', { name: names.stop });
+  }
+
+  get workerPicker(): Locator {
+    return this.page.getByRole('combobox', { name: names.worker });
+  }
+
+  get ticketsPanel(): Locator {
+    return this.page.getByRole('region', { name: names.tickets });
+  }
+
+  get todosPanel(): Locator {
+    return this.page.getByRole('region', { name: names.todos });
+  }
+
+  get chatsNav(): Locator {
+    return this.page.getByRole('navigation', { name: names.chats });
+  }
+
+  get newChatButton(): Locator {
+    return this.page.getByRole('button', { name: names.newChat });
+  }
+
+  /** Every agent turn, oldest first. */
+  get agentMessages(): Locator {
+    return this.page.getByRole('listitem', { name: names.agent });
+  }
+
+  /** Types a message and sends it with Enter, as a user would. */
+  async send(text: string) {
+    await this.input.fill(text);
+    await this.input.press('Enter');
+  }
+
+  /** The cards of one tool's calls, oldest first. */
+  toolCards(toolName: string): Locator {
+    return this.page.getByRole('group', { name: new RegExp(`^(工具调用|Tool call) ${toolName}$`) });
+  }
+
+  allowButton(card: Locator): Locator {
+    return card.getByRole('button', { name: names.allow });
+  }
+
+  denyButton(card: Locator): Locator {
+    return card.getByRole('button', { name: names.deny });
+  }
+
+  /** The ticket rows in the side panel that mention `text`. */
+  tickets(text?: string | RegExp): Locator {
+    const rows = this.ticketsPanel.getByRole('listitem');
+    return text === undefined ? rows : rows.filter({ hasText: text });
+  }
+
+  /** Waits until the agent has finished its turn: Stop has turned back into Send. */
+  async waitForTurnEnd() {
+    await expect(this.stopButton).toHaveCount(0);
+    await expect(this.sendButton).toBeVisible();
+  }
+
+  /** The first TK-… number shown in `locator`. */
+  async ticketIdIn(locator: Locator): Promise<string> {
+    await expect(locator).toContainText(/TK-\d+/);
+    const text = (await locator.textContent()) ?? '';
+    const match = /TK-\d+/.exec(text);
+    if (!match) throw new Error(`no ticket id in: ${text}`);
+    return match[0];
+  }
+}

@@ -1,0 +1,147 @@
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
+
+/**
+ * e2e against a production build with the offline model at zero delay.
+ *
+ * Two servers run from one build: the main one with the default 60 s approval
+ * timeout, and one with a 3 s timeout for the expiry test (env is read at run
+ * time, so one build serves both). Each run gets fresh SQLite files.
+ */
+
+// The build `npm run build:test` makes; E2E_DIST_DIR lets a developer keep a private one.
+const distDir = process.env.E2E_DIST_DIR ?? '.next-test';
+const mainPort = Number(process.env.E2E_PORT ?? 3107);
+const shortTimeoutPort = mainPort + 1;
+const dataDir = '.data';
+// Wide enough for all three columns (chats, conversation, tickets and todos).
+const viewport = { width: 1440, height: 900 };
+
+// The config is evaluated again in every worker process; the env carries the first run id over.
+process.env.E2E_RUN_ID ??= String(Date.now());
+const runId = process.env.E2E_RUN_ID;
+
+function removeOldDatabases() {
+  mkdirSync(dataDir, { recursive: true });
+  for (const name of readdirSync(dataDir)) {
+    if (name.startsWith('e2e-') && !name.startsWith(`e2e-${runId}`))
+      rmSync(join(dataDir, name), { force: true });
+  }
+}
+removeOldDatabases();
+
+const sourceRoots = [
+  'app',
+  'components',
+  'lib',
+  'proxy.ts',
+  'next.config.ts',
+  'package-lock.json',
+  'tailwind.config.ts',
+];
+
+function newestMtime(path: string): number {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const name of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, name)));
+  return newest;
+}
+
+// `npm run test:e2e` builds right before Playwright; build here only when that build is missing or
+// older than the sources (e.g. `npx playwright test` after an edit), so a run never tests stale code.
+const buildId = join(distDir, 'BUILD_ID');
+const buildIsFresh =
+  existsSync(buildId) &&
+  statSync(buildId).mtimeMs > Math.max(...sourceRoots.map((root) => newestMtime(root)));
+const next = `NEXT_DIST_DIR=${distDir} node_modules/.bin/next`;
+const build = buildIsFresh ? '' : `${next} build && `;
+
+const serverEnv = {
+  AI_MODEL: 'offline',
+  OFFLINE_MODEL_DELAY_MS: '0',
+  NEXT_DIST_DIR: distDir,
+  NEXT_TELEMETRY_DISABLED: '1',
+};
+
+export default defineConfig({
+  testDir: './e2e',
+  outputDir: 'test-results',
+  // Two cores: one browser and two servers are what this machine carries comfortably.
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
+  use: {
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
+    },
+  },
+  projects: [
+    {
+      name: 'chromium',
+      testIgnore: /expiry\.spec\.ts/,
+      use: {
+        ...devices['Desktop Chrome'],
+        viewport,
+        baseURL: `http://127.0.0.1:${mainPort}`,
+        locale: 'zh-CN',
+      },
+    },
+    {
+      name: 'short-approval-timeout',
+      testMatch: /expiry\.spec\.ts/,
+      use: {
+        ...devices['Desktop Chrome'],
+        viewport,
+        baseURL: `http://127.0.0.1:${shortTimeoutPort}`,
+        locale: 'zh-CN',
+      },
+    },
+  ],
+  // Started one after the other, so the second server starts from the build the first one made.
+  webServer: [
+    {
+      command: `${build}${next} start -H 127.0.0.1 -p ${mainPort}`,
+      url: `http://127.0.0.1:${mainPort}/api/meta`,
+      env: {
+        ...serverEnv,
+        DATABASE_PATH: join(dataDir, `e2e-${runId}.db`),
+        AGENT_CONFIRM_TIMEOUT_MS: '60000',
+      },
+      timeout: 240_000,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
+      command: `${next} start -H 127.0.0.1 -p ${shortTimeoutPort}`,
+      url: `http://127.0.0.1:${shortTimeoutPort}/api/meta`,
+      env: {
+        ...serverEnv,
+        DATABASE_PATH: join(dataDir, `e2e-${runId}-short.db`),
+        AGENT_CONFIRM_TIMEOUT_MS: '3000',
+      },
+      timeout: 60_000,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+  ],
+});
