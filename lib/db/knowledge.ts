@@ -61,13 +61,25 @@ function extractTerms(query: string): Term[] {
 const quoteForFts = (text: string) => `"${text.replaceAll('"', '""')}"`;
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
 
+// The sentence that holds the most query terms (plus the next one while the
+// snippet is short), so a snippet never starts or ends in the middle of a word.
 function makeSnippet(body: string, terms: Term[]): string {
-  const lower = body.toLowerCase();
-  const ranked = [...terms].sort((left, right) => right.text.length - left.text.length);
-  const index = ranked.map((term) => lower.indexOf(term.text)).find((position) => position >= 0) ?? 0;
-  const start = Math.max(0, index - 30);
-  const end = Math.min(body.length, start + 120);
-  return `${start > 0 ? '…' : ''}${body.slice(start, end).trim()}${end < body.length ? '…' : ''}`;
+  const sentences = body.split(/(?<=[.!?。！？])\s*/).filter((sentence) => sentence !== '');
+  let first = 0;
+  let bestScore = 0;
+  sentences.forEach((sentence, index) => {
+    const lower = sentence.toLowerCase();
+    const score = terms.reduce((sum, term) => sum + (lower.includes(term.text) ? term.weight : 0), 0);
+    if (score > bestScore) {
+      bestScore = score;
+      first = index;
+    }
+  });
+  let snippet = sentences[first] ?? body;
+  for (let next = first + 1; next < sentences.length && snippet.length < 80; next++) {
+    snippet += (/[\u3400-\u9fff]/.test(snippet) ? '' : ' ') + sentences[next];
+  }
+  return snippet.length > 240 ? `${snippet.slice(0, 239)}…` : snippet;
 }
 
 /**

@@ -1,0 +1,177 @@
+import type { ToolName } from '@/lib/config';
+import { describeCapabilities, toolCapabilities } from './capabilities';
+import type { Language } from './intents';
+
+/** How one tool call ended, as the offline model reads it back from the prompt. */
+export type ToolOutcome =
+  | { kind: 'success'; toolName: string; value: unknown }
+  | { kind: 'denied'; toolName: string; reason?: string }
+  | { kind: 'rateLimited'; toolName: string; retryAfterMs?: number }
+  | { kind: 'error'; toolName: string; message: string; validation: boolean };
+
+type Record_ = Record<string, unknown>;
+const isRecord = (value: unknown): value is Record_ => typeof value === 'object' && value !== null;
+const text = (value: unknown) => (typeof value === 'string' ? value : value == null ? '' : String(value));
+
+const writeTools = new Set(['createTicket', 'addTodo']);
+
+const orderStatusLabels: Record<string, Record<Language, string>> = {
+  processing: { zh: '备货中', en: 'being prepared' },
+  shipped: { zh: '已发货', en: 'shipped' },
+  in_transit: { zh: '运输中', en: 'in transit' },
+  delivered: { zh: '已签收', en: 'delivered' },
+  cancelled: { zh: '已取消', en: 'cancelled' },
+  returned: { zh: '已退货', en: 'returned' },
+};
+
+/** The greeting: who answers and what its tools can do. */
+export function greetingReply(toolNames: readonly string[], language: Language): string {
+  const intro =
+    language === 'zh' ? '你好！我是 Toolgate 的离线助手。' : 'Hi! I’m Toolgate’s offline assistant.';
+  return `${intro}${language === 'zh' ? '' : ' '}${describeCapabilities(toolNames, language)}`;
+}
+
+/** The answer when the request needs a tool this worker does not have. */
+export function outOfTableReply(wanted: ToolName, toolNames: readonly string[], language: Language): string {
+  const action = toolCapabilities[wanted].action[language];
+  const refusal = language === 'zh' ? `这里不能${action}。` : `I can’t ${action} here.`;
+  return `${refusal}${language === 'zh' ? '' : ' '}${describeCapabilities(toolNames, language)}`;
+}
+
+/** The answer to a message the offline model does not understand. */
+export function unknownReply(toolNames: readonly string[], language: Language): string {
+  const intro = language === 'zh' ? '抱歉，我没有理解你的意思。' : 'Sorry, I didn’t understand that.';
+  return `${intro}${language === 'zh' ? '' : ' '}${describeCapabilities(toolNames, language)}`;
+}
+
+function missingInputReply(toolName: string, language: Language): string | undefined {
+  const replies: Record<string, Record<Language, string>> = {
+    createTicket: {
+      zh: '要创建工单，我还需要一个标题：请用一句话说说遇到了什么问题？',
+      en: 'To open a ticket I need a title: what is the problem, in one sentence?',
+    },
+    addTodo: {
+      zh: '要添加待办，请告诉我具体内容，例如「加一个待办：买牛奶」。',
+      en: 'What should the to-do say? For example: “add a todo: buy milk”.',
+    },
+    getOrderStatus: {
+      zh: '请告诉我订单号（形如 A1001），我来帮你查询。',
+      en: 'Which order? Please give me the order number (it looks like A1001).',
+    },
+    searchKnowledgeBase: {
+      zh: '你想了解什么？请把问题说得具体一些。',
+      en: 'What would you like to know? Please ask a specific question.',
+    },
+  };
+  return Object.hasOwn(replies, toolName) ? replies[toolName][language] : undefined;
+}
+
+/** The answer when a call did not succeed: declined, expired, rate limited or failed. Never suggests a retry loop. */
+export function failureReply(outcome: Exclude<ToolOutcome, { kind: 'success' }>, language: Language): string {
+  const zh = language === 'zh';
+  switch (outcome.kind) {
+    case 'denied': {
+      const nothingDone = writeTools.has(outcome.toolName)
+        ? zh
+          ? '没有创建任何内容'
+          : 'nothing was created'
+        : zh
+          ? '这个操作没有执行'
+          : 'that action was not run';
+      if (outcome.reason === 'timeout') {
+        return zh
+          ? `审批请求已超时，没有人确认，所以${nothingDone}。如果仍然需要，请重新发起请求。`
+          : `The approval request expired before anyone answered, so ${nothingDone}. Ask again if you still need it.`;
+      }
+      return zh
+        ? `好的，已取消：${nothingDone}，我不会再重试。`
+        : `Understood: ${nothingDone}, and I won’t try again.`;
+    }
+    case 'rateLimited': {
+      const seconds = Math.max(1, Math.ceil((outcome.retryAfterMs ?? 1000) / 1000));
+      return zh
+        ? `请求太频繁了，请 ${seconds} 秒后再试。`
+        : `Too many requests right now. Please try again in ${seconds} second${seconds === 1 ? '' : 's'}.`;
+    }
+    case 'error': {
+      const missing = outcome.validation ? missingInputReply(outcome.toolName, language) : undefined;
+      if (missing !== undefined) return missing;
+      const detail = outcome.message.replace(/^(?:AI_)?\w*Error:\s*/, '').slice(0, 200);
+      return zh
+        ? `抱歉，${outcome.toolName} 执行失败：${detail}。请稍后再试。`
+        : `Sorry, ${outcome.toolName} failed: ${detail}. Please try again later.`;
+    }
+  }
+}
+
+function orderReply(value: Record_, language: Language): string {
+  const orderId = text(value.orderId);
+  if (value.found === false) {
+    return language === 'zh'
+      ? `没有找到订单 ${orderId}。请核对订单号（形如 A1001）。`
+      : `I couldn’t find order ${orderId}. Please check the number (it looks like A1001).`;
+  }
+  const statusCode = text(value.status);
+  const status = Object.hasOwn(orderStatusLabels, statusCode)
+    ? orderStatusLabels[statusCode][language]
+    : statusCode;
+  const items = Array.isArray(value.items)
+    ? value.items
+        .filter(isRecord)
+        .map((item) => `${text(item.name)} × ${text(item.quantity)}`)
+        .join(language === 'zh' ? '、' : ', ')
+    : '';
+  const none = language === 'zh' ? '暂无' : 'not yet known';
+  return language === 'zh'
+    ? `订单 ${orderId} 当前状态：${status}。\n\n- 承运商：${text(value.carrier) || none}\n- 预计送达：${text(value.eta) || none}\n- 商品：${items || none}`
+    : `Order ${orderId} is ${status}.\n\n- Carrier: ${text(value.carrier) || none}\n- Estimated delivery: ${text(value.eta) || none}\n- Items: ${items || none}`;
+}
+
+function knowledgeReply(value: Record_, language: Language): string {
+  const hits = Array.isArray(value.hits) ? value.hits.filter(isRecord) : [];
+  if (hits.length === 0) {
+    return language === 'zh'
+      ? '帮助中心里没有找到相关的文章。可以换个说法再问一次。'
+      : 'I found nothing about that in the help centre. Try asking in other words.';
+  }
+  const [top, ...others] = hits;
+  const seeAlso = others.slice(0, 2).map((hit) => text(hit.title));
+  if (language === 'zh') {
+    const more = seeAlso.length > 0 ? `\n\n另见：${seeAlso.join('、')}` : '';
+    return `根据帮助中心的「${text(top.title)}」：\n\n${text(top.snippet)}${more}`;
+  }
+  const more = seeAlso.length > 0 ? `\n\nSee also: ${seeAlso.join(', ')}` : '';
+  return `From the help centre article “${text(top.title)}”:\n\n${text(top.snippet)}${more}`;
+}
+
+function todosReply(value: Record_, language: Language): string {
+  const todos = Array.isArray(value.todos) ? value.todos.filter(isRecord) : [];
+  if (todos.length === 0) return language === 'zh' ? '你的待办清单是空的。' : 'Your to-do list is empty.';
+  const done = language === 'zh' ? '（已完成）' : ' (done)';
+  const lines = todos.map((todo) => `- ${text(todo.title)}${todo.status === 'done' ? done : ''}`);
+  return language === 'zh'
+    ? `你的待办（共 ${todos.length} 项）：\n\n${lines.join('\n')}`
+    : `Your to-dos (${todos.length}):\n\n${lines.join('\n')}`;
+}
+
+/** One paragraph answering from a successful tool result. */
+export function successReply(toolName: string, value: unknown, language: Language): string {
+  const result = isRecord(value) ? value : {};
+  const zh = language === 'zh';
+  switch (toolName) {
+    case 'createTicket':
+      return zh
+        ? `已为你创建工单 ${text(result.ticketId)}：${text(result.title)}。客服会尽快跟进。`
+        : `Created ticket ${text(result.ticketId)}: ${text(result.title)}. Our support team will follow up.`;
+    case 'getOrderStatus':
+      return orderReply(result, language);
+    case 'searchKnowledgeBase':
+      return knowledgeReply(result, language);
+    case 'addTodo':
+      return zh ? `已添加待办：${text(result.title)}。` : `Added to your to-dos: ${text(result.title)}.`;
+    case 'listTodos':
+      return todosReply(result, language);
+    default:
+      return zh ? `${toolName} 已完成。` : `${toolName} is done.`;
+  }
+}
