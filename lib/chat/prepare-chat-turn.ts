@@ -1,5 +1,5 @@
 import 'server-only';
-import type { UIMessage } from 'ai';
+import { safeValidateUIMessages, type UIMessage } from 'ai';
 import { getChatModel } from '@/lib/ai/models';
 import { routeWorker } from '@/lib/ai/router';
 import { getConfig } from '@/lib/config';
@@ -7,6 +7,10 @@ import { getChat, getDb, saveChat } from '@/lib/db';
 import { createWorkerTools, type WorkerName } from '@/lib/tools';
 import { sanitizeUIMessages } from './sanitize-ui-messages';
 import type { ChatTurnRejection, ChatTurnRequest } from './types';
+
+function firstLine(text: string): string {
+  return text.split('\n')[0]?.slice(0, 300) ?? text;
+}
 
 /** The text the user typed in the last message. */
 export function lastUserText(messages: UIMessage[]): string {
@@ -31,7 +35,13 @@ export async function prepareChatTurn({ id, messages, worker, ownerId }: ChatTur
     return { rejection: { status: 404, error: 'Chat not found' } satisfies ChatTurnRejection };
   }
 
-  const history = sanitizeUIMessages(messages);
+  // Strip untrusted approval state first: the SDK's own check rejects the parts our
+  // approval flow leaves behind on the client (approval without `approved`).
+  const validated = await safeValidateUIMessages({ messages: sanitizeUIMessages(messages) });
+  if (!validated.success) {
+    return { rejection: { status: 400, error: `messages: ${firstLine(validated.error.message)}` } };
+  }
+  const history = validated.data;
   const text = lastUserText(history);
   if (text === '') return { rejection: { status: 400, error: 'The last message holds no text' } };
 

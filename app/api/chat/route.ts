@@ -11,7 +11,7 @@ export const maxDuration = 300;
 export async function POST(request: NextRequest) {
   const body = await readJsonBody(request);
   if (!body.ok) return body.response;
-  const parsed = await parseChatRequest(body.value);
+  const parsed = parseChatRequest(body.value);
   if (!parsed.success) return jsonError(400, parsed.error);
 
   const result = await streamChatTurn({

@@ -8,7 +8,7 @@ import { parseChatRequest } from '../schema';
 export async function POST(request: NextRequest) {
   const body = await readJsonBody(request);
   if (!body.ok) return body.response;
-  const parsed = await parseChatRequest(body.value);
+  const parsed = parseChatRequest(body.value);
   if (!parsed.success) return jsonError(400, parsed.error);
 
   const result = await completeChatTurn({
