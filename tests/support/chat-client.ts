@@ -20,7 +20,7 @@ export function jsonRequest(
   return new NextRequest(new URL(path, 'http://localhost'), {
     method,
     headers,
-    body: typeof body === 'string' ? body : JSON.stringify(body),
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     signal,
   });
 }
