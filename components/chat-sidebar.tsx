@@ -46,7 +46,10 @@ export function ChatSidebar() {
   }
 
   return (
-    <nav aria-label={t.chats} className="flex min-h-0 flex-col gap-2 border-r border-border bg-sidebar p-3">
+    <nav
+      aria-label={t.chats}
+      className="flex min-h-0 flex-1 flex-col gap-2 border-r border-border bg-sidebar p-3"
+    >
       <div className="flex items-center justify-between gap-2 px-1">
         <Link href="/" className="text-base font-semibold tracking-tight">
           {t.appName}

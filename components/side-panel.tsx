@@ -37,7 +37,10 @@ export function SidePanel() {
   const todos = useList<Todo>('/api/todos', dataVersion);
 
   return (
-    <aside aria-label={t.sidePanel} className="flex min-h-0 flex-col border-l border-border bg-sidebar">
+    <aside
+      aria-label={t.sidePanel}
+      className="flex min-h-0 flex-1 flex-col border-l border-border bg-sidebar"
+    >
       <ScrollArea className="flex-1">
         <div className="flex flex-col gap-6 p-3">
           <PanelSection

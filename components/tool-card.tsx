@@ -109,14 +109,18 @@ export function ToolCard({
   // The server holds an approval only while its request is open: after Stop or a reload it is settled.
   const waiting = part.state === 'approval-requested' && live;
   const deadline = deadlineOf(part);
-  const secondsLeft = useCountdown(deadline, waiting && decision.kind === 'none');
+  const secondsLeft = useCountdown(deadline, waiting && decision.kind !== 'decided');
 
   const denial = part.state === 'output-available' ? asDenial(part.output) : null;
   const outcome = resolveOutcome(part, live, denial, decision, secondsLeft, deadline);
   const view = stateViews[part.state];
   const StateIcon = view.icon;
   const showButtons =
-    waiting && outcome === null && (decision.kind === 'none' || decision.kind === 'sending');
+    waiting &&
+    outcome === null &&
+    (decision.kind === 'none' ||
+      decision.kind === 'sending' ||
+      (decision.kind === 'failed' && decision.retryable));
 
   async function decide(approved: boolean) {
     if (!part.approval) return;
@@ -234,7 +238,8 @@ function resolveOutcome(
     case 'approval-requested':
       if (decision.kind === 'decided') return decision.outcome;
       if (!live) return deadline !== null && deadline <= Date.now() ? 'expired' : 'cancelled';
-      if (decision.kind === 'none' && secondsLeft === 0) return 'expired';
+      // While a decision is on its way the server has the last word; otherwise 0 means expired.
+      if (decision.kind !== 'sending' && secondsLeft === 0) return 'expired';
       return null;
     case 'input-streaming':
     case 'input-available':
