@@ -3,6 +3,7 @@
  * `server-only`; scripts that run outside Next.js (`examples/`, benchmarks) import
  * `./open-database` and the repository modules directly instead.
  */
+export * from './audit';
 export * from './chats';
 export { getDb } from './get-db';
 export * from './knowledge';

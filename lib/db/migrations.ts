@@ -104,6 +104,28 @@ export const migrations: readonly Migration[] = [
       seedKnowledgeArticles(db);
     },
   },
+  {
+    // One row per tool call, written by the audit shell. No foreign key to chats on
+    // purpose: deleting a chat must not erase the record of what its tools did.
+    name: 'tool call audit log',
+    up: (db) => {
+      db.exec(`
+        CREATE TABLE tool_audit (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          chat_id TEXT NOT NULL,
+          worker TEXT NOT NULL,
+          tool_name TEXT NOT NULL,
+          tool_call_id TEXT NOT NULL,
+          args_hash TEXT NOT NULL,
+          outcome TEXT NOT NULL CHECK (outcome IN
+            ('executed', 'replayed', 'denied', 'timeout', 'aborted', 'closed', 'error', 'rate_limited')),
+          duration_ms INTEGER NOT NULL,
+          created_at TEXT NOT NULL
+        );
+        CREATE INDEX tool_audit_chat_id ON tool_audit (chat_id, id);
+      `);
+    },
+  },
 ];
 
 /**

@@ -7,9 +7,18 @@ export {
   type ToolDenial,
   wrapToolsWithApproval,
 } from './wrap-tools-with-approval';
+export { type AuditShellOptions, hashToolArguments, wrapToolsWithAudit } from './wrap-tools-with-audit';
 export {
   type IdempotencyReplayEvent,
   type IdempotencyShellOptions,
   wrapToolsWithIdempotency,
 } from './wrap-tools-with-idempotency';
+export {
+  isToolRateLimited,
+  type RateLimitShellOptions,
+  type ToolRateLimited,
+  type ToolRateLimiter,
+  unavailableRetryAfterMs,
+  wrapToolsWithRateLimit,
+} from './wrap-tools-with-rate-limit';
 export { writeToolNames } from './write-tool-names';

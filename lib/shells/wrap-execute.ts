@@ -50,7 +50,8 @@ export async function finalOutput(result: unknown): Promise<unknown> {
   return last;
 }
 
-function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+/** Whether a tool's output is streamed (an async iterable of preliminary outputs). */
+export function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
   return (
     value != null && typeof (value as Partial<AsyncIterable<unknown>>)[Symbol.asyncIterator] === 'function'
   );

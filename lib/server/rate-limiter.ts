@@ -1,0 +1,60 @@
+import 'server-only';
+import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+import { type AppConfig, getConfig } from '@/lib/config';
+import type { ToolRateLimiter } from '@/lib/shells';
+import { getRedisClient } from '@/lib/stores';
+import { ensureRedisReady } from '@/lib/stores/redis-client';
+
+/*
+ * On globalThis for the same reason as the stores (lib/server/stores.ts): route
+ * handlers and server actions are separate module instances in Next.js, and a
+ * budget split between them would be no budget.
+ */
+const globalForRateLimiter = globalThis as typeof globalThis & { __toolgateRateLimiter?: ToolRateLimiter };
+
+/**
+ * The process-wide tool-call limiter from `AGENT_TOOL_RATE_LIMIT`, or undefined
+ * when that is unset (no rate-limit shell then). Redis when `REDIS_URL` is set,
+ * so every instance spends one budget; memory otherwise (one budget per process).
+ */
+export function getToolRateLimiter(): ToolRateLimiter | undefined {
+  const config = getConfig();
+  if (config.AGENT_TOOL_RATE_LIMIT === undefined) return undefined;
+  globalForRateLimiter.__toolgateRateLimiter ??= createToolRateLimiter(
+    config.AGENT_TOOL_RATE_LIMIT,
+    config.REDIS_URL,
+  );
+  return globalForRateLimiter.__toolgateRateLimiter;
+}
+
+/**
+ * A limiter of `points` calls per `windowMs` and key. rate-limiter-flexible counts
+ * in seconds; Redis keys expire in whole seconds, so a Redis window is rounded up
+ * to at least one second (a zero-second window would never expire).
+ */
+export function createToolRateLimiter(
+  { points, windowMs }: NonNullable<AppConfig['AGENT_TOOL_RATE_LIMIT']>,
+  redisUrl?: string,
+): ToolRateLimiter {
+  if (redisUrl === undefined) {
+    return new RateLimiterMemory({ keyPrefix: 'toolgate:rate', points, duration: windowMs / 1000 });
+  }
+  const client = getRedisClient(redisUrl);
+  const limiter = new RateLimiterRedis({
+    storeClient: client,
+    // node-redis v4+ API (eval with { keys, arguments }, pTTL); v6 is not detected by class name.
+    useRedisPackage: true,
+    // A disconnected client fails at once instead of hanging; the shell then refuses the call.
+    rejectIfRedisNotReady: true,
+    keyPrefix: 'toolgate:rate',
+    points,
+    duration: Math.max(1, Math.ceil(windowMs / 1000)),
+  });
+  return {
+    consume: async (key, consumed = 1) => {
+      // The shared client connects lazily, on its first user's command.
+      await ensureRedisReady(client);
+      return limiter.consume(key, consumed);
+    },
+  };
+}

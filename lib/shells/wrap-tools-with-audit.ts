@@ -1,0 +1,125 @@
+import { createHash } from 'node:crypto';
+import type { ToolExecutionOptions, ToolSet } from 'ai';
+import type { AuditOutcome, NewAuditRow } from '@/lib/db/audit';
+import { stableStringify } from './stable-stringify';
+import { isAsyncIterable, wrapExecute } from './wrap-execute';
+import { isToolDenial } from './wrap-tools-with-approval';
+import { isToolRateLimited } from './wrap-tools-with-rate-limit';
+
+/** Options of {@link wrapToolsWithAudit}. */
+export type AuditShellOptions = {
+  /** Writes one row; may be async. A failure is logged and never reaches the tool call. */
+  record: (row: NewAuditRow) => void | Promise<void>;
+  chatId: string;
+  /** The worker whose table the call came from. */
+  worker: string;
+  /**
+   * Tool call ids the idempotency shell answered from an earlier execution (fill it
+   * from its `onReplay`). The audit shell sits outside and cannot tell a replay
+   * from the result, which is the same on purpose. Ids are removed once recorded.
+   */
+  replayedCallIds?: Set<string>;
+  /** The clock, in milliseconds. Default `Date.now`. */
+  now?: () => number;
+  /** Names of the tools to audit. Default: every tool in the table. */
+  tools?: Iterable<string>;
+};
+
+/** The hex sha256 of the canonical arguments: equal calls match, the arguments themselves are never stored. */
+export function hashToolArguments(input: unknown): string {
+  return createHash('sha256').update(stableStringify(input)).digest('hex');
+}
+
+/**
+ * Records one audit row per tool call: chat, worker, tool, a hash of the
+ * arguments, the outcome and how long it took. Outcomes are read from what
+ * the inner shells return: a denial's reason, `rate_limited`, `replayed`
+ * (from `replayedCallIds`), `executed`; a thrown error is recorded as `error`
+ * (`aborted` when the call's signal had fired) and rethrown, so the model
+ * still sees a tool error.
+ *
+ * The audit is an observer, not a gate: if writing the row fails, the failure
+ * is logged and the tool's result is still returned. Put it outermost, so it
+ * sees every outcome, refusals of the other shells included. Only `execute` is replaced.
+ */
+export function wrapToolsWithAudit<TOOLS extends ToolSet>(
+  table: TOOLS,
+  { record, chatId, worker, replayedCallIds, now = Date.now, tools = Object.keys(table) }: AuditShellOptions,
+): TOOLS {
+  return wrapExecute(table, tools, (execute, toolName) => (input, options) => {
+    const startedAt = now();
+    const write = (outcome: AuditOutcome) => {
+      // Cleared whatever the outcome, so the set never outgrows the calls in flight.
+      const replayed = replayedCallIds?.delete(options.toolCallId) ?? false;
+      safeRecord(record, () => ({
+        chatId,
+        worker,
+        toolName,
+        toolCallId: options.toolCallId,
+        argsHash: hashToolArguments(input),
+        outcome: outcome === 'executed' && replayed ? 'replayed' : outcome,
+        durationMs: Math.max(0, now() - startedAt),
+        createdAt: new Date(startedAt).toISOString(),
+      }));
+    };
+    const fail = (error: unknown): never => {
+      write(thrownOutcome(options));
+      throw error;
+    };
+
+    let result: unknown;
+    try {
+      result = execute(input, options);
+    } catch (error) {
+      return fail(error);
+    }
+    if (isAsyncIterable(result)) return auditStream(result, write, fail);
+    return Promise.resolve(result).then((output) => {
+      write(outcomeOf(output));
+      return output;
+    }, fail);
+  });
+}
+
+/** The outcome a result stands for; `executed` is upgraded to `replayed` by the caller. */
+function outcomeOf(output: unknown): AuditOutcome {
+  if (isToolDenial(output)) return output.reason;
+  if (isToolRateLimited(output)) return 'rate_limited';
+  return 'executed';
+}
+
+function thrownOutcome(options: ToolExecutionOptions<unknown>): AuditOutcome {
+  return options.abortSignal?.aborted ? 'aborted' : 'error';
+}
+
+/** Passes a streamed output through untouched and records once, after its last value. */
+async function* auditStream(
+  stream: AsyncIterable<unknown>,
+  write: (outcome: AuditOutcome) => void,
+  fail: (error: unknown) => never,
+): AsyncGenerator<unknown> {
+  let last: unknown;
+  let failed = false;
+  try {
+    for await (const output of stream) {
+      last = output;
+      yield output;
+    }
+  } catch (error) {
+    failed = true;
+    fail(error);
+  } finally {
+    // Also when the consumer stops reading early: every call leaves a row.
+    if (!failed) write(outcomeOf(last));
+  }
+}
+
+function safeRecord(record: AuditShellOptions['record'], row: () => NewAuditRow): void {
+  const report = (error: unknown) => console.error('[toolgate] could not write an audit row:', error);
+  try {
+    const written = record(row());
+    if (written !== undefined) written.catch(report);
+  } catch (error) {
+    report(error);
+  }
+}
