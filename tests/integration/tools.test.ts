@@ -33,7 +33,7 @@ afterEach(() => {
 /** Runs a tool's execute the way the AI SDK does after validation. */
 async function execute(tool: Tool, input: unknown): Promise<unknown> {
   const parsed = (tool.inputSchema as ZodType).parse(input);
-  return await tool.execute?.(parsed as never, { toolCallId: 'call_test', messages: [] });
+  return await tool.execute?.(parsed as never, { toolCallId: 'call_test', messages: [], context: undefined });
 }
 
 /** The validation messages the model would read for this input. */
