@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { postChat, postDecision, singleMessageChat } from '../support/http-chat';
+import { type NextServer, startNextServer } from '../support/next-server';
+
+/*
+ * Kills a production server mid-approval and starts it again on the same SQLite
+ * file. Without Redis the pending approval lived only in that process: it must be
+ * gone, and its tool must never have run. Everything written stays.
+ */
+describe('a server restart', () => {
+  const cookie = `toolgate_owner=${randomUUID()}`;
+  const environment = {
+    DATABASE_PATH: join(mkdtempSync(join(tmpdir(), 'toolgate-restart-')), 'toolgate.db'),
+    AI_MODEL: 'offline',
+    OFFLINE_MODEL_DELAY_MS: '0',
+  };
+  let server: NextServer | undefined;
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  async function getJson(path: string) {
+    if (server === undefined) throw new Error('no server');
+    return (await fetch(`${server.url}${path}`, { headers: { cookie } })).json();
+  }
+
+  it('keeps tickets, todos and chats, and drops pending approvals without running their tools', async () => {
+    server = await startNextServer(environment);
+    const todo = await postChat(
+      server.url,
+      singleMessageChat('restart-todo', 'add a todo: survive a restart'),
+      {
+        cookie,
+      },
+    );
+    await todo.rest();
+
+    const ticket = await postChat(server.url, singleMessageChat('restart-ticket', 'create a ticket: kept'), {
+      cookie,
+    });
+    const allowed = await ticket.until('tool-approval-request');
+    await postDecision(
+      server.url,
+      { approvalId: allowed.approvalId, sessionId: 'restart-ticket', approved: true },
+      { cookie },
+    );
+    await ticket.rest();
+
+    const pending = await postChat(
+      server.url,
+      singleMessageChat('restart-pending', 'create a ticket: never runs'),
+      {
+        cookie,
+      },
+    ).catch((error: unknown) => {
+      throw error;
+    });
+    const waiting = await pending.until('tool-approval-request');
+
+    const { port } = server;
+    server.process.kill('SIGKILL');
+    await new Promise((resolve) => server?.process.once('exit', resolve));
+    server = await startNextServer(environment, port);
+
+    const decision = await postDecision(
+      server.url,
+      { approvalId: waiting.approvalId, sessionId: 'restart-pending', approved: true },
+      { cookie },
+    );
+    expect(decision.status).toBe(404);
+
+    const tickets = await getJson('/api/tickets');
+    expect(tickets.map((row: { title: string }) => row.title)).toEqual(['kept']);
+    const todos = await getJson('/api/todos');
+    expect(todos.map((row: { title: string }) => row.title)).toEqual(['survive a restart']);
+    const chats = await getJson('/api/chats');
+    expect(chats.map((chat: { id: string }) => chat.id).sort()).toEqual([
+      'restart-pending',
+      'restart-ticket',
+      'restart-todo',
+    ]);
+    const saved = await getJson('/api/chats/restart-ticket');
+    expect(saved.messages.length).toBeGreaterThanOrEqual(2);
+  });
+});
