@@ -117,9 +117,14 @@ async function* auditStream(
 function safeRecord(record: AuditShellOptions['record'], row: () => NewAuditRow): void {
   const report = (error: unknown) => console.error('[toolgate] could not write an audit row:', error);
   try {
-    const written = record(row());
-    if (written !== undefined) written.catch(report);
+    // Typed `void`, so a caller may pass a function that returns anything; only a thenable is awaited.
+    const written: unknown = record(row());
+    if (isThenable(written)) written.then(undefined, report);
   } catch (error) {
     report(error);
   }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
 }
