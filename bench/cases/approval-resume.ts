@@ -1,0 +1,171 @@
+import { join } from 'node:path';
+import { readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
+import { type AppServer, startApp } from '../support/next-app';
+import { median, nowMs, quantile, round } from '../support/stats';
+import type { BenchCase } from '../support/types';
+import { readUIChunks, userMessage } from '../support/ui-stream';
+
+function post(url: string, body: unknown): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
+
+async function expectStatus(response: Response, status: number, what: string): Promise<void> {
+  if (response.status !== status)
+    throw new Error(`${what} answered ${response.status}: ${await response.text()}`);
+}
+
+/** Reads `chunks` until one of type `type` arrives; throws if the stream ends first. */
+async function nextOfType<TYPE extends UIMessageChunk['type']>(
+  chunks: AsyncGenerator<UIMessageChunk>,
+  type: TYPE,
+): Promise<Extract<UIMessageChunk, { type: TYPE }>> {
+  const seen: string[] = [];
+  for (;;) {
+    const { value, done } = await chunks.next();
+    if (done) throw new Error(`The stream ended before a ${type} chunk; it carried: ${seen.join(' ')}`);
+    if (value.type === 'error') throw new Error(`The stream carried an error: ${value.errorText}`);
+    seen.push(value.type);
+    if (value.type === type) return value as Extract<UIMessageChunk, { type: TYPE }>;
+  }
+}
+
+function streamOf(chunks: UIMessageChunk[]): ReadableStream<UIMessageChunk> {
+  return new ReadableStream({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+      controller.close();
+    },
+  });
+}
+
+async function drain(chunks: AsyncGenerator<UIMessageChunk>): Promise<void> {
+  for await (const _chunk of chunks);
+}
+
+/**
+ * Ours: the turn waits inside the open response. Measured from sending
+ * `POST /api/chat/approve` to the `tool-output-available` chunk of that response.
+ */
+async function ourResume(server: AppServer, index: number): Promise<number> {
+  const chatId = `resume-ours-${process.pid}-${index}`;
+  const response = await post(`${server.url}/api/chat`, {
+    id: chatId,
+    worker: 'refund',
+    messages: [userMessage(`create a ticket: resume bench ${index}`)],
+  });
+  await expectStatus(response, 200, '/api/chat');
+  const chunks = readUIChunks(response);
+  const request = await nextOfType(chunks, 'tool-approval-request');
+  const start = nowMs();
+  const decision = post(`${server.url}/api/chat/approve`, {
+    approvalId: request.approvalId,
+    sessionId: chatId,
+    approved: true,
+  });
+  const output = await nextOfType(chunks, 'tool-output-available');
+  const elapsed = nowMs() - start;
+  await expectStatus(await decision, 200, '/api/chat/approve');
+  if (output.toolCallId !== request.toolCallId) throw new Error('The output belongs to another call');
+  await drain(chunks);
+  return elapsed;
+}
+
+/**
+ * The AI SDK's stop-and-resubmit flow: the first request ends at the approval
+ * request; the client records the approval in the tool part (what
+ * `addToolApprovalResponse` does) and posts the whole history again. Measured
+ * from sending that second request to its `tool-output-available` chunk.
+ */
+async function resubmitResume(server: AppServer, index: number): Promise<number> {
+  const path = `${server.url}/api/bench/resubmit`;
+  const user = userMessage(`create a ticket: resume bench ${index}`);
+  const first = await post(path, { messages: [user] });
+  await expectStatus(first, 200, '/api/bench/resubmit');
+  const chunks: UIMessageChunk[] = [];
+  for await (const chunk of readUIChunks(first)) chunks.push(chunk);
+  let assistant: UIMessage | undefined;
+  for await (const message of readUIMessageStream({ stream: streamOf(chunks) })) assistant = message;
+  const part = assistant?.parts.find(
+    (candidate) => 'state' in candidate && candidate.state === 'approval-requested',
+  );
+  if (assistant === undefined || part === undefined || !('approval' in part) || part.approval === undefined) {
+    throw new Error(
+      `The first resubmit request ended without an approval request: ${chunks.map((c) => c.type)}`,
+    );
+  }
+  const answered = {
+    ...assistant,
+    parts: assistant.parts.map((candidate) =>
+      candidate === part
+        ? { ...part, state: 'approval-responded', approval: { ...part.approval, approved: true } }
+        : candidate,
+    ),
+  };
+  const body = JSON.stringify({ messages: [user, answered] });
+  const start = nowMs();
+  const second = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  await expectStatus(second, 200, '/api/bench/resubmit (resubmitted)');
+  const secondChunks = readUIChunks(second);
+  await nextOfType(secondChunks, 'tool-output-available');
+  const elapsed = nowMs() - start;
+  await drain(secondChunks);
+  return elapsed;
+}
+
+/**
+ * Issue 6, benchmark 2: time from a person's decision to the tool's output,
+ * Toolgate's in-stream approval against the AI SDK's stop-and-resubmit flow,
+ * on one production server with approvals on (`createTicket`, the default).
+ * Rounds alternate; medians and p90. Target: ours ≥ 3 × faster at the median.
+ */
+export const approvalResume: BenchCase = async ({ quick, log, scratch }) => {
+  const server = await startApp({ databasePath: join(scratch, 'approval.db') });
+  try {
+    const rounds = quick ? 5 : 30;
+    // Warm-up: compiles both routes and the approve route.
+    for (let index = 0; index < (quick ? 2 : 5); index += 1) {
+      await ourResume(server, -index - 1);
+      await resubmitResume(server, -index - 1);
+    }
+    log(`approval resume: ${rounds} rounds`);
+    const ours: number[] = [];
+    const resubmit: number[] = [];
+    for (let index = 0; index < rounds; index += 1) {
+      if (index % 2 === 0) {
+        ours.push(await ourResume(server, index));
+        resubmit.push(await resubmitResume(server, index));
+      } else {
+        resubmit.push(await resubmitResume(server, index));
+        ours.push(await ourResume(server, index));
+      }
+    }
+    const speedup = median(resubmit) / median(ours);
+    return [
+      {
+        name: 'approval-resume/decision-to-output',
+        baseline: {
+          label: 'AI SDK stop-and-resubmit (toolApproval, history posted again)',
+          medianMs: round(median(resubmit)),
+          p90Ms: round(quantile(resubmit, 0.9)),
+          rounds,
+        },
+        subject: {
+          label: 'in-stream approval (POST /api/chat/approve wakes the open stream)',
+          medianMs: round(median(ours)),
+          p90Ms: round(quantile(ours, 0.9)),
+          rounds,
+        },
+        ratio: round(speedup),
+        ratioOf: 'speed-up at the median, baseline median ÷ subject median',
+        target: 'subject ≥ 3 × faster at the median',
+        pass: speedup >= 3,
+      },
+    ];
+  } finally {
+    await server.stop();
+  }
+};

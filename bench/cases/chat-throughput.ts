@@ -1,0 +1,154 @@
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { startApp } from '../support/next-app';
+import { median, quantile, round } from '../support/stats';
+import type { BenchCase, BenchContext, BenchResult } from '../support/types';
+import { readUIChunks, userMessage } from '../support/ui-stream';
+
+/** One kind of chat turn: what the user says, to which worker, and what the stream must contain. */
+type TurnKind = { name: string; worker: string; text: (index: number) => string; expectTool: boolean };
+
+const turnKinds: TurnKind[] = [
+  { name: 'no-tool', worker: 'assistant', text: () => 'hello', expectTool: false },
+  { name: 'read-tool', worker: 'order', text: () => 'where is my order A1001', expectTool: true },
+  // A write with fresh arguments each time, so idempotency never answers from its cache.
+  { name: 'write-tool', worker: 'assistant', text: (index) => `add a todo: item ${index}`, expectTool: true },
+];
+
+const routes = { baseline: '/api/bench/baseline', subject: '/api/chat' } as const;
+type Side = keyof typeof routes;
+
+let requestCounter = 0;
+
+/** A fresh chat (new id, new arguments) per request, as a new conversation would be. */
+function chatBody(kind: TurnKind): string {
+  requestCounter += 1;
+  return JSON.stringify({
+    id: `bench-${process.pid}-${requestCounter}`,
+    worker: kind.worker,
+    messages: [userMessage(kind.text(requestCounter))],
+  });
+}
+
+/** One request through `path`, read to the end; throws unless the turn did what `kind` expects. */
+async function checkTurn(url: string, path: string, kind: TurnKind): Promise<void> {
+  const response = await fetch(url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: chatBody(kind),
+  });
+  if (response.status !== 200)
+    throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
+  const types = new Set<string>();
+  for await (const chunk of readUIChunks(response)) types.add(chunk.type);
+  const problems = [
+    types.has('finish') ? '' : 'no finish chunk',
+    types.has('error') ? 'an error chunk' : '',
+    kind.expectTool && !types.has('tool-output-available') ? 'no tool-output-available chunk' : '',
+    !kind.expectTool && types.has('tool-input-available') ? 'an unexpected tool call' : '',
+  ].filter(Boolean);
+  if (problems.length > 0) {
+    throw new Error(`${path} (${kind.name}) streamed ${problems.join(', ')}: ${[...types].join(' ')}`);
+  }
+}
+
+type Round = { requests: number; seconds: number; latencies: number[]; failures: number };
+
+/** `connections` clients hammering `path` for `seconds`; every response's latency is kept. */
+async function hammer(url: string, path: string, kind: TurnKind, seconds: number): Promise<Round> {
+  const latencies: number[] = [];
+  let failures = 0;
+  const instance = autocannon({
+    url,
+    connections: 10,
+    duration: seconds,
+    timeout: 30,
+    requests: [
+      {
+        method: 'POST',
+        path,
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (request) => ({ ...request, body: chatBody(kind) }),
+      },
+    ],
+  });
+  instance.on('response', (_client, statusCode, _bytes, responseTimeMs) => {
+    if (statusCode === 200) latencies.push(responseTimeMs);
+    else failures += 1;
+  });
+  const result = await instance;
+  return {
+    requests: latencies.length,
+    seconds: result.duration,
+    latencies,
+    failures: failures + result.errors + result.timeouts,
+  };
+}
+
+/** Sums rounds of one side into throughput and latency percentiles over every response. */
+function summarize(rounds: Round[]) {
+  const latencies = rounds.flatMap((round) => round.latencies);
+  const seconds = rounds.reduce((sum, round) => sum + round.seconds, 0);
+  return {
+    requestsPerSecond: latencies.length / seconds,
+    p50: median(latencies),
+    p99: quantile(latencies, 0.99),
+    requests: latencies.length,
+    failures: rounds.reduce((sum, round) => sum + round.failures, 0),
+  };
+}
+
+async function measureKind(url: string, kind: TurnKind, { quick, log }: BenchContext): Promise<BenchResult> {
+  for (const side of ['baseline', 'subject'] as const) await checkTurn(url, routes[side], kind);
+  // Warm-up: the first requests compile routes and fill the JIT; they are not measured.
+  for (const side of ['baseline', 'subject'] as const) await hammer(url, routes[side], kind, quick ? 1 : 2);
+  // ABBA order (quick: AB): a linear drift in machine speed hits both sides equally.
+  const order: Side[] = quick ? ['baseline', 'subject'] : ['baseline', 'subject', 'subject', 'baseline'];
+  const roundSeconds = quick ? 1 : 2.5;
+  const roundsBySide: Record<Side, Round[]> = { baseline: [], subject: [] };
+  for (const side of order) {
+    log(`chat throughput: ${kind.name} ${side} ${roundSeconds}s`);
+    roundsBySide[side].push(await hammer(url, routes[side], kind, roundSeconds));
+  }
+  const baseline = summarize(roundsBySide.baseline);
+  const subject = summarize(roundsBySide.subject);
+  const throughputRatio = subject.requestsPerSecond / baseline.requestsPerSecond;
+  const p99Ratio = subject.p99 / baseline.p99;
+  const figures = (side: ReturnType<typeof summarize>) => ({
+    requestsPerSecond: round(side.requestsPerSecond),
+    p50Ms: side.p50,
+    p99Ms: side.p99,
+    requests: side.requests,
+    failures: side.failures,
+  });
+  return {
+    name: `chat-throughput/${kind.name}`,
+    baseline: { label: `${routes.baseline} (no shells)`, ...figures(baseline) },
+    subject: { label: `${routes.subject} (all shells)`, ...figures(subject), p99Ratio: round(p99Ratio) },
+    ratio: round(throughputRatio),
+    ratioOf: 'requests/s, subject ÷ baseline (10 connections)',
+    target: 'throughput ≥ 0.95 × baseline and p99 ≤ 1.1 × baseline',
+    pass: throughputRatio >= 0.95 && p99Ratio <= 1.1 && subject.failures === 0 && baseline.failures === 0,
+  };
+}
+
+/**
+ * Issue 6, benchmark 1: chat turns per second over HTTP against the production
+ * build, `/api/chat` (every shell) against `/api/bench/baseline` (same model,
+ * worker tools and persistence, no shells), for a turn without tools, with a
+ * read tool and with a write tool. Approvals are off (`AGENT_CONFIRM_TOOLS=`)
+ * so writes do not wait for a person. One server serves both routes; rounds alternate.
+ */
+export const chatThroughput: BenchCase = async (context) => {
+  const server = await startApp({
+    databasePath: join(context.scratch, 'throughput.db'),
+    environment: { AGENT_CONFIRM_TOOLS: '' },
+  });
+  try {
+    const rows: BenchResult[] = [];
+    for (const kind of turnKinds) rows.push(await measureKind(server.url, kind, context));
+    return rows;
+  } finally {
+    await server.stop();
+  }
+};

@@ -1,0 +1,127 @@
+/**
+ * `npm run bench` — runs every benchmark of issue 6, prints a table and writes
+ * the rows to `bench/results.json` (quick mode: `bench/.tmp/results-quick.json`,
+ * so the committed full results stay put).
+ *
+ * Flags:
+ * - `--quick`: the same code paths with tiny sizes and short rounds, under a
+ *   minute once the app is built (`npm test` runs this so the benches cannot rot).
+ *   The production build is reused when no source changed since it was made.
+ * - `--no-build`: never build; the HTTP cases use the existing `.next-bench`.
+ * - `--only=a,b`: run only these cases (names as in `bench/cases/index.ts`).
+ *
+ * Exit status: non-zero only when a case crashed or single-flight executed a
+ * call other than exactly once. A missed target prints FAIL in its row and in
+ * the JSON but does not fail the process, in quick and in full mode alike:
+ * targets are measurements to act on, not a flaky gate.
+ *
+ * Each case runs in its own Node process (`--expose-gc`, server-only mapped),
+ * so heap and JIT state never leak from one case into the next.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { benchCaseNames, caseNeedsBuild } from './support/case-list';
+import { buildApp, buildIsFresh, repoRoot, scratchDir } from './support/next-app';
+import { markdownTable } from './support/table';
+import type { BenchResult } from './support/types';
+
+type Options = { quick: boolean; build: boolean; only?: string[] };
+
+function parseArguments(argv: string[]): Options {
+  const only = argv.find((argument) => argument.startsWith('--only='));
+  const options: Options = {
+    quick: argv.includes('--quick'),
+    build: !argv.includes('--no-build'),
+    only: only?.slice('--only='.length).split(','),
+  };
+  const unknown = (options.only ?? []).filter((name) => !benchCaseNames.includes(name));
+  if (unknown.length > 0) {
+    throw new Error(`Unknown case(s) ${unknown.join(', ')}; known: ${benchCaseNames.join(', ')}`);
+  }
+  return options;
+}
+
+/** Runs one case in a child process; resolves to its rows, or to a CRASHED row. */
+function runCase(name: string, scratch: string, quick: boolean): Promise<BenchResult[]> {
+  const outFile = join(scratch, `${name}.json`);
+  const args = [
+    '--expose-gc',
+    '--import',
+    'tsx',
+    '--import',
+    './bench/register-server-only.mjs',
+    'bench/case-runner.ts',
+    name,
+    outFile,
+    scratch,
+    ...(quick ? ['--quick'] : []),
+  ];
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'inherit', 'inherit'] });
+    child.once('exit', (code, signal) => {
+      if (code === 0 && existsSync(outFile)) {
+        resolve(JSON.parse(readFileSync(outFile, 'utf8')) as BenchResult[]);
+        return;
+      }
+      resolve([
+        {
+          name,
+          baseline: { label: '—' },
+          subject: { label: '—' },
+          ratio: null,
+          target: '—',
+          pass: false,
+          crashed: `exited with ${code ?? signal}; see the output above`,
+        } as BenchResult & { crashed: string },
+      ]);
+    });
+  });
+}
+
+async function main(): Promise<number> {
+  const options = parseArguments(process.argv.slice(2));
+  const started = Date.now();
+  const scratch = scratchDir(`run-${new Date().toISOString().replaceAll(/[:.]/g, '-')}`);
+  const names = benchCaseNames.filter((name) => options.only === undefined || options.only.includes(name));
+  const results: BenchResult[] = [];
+  let built = false;
+  for (const name of names) {
+    if (caseNeedsBuild(name) && !built) {
+      built = true;
+      // Quick mode reuses a build no source is newer than; full mode always builds fresh.
+      if (options.build && !(options.quick && buildIsFresh())) {
+        console.error('▶ next build (NEXT_DIST_DIR=.next-bench)');
+        await buildApp();
+      }
+    }
+    console.error(`▶ ${name}${options.quick ? ' (quick)' : ''}`);
+    results.push(...(await runCase(name, scratch, options.quick)));
+  }
+
+  const table = markdownTable(results);
+  console.log(`\n${table}\n`);
+  const seconds = Math.round((Date.now() - started) / 1000);
+  console.log(`${options.quick ? 'Quick' : 'Full'} run, ${seconds} s. Missed targets do not fail the run.`);
+
+  const outFile = options.quick
+    ? join(repoRoot, 'bench', '.tmp', 'results-quick.json')
+    : join(repoRoot, 'bench', 'results.json');
+  mkdirSync(join(outFile, '..'), { recursive: true });
+  writeFileSync(outFile, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`Wrote ${outFile.slice(repoRoot.length + 1)}`);
+
+  const crashed = results.filter((result) => 'crashed' in result);
+  const brokenCritical = results.filter((result) => result.critical === true && result.pass !== true);
+  for (const result of crashed) console.error(`✗ ${result.name} crashed`);
+  for (const result of brokenCritical) console.error(`✗ ${result.name}: ${result.target} did not hold`);
+  return crashed.length > 0 || brokenCritical.length > 0 ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,108 @@
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { freePort, type ManagedProcess, runToCompletion, startProcess, waitUntil } from './processes';
+
+/** The repository root (bench/support/../..). */
+export const repoRoot = resolve(__dirname, '..', '..');
+
+/** The production build the HTTP benchmarks serve; its own folder, so it never fights `next dev`. */
+export const benchDistDir = '.next-bench';
+
+/** Scratch space for databases and logs of one run (gitignored). */
+export function scratchDir(name: string): string {
+  const directory = join(repoRoot, 'bench', '.tmp', name);
+  mkdirSync(directory, { recursive: true });
+  return directory;
+}
+
+const sourceRoots = ['app', 'lib', 'components', 'proxy.ts', 'next.config.ts', 'package-lock.json'];
+
+function newestMtime(path: string): number {
+  const stats = statSync(path, { throwIfNoEntry: false });
+  if (stats === undefined) return 0;
+  if (!stats.isDirectory()) return stats.mtimeMs;
+  let newest = stats.mtimeMs;
+  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
+  return newest;
+}
+
+/** True when `.next-bench` exists and no source file changed after it was built. */
+export function buildIsFresh(): boolean {
+  const built = statSync(join(repoRoot, benchDistDir, 'BUILD_ID'), { throwIfNoEntry: false });
+  if (built === undefined) return false;
+  return sourceRoots.every((root) => newestMtime(join(repoRoot, root)) <= built.mtimeMs);
+}
+
+/** `next build` into `.next-bench`. */
+export async function buildApp(): Promise<void> {
+  await runToCompletion(join(repoRoot, 'node_modules', '.bin', 'next'), ['build'], {
+    cwd: repoRoot,
+    env: { ...process.env, NEXT_DIST_DIR: benchDistDir, NEXT_TELEMETRY_DISABLED: '1' },
+  });
+}
+
+/** A running `next start` of the bench build. */
+export type AppServer = { url: string; process: ManagedProcess; stop: () => Promise<void> };
+
+// Settings of the developer's shell that would change what is measured.
+const clearedVariables = [
+  'REDIS_URL',
+  'OPENAI_API_KEY',
+  'OPENAI_BASE_URL',
+  'OPENAI_MODEL',
+  'AGENT_CONFIRM_TOOLS',
+  'AGENT_CONFIRM_TIMEOUT_MS',
+  'AGENT_TOOL_RATE_LIMIT',
+  'IDEMPOTENCY_TTL_MS',
+  'IDEMPOTENCY_MAX_ENTRIES',
+  'NODE_OPTIONS',
+];
+
+/**
+ * Starts `next start` on a free port with the offline model at zero delay, a
+ * fresh database at `databasePath`, the bench routes on, and `environment` on
+ * top; resolves once it answers HTTP.
+ */
+export async function startApp({
+  databasePath,
+  environment = {},
+}: {
+  databasePath: string;
+  environment?: Record<string, string | undefined>;
+}): Promise<AppServer> {
+  const port = await freePort();
+  const env: Record<string, string | undefined> = { ...process.env };
+  for (const name of clearedVariables) delete env[name];
+  Object.assign(env, {
+    NODE_ENV: 'production',
+    NEXT_TELEMETRY_DISABLED: '1',
+    NEXT_DIST_DIR: benchDistDir,
+    AI_MODEL: 'offline',
+    OFFLINE_MODEL_DELAY_MS: '0',
+    TOOLGATE_BENCH_BASELINE: '1',
+    DATABASE_PATH: databasePath,
+    ...environment,
+  });
+  for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
+  const managed = startProcess(
+    join(repoRoot, 'node_modules', '.bin', 'next'),
+    ['start', '-p', String(port), '-H', '127.0.0.1'],
+    { cwd: repoRoot, env: env as NodeJS.ProcessEnv },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitUntil(
+      async () => {
+        if (managed.child.exitCode !== null) throw new Error('next start exited');
+        const response = await fetch(`${url}/api/meta`);
+        await response.body?.cancel();
+        return response.status < 500;
+      },
+      { timeoutMs: 60_000, explain: () => `next start on ${url} did not answer:\n${managed.output()}` },
+    );
+  } catch (error) {
+    await managed.stop();
+    throw error;
+  }
+  return { url, process: managed, stop: () => managed.stop() };
+}
