@@ -64,7 +64,7 @@ export async function prepareChatTurn({ id, messages, worker, ownerId }: ChatTur
     model,
     modelLabel: label,
     worker: chosenWorker,
-    baseTools: createWorkerTools(chosenWorker, db),
+    baseTools: createWorkerTools(chosenWorker, db, { chatId: id }),
     history,
   };
 }
