@@ -1,55 +1,96 @@
 import type { ToolSet } from 'ai';
+import type { NewAuditRow } from '@/lib/db/audit';
 import {
   composeToolShells,
+  type IdempotencyReplayEvent,
+  type ToolRateLimiter,
   type ToolShell,
   wrapToolsWithApproval,
+  wrapToolsWithAudit,
   wrapToolsWithIdempotency,
+  wrapToolsWithRateLimit,
 } from '@/lib/shells';
 import type { ApprovalRegistry, ApprovalRequestEvent, IdempotencyStore } from '@/lib/stores';
+
+/** What the approval shell needs; only the streaming endpoint can show a card. */
+export type TurnApprovalOptions = {
+  /** Tools that wait for a person; empty turns approvals off. */
+  confirmTools: ReadonlySet<string>;
+  registry: ApprovalRegistry;
+  /** Shows an approval request to the person (the stream writes a card). */
+  emit: (event: ApprovalRequestEvent) => void;
+  timeoutMs: number;
+};
 
 /** Everything one turn needs to harden its worker's tool table. */
 export type AssembleTurnToolsOptions = {
   /** The worker's own table; nothing outside it can be called. */
   baseTools: ToolSet;
-  /** The chat id: the idempotency scope and the approval session. */
+  /** The worker the table belongs to, as the audit log names it. */
+  worker: string;
+  /** The chat id: the idempotency scope, the approval session and the rate-limit key. */
   sessionId: string;
   /** The browser that owns the chat, when known; only it may decide its approvals. */
   ownerId?: string;
-  /** Tools that wait for a person; empty turns approvals off. */
-  confirmTools: ReadonlySet<string>;
-  registry: ApprovalRegistry;
+  /** Absent: no approval shell (the non-streaming endpoint). */
+  approval?: TurnApprovalOptions;
   store: IdempotencyStore;
-  /** Shows an approval request to the person (the stream writes a card). */
-  emit: (event: ApprovalRequestEvent) => void;
-  timeoutMs: number;
+  /** Writes one audit row per tool call; absent: no audit shell. */
+  audit?: (row: NewAuditRow) => void;
+  /** The per-chat tool-call budget; absent (`AGENT_TOOL_RATE_LIMIT` unset): no limit. */
+  rateLimiter?: ToolRateLimiter;
   /** The request's abort signal: a closed tab denies with `aborted`. */
   signal?: AbortSignal;
-  onReplay?: (event: { toolCallId: string; toolName: string; scope: string }) => void;
+  onReplay?: (event: IdempotencyReplayEvent) => void;
 };
 
 /**
  * Wraps a worker's table in the turn's shells. The list order is the interception
- * order: approval first (outermost), idempotency inside it, so a call the user
- * denied never reaches the cache and a later allowed identical call still runs.
+ * order (docs/decisions/2026-11-30-shell-order.md):
+ *
+ * 1. audit, outermost, so it records every outcome, the other shells' refusals included;
+ * 2. rate limit, before approval, so a flood of calls cannot flood a person with cards;
+ * 3. approval, outside idempotency, so a denied call never reaches the cache;
+ * 4. idempotency, innermost, next to the tool.
  */
 export function assembleTurnTools({
   baseTools,
+  worker,
   sessionId,
   ownerId,
-  confirmTools,
-  registry,
+  approval,
   store,
-  emit,
-  timeoutMs,
+  audit,
+  rateLimiter,
   signal,
   onReplay,
 }: AssembleTurnToolsOptions): ToolSet {
+  // The audit shell cannot see a replay (the result is the same on purpose); the
+  // idempotency shell reports it here, per turn, by tool call id.
+  const replayedCallIds = new Set<string>();
   const shells: ToolShell[] = [];
-  if (confirmTools.size > 0) {
+  if (audit !== undefined) {
+    shells.push((table) =>
+      wrapToolsWithAudit(table, { record: audit, chatId: sessionId, worker, replayedCallIds }),
+    );
+  }
+  if (rateLimiter !== undefined) {
+    shells.push((table) => wrapToolsWithRateLimit(table, { limiter: rateLimiter, key: sessionId }));
+  }
+  if (approval !== undefined && approval.confirmTools.size > 0) {
+    const { confirmTools, registry, emit, timeoutMs } = approval;
     shells.push((table) =>
       wrapToolsWithApproval(table, confirmTools, { registry, sessionId, ownerId, emit, timeoutMs, signal }),
     );
   }
-  shells.push((table) => wrapToolsWithIdempotency(table, store, { scope: sessionId, onReplay }));
+  shells.push((table) =>
+    wrapToolsWithIdempotency(table, store, {
+      scope: sessionId,
+      onReplay: (event) => {
+        if (audit !== undefined) replayedCallIds.add(event.toolCallId);
+        onReplay?.(event);
+      },
+    }),
+  );
   return composeToolShells(baseTools, shells);
 }

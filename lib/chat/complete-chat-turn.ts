@@ -1,8 +1,10 @@
 import 'server-only';
 import { convertToModelMessages, generateText, stepCountIs } from 'ai';
 import { getConfig } from '@/lib/config';
+import { insertAuditRow } from '@/lib/db';
+import { getToolRateLimiter } from '@/lib/server/rate-limiter';
 import { getIdempotencyStore } from '@/lib/server/stores';
-import { composeToolShells, wrapToolsWithIdempotency } from '@/lib/shells';
+import { assembleTurnTools } from './assemble-turn-tools';
 import { prepareChatTurn } from './prepare-chat-turn';
 import { maxTurnSteps } from './stream-chat-turn';
 import type { ChatTurnRejection, ChatTurnRequest } from './types';
@@ -31,11 +33,19 @@ export async function completeChatTurn(request: ChatTurnRequest): Promise<Comple
   }
   const turn = await prepareChatTurn(request);
   if ('rejection' in turn) return turn.rejection as ChatTurnRejection;
-  const { model, worker, baseTools, history } = turn;
+  const { db, model, worker, baseTools, history } = turn;
 
-  const tools = composeToolShells(baseTools, [
-    (table) => wrapToolsWithIdempotency(table, getIdempotencyStore(), { scope: request.id }),
-  ]);
+  // No approval shell: the turn was refused above while any tool needs one.
+  const tools = assembleTurnTools({
+    baseTools,
+    worker,
+    sessionId: request.id,
+    ownerId: request.ownerId,
+    store: getIdempotencyStore(),
+    audit: (row) => insertAuditRow(db, row),
+    rateLimiter: getToolRateLimiter(),
+    signal: request.signal,
+  });
   const result = await generateText({
     model,
     system: workerInstructions(worker),

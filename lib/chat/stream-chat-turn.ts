@@ -5,9 +5,9 @@ import {
   createUIMessageStreamResponse,
   stepCountIs,
   streamText,
-  type UIMessage,
 } from 'ai';
-import { saveMessages } from '@/lib/db';
+import { insertAuditRow, saveMessages } from '@/lib/db';
+import { getToolRateLimiter } from '@/lib/server/rate-limiter';
 import { getApprovalRegistry, getIdempotencyStore } from '@/lib/server/stores';
 import { createApprovalChunkSequencer } from './approval-chunk-sequencer';
 import { assembleTurnTools } from './assemble-turn-tools';
@@ -35,13 +35,18 @@ export async function streamChatTurn(request: ChatTurnRequest): Promise<Response
   const sequencer = createApprovalChunkSequencer({ timeoutMs });
   const tools = assembleTurnTools({
     baseTools,
+    worker,
     sessionId: request.id,
     ownerId: request.ownerId,
-    confirmTools: config.AGENT_CONFIRM_TOOLS,
-    registry: getApprovalRegistry(),
+    approval: {
+      confirmTools: config.AGENT_CONFIRM_TOOLS,
+      registry: getApprovalRegistry(),
+      emit: sequencer.emit,
+      timeoutMs,
+    },
     store: getIdempotencyStore(),
-    emit: sequencer.emit,
-    timeoutMs,
+    audit: (row) => insertAuditRow(db, row),
+    rateLimiter: getToolRateLimiter(),
     signal: request.signal,
   });
   const modelMessages = await convertToModelMessages(history, { tools, ignoreIncompleteToolCalls: true });

@@ -8,8 +8,11 @@ import { isToolRateLimited } from './wrap-tools-with-rate-limit';
 
 /** Options of {@link wrapToolsWithAudit}. */
 export type AuditShellOptions = {
-  /** Writes one row; may be async. A failure is logged and never reaches the tool call. */
-  record: (row: NewAuditRow) => void | Promise<void>;
+  /**
+   * Writes one row. A throw, or the rejection of a returned promise (an async
+   * writer), is logged and never reaches the tool call.
+   */
+  record: (row: NewAuditRow) => void;
   chatId: string;
   /** The worker whose table the call came from. */
   worker: string;
