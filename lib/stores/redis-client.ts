@@ -67,6 +67,10 @@ export function attachErrorLogger(client: RedisClient, label: string): void {
   });
 }
 
+// One pending wait per client, however many callers ask: a listener per caller
+// would pile up on the client while Redis is down.
+const readyWaits = new WeakMap<RedisClient, Promise<void>>();
+
 /**
  * Resolves once `client` can take commands, connecting it if nobody has yet.
  * Rejects with {@link StoreUnavailableError} after `timeoutMs` or when the
@@ -77,41 +81,53 @@ export async function ensureRedisReady(
   timeoutMs: number = DEFAULT_READY_TIMEOUT_MS,
 ): Promise<void> {
   if (client.isReady) return;
-  let connecting: Promise<unknown> | undefined;
-  if (!client.isOpen) {
-    connecting = client.connect();
-    // The outcome is observed through the race below (or the 'error' listener).
-    connecting.catch(() => {});
+  let wait = readyWaits.get(client);
+  if (wait === undefined) {
+    wait = waitForReady(client);
+    readyWaits.set(client, wait);
+    const forget = () => {
+      if (readyWaits.get(client) === wait) readyWaits.delete(client);
+    };
+    wait.then(forget, forget);
   }
-  let onReady: (() => void) | undefined;
   let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([
-      new Promise<void>((resolve) => {
-        onReady = resolve;
-        client.once('ready', onReady);
-      }),
+      wait,
       new Promise<never>((_, reject) => {
         timer = setTimeout(
           () => reject(new StoreUnavailableError(`Redis did not become ready within ${timeoutMs} ms`)),
           timeoutMs,
         );
       }),
-      ...(connecting === undefined
-        ? []
-        : [
-            connecting.then(
-              () => undefined,
-              (error: unknown) => {
-                throw new StoreUnavailableError('Redis connection failed', { cause: error });
-              },
-            ),
-          ]),
     ]);
   } finally {
     clearTimeout(timer);
-    if (onReady !== undefined) client.off('ready', onReady);
   }
+}
+
+function waitForReady(client: RedisClient): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const onReady = () => {
+      client.off('terminated', onTerminated);
+      resolve();
+    };
+    // Emitted when the reconnect strategy gives up: this attempt will never succeed.
+    const onTerminated = (cause: unknown) => {
+      client.off('ready', onReady);
+      reject(new StoreUnavailableError('Redis connection failed', { cause }));
+    };
+    client.once('ready', onReady);
+    client.once('terminated', onTerminated);
+    if (!client.isOpen) {
+      // The outcome is observed through the events above (and the 'error' listener).
+      client.connect().catch((error: unknown) => {
+        client.off('ready', onReady);
+        client.off('terminated', onTerminated);
+        reject(new StoreUnavailableError('Redis connection failed', { cause: error }));
+      });
+    }
+  });
 }
 
 /** Wraps any Redis failure in {@link StoreUnavailableError}, keeping the original as `cause`. */

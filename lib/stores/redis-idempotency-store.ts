@@ -144,6 +144,8 @@ type Flight = { scope: string; promise: Promise<{ value: unknown; replayed: bool
  * - when the winner fails, callers in the same process share its rejection, as in
  *   memory, but a caller waiting in another process takes the claim and runs the
  *   tool itself (nothing was cached, so this is the "next call");
+ * - `onReplay` of a caller that shares or waits for another execution fires once
+ *   that execution succeeds (memory: as soon as the caller joins it);
  * - a crashed winner blocks waiters for at most `claimTtlMs`;
  * - if the result cannot be stored after a successful execution (Redis went away),
  *   the result is still returned; the claim lapses after `claimTtlMs`;

@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createRedisIdempotencyStore, getRedisClient, StoreUnavailableError } from '@/lib/stores';
 import type { RedisClient } from '@/lib/stores/redis-client';
-import { closeTestClient, connectTestClient, keysUnder, uniquePrefix } from './redis-test-client';
+import { closeTestClient, connectTestClient, keysUnder, redisUrl, uniquePrefix } from './redis-test-client';
 
 // Each store stands for one process: its own client (connection), one shared Redis.
 let clients: RedisClient[] = [];
@@ -217,6 +217,23 @@ describe('createRedisIdempotencyStore when Redis is unreachable', () => {
 });
 
 describe('getRedisClient', () => {
+  it('connects lazily on the first run, once for many concurrent calls', async () => {
+    const client = getRedisClient(redisUrl);
+    expect(client.isOpen).toBe(false);
+    onTestFinished(() => closeTestClient(client));
+    const store = createRedisIdempotencyStore({ client, prefix: uniquePrefix('idem') });
+    onTestFinished(() => store.close());
+    let calls = 0;
+    const runs = Array.from({ length: 50 }, (_, index) =>
+      store.run('chat-1', 'addTodo', { title: `t${index % 5}` }, async () => {
+        calls += 1;
+        return index % 5;
+      }),
+    );
+    expect(await Promise.all(runs)).toEqual(Array.from({ length: 50 }, (_, index) => index % 5));
+    expect(calls).toBe(5);
+  });
+
   it('returns one shared client per URL', () => {
     const url = 'redis://127.0.0.1:1/0';
     expect(getRedisClient(url)).toBe(getRedisClient(url));
