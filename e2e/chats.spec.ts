@@ -22,7 +22,7 @@ test('chats: a sent chat is listed, New chat starts empty, an old chat reopens a
 
   await chatLink.click();
   await expect(page).toHaveURL(chatUrl);
-  await expect(page.getByText('加一个待办：给供应商回电话')).toBeVisible();
+  await expect(chatPage.userMessages).toHaveText(['加一个待办：给供应商回电话']);
   await expect(chatPage.agentMessages).toHaveCount(1);
 
   await chatPage.chatsNav.getByRole('button', { name: /^删除会话「.*给供应商回电话.*」$/ }).click();

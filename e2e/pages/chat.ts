@@ -11,6 +11,7 @@ const names = {
   tickets: /^(工单|Tickets)$/,
   todos: /^(待办|Todos)$/,
   agent: /^(智能体|Agent)$/,
+  you: /^(你|You)$/,
   chats: /^(会话|Chats)$/,
   newChat: /^(新会话|New chat)$/,
 };
@@ -60,6 +61,11 @@ export class ChatPage {
   /** Every agent turn, oldest first. */
   get agentMessages(): Locator {
     return this.page.getByRole('listitem', { name: names.agent });
+  }
+
+  /** Every user turn, oldest first. */
+  get userMessages(): Locator {
+    return this.page.getByRole('listitem', { name: names.you });
   }
 
   /** Types a message and sends it with Enter, as a user would. */
