@@ -28,19 +28,39 @@ test.describe('approval card (zh)', () => {
 
     await chatPage.waitForTurnEnd();
     const wrapUp = chatPage.agentMessages.last().getByTestId('assistant-text').last();
-    await expect(wrapUp).toContainText(/\S/);
+    // The offline model's polite wrap-up says that nothing was created.
+    await expect(wrapUp).toContainText(/没有创建/);
     await expect(wrapUp).not.toContainText(/TK-\d+/);
 
     await expect(chatPage.ticketsPanel).toBeVisible();
     await expect(chatPage.tickets('测试审批')).toHaveCount(0);
   });
 
-  test('Allow: the card shows 已允许 and the ticket appears in the side panel', async ({ chatPage }) => {
+  test('Allow: the buttons wait for the action, then 已允许 and the ticket appears in the side panel', async ({
+    chatPage,
+    page,
+  }) => {
+    // Hold the server action (a POST to the page's own URL) long enough to see the card while it runs.
+    let releaseAction = () => {};
+    const actionHeld = new Promise<void>((resolve) => {
+      releaseAction = resolve;
+    });
+    await page.route(
+      (url) => !url.pathname.startsWith('/api/'),
+      async (route) => {
+        if (route.request().method() === 'POST' && route.request().headers()['next-action']) await actionHeld;
+        await route.fallback();
+      },
+    );
+
     await chatPage.goto('/');
     await chatPage.send(request);
 
     const card = chatPage.toolCards('createTicket').last();
     await chatPage.allowButton(card).click();
+    await expect(chatPage.allowButton(card)).toBeDisabled();
+    await expect(chatPage.denyButton(card)).toBeDisabled();
+    releaseAction();
     await expect(card.getByText('已允许', { exact: true })).toBeVisible();
     await expect(chatPage.allowButton(card)).toHaveCount(0);
 
