@@ -57,9 +57,11 @@ export function saveChat(
 /**
  * Replaces the chat's messages with `messages`, in order, in one transaction (a reader never
  * sees half a conversation). A message that was already stored keeps its `created_at`.
- * The chat must exist (`saveChat` first); otherwise the foreign key rejects the insert.
+ * Returns false and writes nothing when the chat no longer exists (it was deleted while its
+ * last turn was still streaming).
  */
-export function saveMessages(db: SqliteDatabase, chatId: string, messages: readonly UIMessage[]): void {
+export function saveMessages(db: SqliteDatabase, chatId: string, messages: readonly UIMessage[]): boolean {
+  const chatExists = db.prepare<[string]>('SELECT 1 FROM chats WHERE id = ?');
   const existing = db.prepare<[string], { id: string; created_at: string }>(
     'SELECT id, created_at FROM chat_messages WHERE chat_id = ?',
   );
@@ -68,22 +70,26 @@ export function saveMessages(db: SqliteDatabase, chatId: string, messages: reado
     'INSERT INTO chat_messages (chat_id, id, position, role, message, created_at) VALUES (?, ?, ?, ?, ?, ?)',
   );
   const touch = db.prepare<[string, string]>('UPDATE chats SET updated_at = ? WHERE id = ?');
-  db.transaction(() => {
-    const now = new Date().toISOString();
-    const createdAtById = new Map(existing.all(chatId).map((row) => [row.id, row.created_at]));
-    remove.run(chatId);
-    messages.forEach((message, position) => {
-      insert.run(
-        chatId,
-        message.id,
-        position,
-        message.role,
-        JSON.stringify(message),
-        createdAtById.get(message.id) ?? now,
-      );
-    });
-    touch.run(now, chatId);
-  }).immediate();
+  return db
+    .transaction(() => {
+      if (chatExists.get(chatId) === undefined) return false;
+      const now = new Date().toISOString();
+      const createdAtById = new Map(existing.all(chatId).map((row) => [row.id, row.created_at]));
+      remove.run(chatId);
+      messages.forEach((message, position) => {
+        insert.run(
+          chatId,
+          message.id,
+          position,
+          message.role,
+          JSON.stringify(message),
+          createdAtById.get(message.id) ?? now,
+        );
+      });
+      touch.run(now, chatId);
+      return true;
+    })
+    .immediate();
 }
 
 /** The chat with this id, or undefined. */
