@@ -35,7 +35,10 @@ const nonNegativeInteger = (name: string, fallback: number) =>
       if (value === undefined || value === '') return fallback;
       const parsed = Number(value);
       if (!Number.isInteger(parsed) || parsed < 0) {
-        context.addIssue({ code: 'custom', message: `${name} must be a non-negative integer, got "${value}"` });
+        context.addIssue({
+          code: 'custom',
+          message: `${name} must be a non-negative integer, got "${value}"`,
+        });
         return z.NEVER;
       }
       return parsed;

@@ -20,6 +20,6 @@ describe('the client bundle', () => {
     const contents = clientFiles.map((path) => readFileSync(path, 'utf8'));
     // The scan reads the real client code: the page's own strings are in it.
     expect(contents.some((text) => text.includes('/api/chat'))).toBe(true);
-    expect(clientFiles.filter((path, index) => contents[index]?.includes(canary))).toEqual([]);
+    expect(clientFiles.filter((_path, index) => contents[index]?.includes(canary))).toEqual([]);
   });
 });

@@ -19,7 +19,10 @@ describe('with Redis unreachable', () => {
     configureServer({ REDIS_URL: `redis://127.0.0.1:${await freePort()}`, AGENT_CONFIRM_TOOLS: '' });
     const reader = await turn('down-write', 'create a ticket: redis is down');
     const error = reader.chunks.find((chunk) => chunk.type === 'tool-output-error');
-    expect(error).toMatchObject({ type: 'tool-output-error', errorText: expect.stringMatching(/unavailable|unreachable/i) });
+    expect(error).toMatchObject({
+      type: 'tool-output-error',
+      errorText: expect.stringMatching(/unavailable|unreachable/i),
+    });
     expect(reader.chunks.some((chunk) => chunk.type === 'tool-output-available')).toBe(false);
     expect(await (await tickets()).json()).toEqual([]);
   });
