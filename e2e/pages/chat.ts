@@ -93,6 +93,14 @@ export class ChatPage {
     return text === undefined ? rows : rows.filter({ hasText: text });
   }
 
+  /** Waits for the tickets panel to load, then counts the rows that mention `text`. */
+  async loadedTickets(text: string | RegExp): Promise<number> {
+    await expect(
+      this.ticketsPanel.getByText(/^(还没有工单。|No tickets yet\.)$|TK-\d+/).first(),
+    ).toBeVisible();
+    return this.tickets(text).count();
+  }
+
   /** Waits until the agent has finished its turn: Stop has turned back into Send. */
   async waitForTurnEnd() {
     await expect(this.stopButton).toHaveCount(0);
