@@ -116,8 +116,8 @@ async function measureKind(url: string, kind: TurnKind, { quick, log }: BenchCon
   const p99Ratio = subject.p99 / baseline.p99;
   const figures = (side: ReturnType<typeof summarize>) => ({
     requestsPerSecond: round(side.requestsPerSecond),
-    p50Ms: side.p50,
-    p99Ms: side.p99,
+    p50Ms: round(side.p50),
+    p99Ms: round(side.p99),
     requests: side.requests,
     failures: side.failures,
   });

@@ -66,9 +66,12 @@ const clearedVariables = [
 export async function startApp({
   databasePath,
   environment = {},
+  nodeArguments = [],
 }: {
   databasePath: string;
   environment?: Record<string, string | undefined>;
+  /** Flags for the server's Node, e.g. `['--cpu-prof']` when profiling (NODE_OPTIONS refuses some). */
+  nodeArguments?: string[];
 }): Promise<AppServer> {
   const port = await freePort();
   const env: Record<string, string | undefined> = { ...process.env };
@@ -84,19 +87,32 @@ export async function startApp({
     ...environment,
   });
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
+  // Node runs Next's CLI directly, so the PID held is the server's and Node flags apply to it.
   const managed = startProcess(
-    join(repoRoot, 'node_modules', '.bin', 'next'),
-    ['start', '-p', String(port), '-H', '127.0.0.1'],
+    process.execPath,
+    [
+      ...nodeArguments,
+      join(repoRoot, 'node_modules', 'next', 'dist', 'bin', 'next'),
+      'start',
+      '-p',
+      String(port),
+      '-H',
+      '127.0.0.1',
+    ],
     { cwd: repoRoot, env: env as NodeJS.ProcessEnv },
   );
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitUntil(
       async () => {
-        if (managed.child.exitCode !== null) throw new Error('next start exited');
-        const response = await fetch(`${url}/api/meta`);
-        await response.body?.cancel();
-        return response.status < 500;
+        if (managed.child.exitCode !== null) throw new Error(`next start exited:\n${managed.output()}`);
+        try {
+          const response = await fetch(`${url}/api/meta`);
+          await response.body?.cancel();
+          return response.status < 500;
+        } catch {
+          return false;
+        }
       },
       { timeoutMs: 60_000, explain: () => `next start on ${url} did not answer:\n${managed.output()}` },
     );

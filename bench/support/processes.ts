@@ -89,14 +89,17 @@ export function runToCompletion(command: string, args: string[], options: SpawnO
   });
 }
 
-/** Polls until `probe` resolves true, or rejects after `timeoutMs` with `explain()` in the message. */
+/**
+ * Polls until `probe` resolves true, or rejects after `timeoutMs` with `explain()`
+ * in the message. A probe that throws ends the wait at once (e.g. the server exited).
+ */
 export async function waitUntil(
   probe: () => Promise<boolean>,
   { timeoutMs, explain }: { timeoutMs: number; explain: () => string },
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (await probe().catch(() => false)) return;
+    if (await probe()) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`Timed out after ${timeoutMs} ms: ${explain()}`);

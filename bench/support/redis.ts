@@ -27,10 +27,16 @@ export async function startRedis(binary: string): Promise<RedisServer> {
     '--appendonly',
     'no',
   ]);
-  await waitUntil(async () => managed.output().includes('Ready to accept connections'), {
-    timeoutMs: 10_000,
-    explain: () => `redis-server on ${port} did not start:\n${managed.output()}`,
-  }).catch(async (error: unknown) => {
+  await waitUntil(
+    async () => {
+      if (managed.child.exitCode !== null) throw new Error(`redis-server exited:\n${managed.output()}`);
+      return managed.output().includes('Ready to accept connections');
+    },
+    {
+      timeoutMs: 10_000,
+      explain: () => `redis-server on ${port} did not start:\n${managed.output()}`,
+    },
+  ).catch(async (error: unknown) => {
     await managed.stop();
     throw error;
   });
