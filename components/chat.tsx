@@ -11,6 +11,11 @@ import { Button } from './ui/button';
 import { ScrollArea } from './ui/scroll-area';
 import { useWorkspace } from './workspace-provider';
 
+type ChatLoad =
+  | { status: 'loading' }
+  | { status: 'ready'; messages: ToolgateMessage[] }
+  | { status: 'failed' };
+
 /**
  * The chat at `/chat/[id]` (or a fresh one at `/`). A saved chat's messages are
  * loaded from `GET /api/chats/[id]` before useChat starts, so the hook owns them
@@ -18,36 +23,52 @@ import { useWorkspace } from './workspace-provider';
  */
 export function Chat({ id, isNew, approve }: { id: string; isNew: boolean; approve: ApproveToolCall }) {
   const { t } = useWorkspace();
-  const [initial, setInitial] = useState<ToolgateMessage[] | null>(isNew ? [] : null);
+  const [load, setLoad] = useState<ChatLoad>(
+    isNew ? { status: 'ready', messages: [] } : { status: 'loading' },
+  );
+  const [attempt, setAttempt] = useState(0);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: attempt is the retry trigger.
   useEffect(() => {
     if (isNew) return;
     let cancelled = false;
+    setLoad({ status: 'loading' });
     fetch(`/api/chats/${encodeURIComponent(id)}`, { cache: 'no-store' })
-      .then(async (response) => {
+      .then(async (response): Promise<ChatLoad> => {
         // 404 is a chat that was never saved (a fresh "New chat" id) or was deleted: start empty.
-        if (response.status === 404) return [];
-        if (!response.ok) throw new Error(`GET /api/chats/${id} answered ${response.status}`);
+        if (response.status === 404) return { status: 'ready', messages: [] };
+        if (!response.ok) return { status: 'failed' };
         const chat = (await response.json()) as { messages?: ToolgateMessage[] };
-        return chat.messages ?? [];
+        return { status: 'ready', messages: chat.messages ?? [] };
       })
-      .catch(() => [])
-      .then((messages) => {
-        if (!cancelled) setInitial(messages);
+      // Not an empty chat: sending from an empty screen would continue without the saved history.
+      .catch((): ChatLoad => ({ status: 'failed' }))
+      .then((next) => {
+        if (!cancelled) setLoad(next);
       });
     return () => {
       cancelled = true;
     };
-  }, [id, isNew]);
+  }, [id, isNew, attempt]);
 
-  if (initial === null) {
+  if (load.status === 'loading') {
     return (
       <div className="flex flex-1 items-center justify-center text-sm text-muted-foreground" role="status">
         {t.loadingChat}
       </div>
     );
   }
-  return <ChatSession id={id} isNew={isNew} initialMessages={initial} approve={approve} />;
+  if (load.status === 'failed') {
+    return (
+      <div role="alert" className="flex flex-1 flex-col items-center justify-center gap-2 text-sm">
+        <span className="text-destructive">{t.loadFailed}</span>
+        <Button size="sm" variant="outline" onClick={() => setAttempt((value) => value + 1)}>
+          {t.retry}
+        </Button>
+      </div>
+    );
+  }
+  return <ChatSession id={id} isNew={isNew} initialMessages={load.messages} approve={approve} />;
 }
 
 function ChatSession({

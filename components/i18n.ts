@@ -101,7 +101,6 @@ const en = {
   noTickets: 'No tickets yet.',
   noTodos: 'No todos yet.',
   loadFailed: 'Could not load.',
-  chatNotFound: 'This chat no longer exists; a new one starts here.',
 };
 
 /** The shape every locale's dictionary must have (English is the reference). */
@@ -173,7 +172,6 @@ const zh: Dictionary = {
   noTickets: '还没有工单。',
   noTodos: '还没有待办。',
   loadFailed: '加载失败。',
-  chatNotFound: '这个会话已不存在，这里将开始一个新会话。',
 };
 
 /** The dictionaries by locale. */
