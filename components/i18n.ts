@@ -93,6 +93,9 @@ const en = {
   denied: 'Denied',
   expired: 'Expired',
   cancelled: 'Cancelled',
+  replayed: 'Replayed',
+  replayedExplain:
+    'Same request in this chat: the earlier result was returned and the tool did not run again.',
   autoDenyIn: (seconds: number) => `Auto-deny in ${seconds}s`,
   approvalFailed: 'The decision could not be delivered',
   sidePanel: 'Workspace',
@@ -164,6 +167,8 @@ const zh: Dictionary = {
   denied: '已拒绝',
   expired: '已过期',
   cancelled: '已取消',
+  replayed: '幂等命中',
+  replayedExplain: '本会话里同样的请求：返回的是上次的结果，工具没有再执行一次。',
   autoDenyIn: (seconds: number) => `${seconds} 秒后自动拒绝`,
   approvalFailed: '决定未能送达',
   sidePanel: '工作区',

@@ -5,6 +5,7 @@ import {
   CircleCheck,
   CircleX,
   Clock,
+  History,
   LoaderCircle,
   type LucideIcon,
   ShieldCheck,
@@ -95,8 +96,11 @@ export function ToolCard({
   chatId,
   approve,
   onDecided,
+  replayed = false,
 }: {
   part: ToolPart;
+  /** The server answered this call from the idempotency window instead of running the tool. */
+  replayed?: boolean;
   /** True while this part's response is still streaming; an approval can only be answered then. */
   live: boolean;
   chatId: string;
@@ -157,6 +161,12 @@ export function ToolCard({
         <Wrench className="size-4 text-muted-foreground" aria-hidden="true" />
         <CardTitle className="font-mono">{toolName}</CardTitle>
         <div className="ml-auto flex items-center gap-1">
+          {replayed && (
+            <Badge variant="outline" data-testid="replayed">
+              <History aria-hidden="true" />
+              {t.replayed}
+            </Badge>
+          )}
           {outcome !== null && <OutcomeBadge outcome={outcome} />}
           {/* A denial is told by its outcome badge; "Done" beside it would only confuse. */}
           {denial === null &&
@@ -178,6 +188,11 @@ export function ToolCard({
               {prettyJson(part.input)}
             </pre>
           </Section>
+        )}
+        {replayed && (
+          <p className="text-xs text-muted-foreground" data-testid="replayed-note">
+            {t.replayedExplain}
+          </p>
         )}
         <ToolBody part={part} denial={denial} />
         {decision.kind === 'failed' && (

@@ -88,6 +88,9 @@ test.describe('approval card (zh)', () => {
     await chatPage.allowButton(second).click();
     await expect(await chatPage.ticketIdIn(second)).toBe(ticketId);
     await chatPage.waitForTurnEnd();
+    // The card says the tool did not run again; the first one does not.
+    await expect(second.getByText('幂等命中', { exact: true })).toBeVisible();
+    await expect(first.getByText('幂等命中', { exact: true })).toHaveCount(0);
 
     await expect(chatPage.tickets(ticketId)).toHaveCount(1);
   });

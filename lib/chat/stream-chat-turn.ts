@@ -32,6 +32,8 @@ export async function streamChatTurn(request: ChatTurnRequest): Promise<Response
   const { config, db, model, modelLabel, worker, baseTools, history } = turn;
 
   const timeoutMs = config.AGENT_CONFIRM_TIMEOUT_MS;
+  // Set once the stream starts; a replay can only happen inside a tool's execute, after that.
+  let writeReplay: ((toolCallId: string) => void) | undefined;
   const sequencer = createApprovalChunkSequencer({ timeoutMs });
   const tools = assembleTurnTools({
     baseTools,
@@ -48,6 +50,8 @@ export async function streamChatTurn(request: ChatTurnRequest): Promise<Response
     audit: (row) => insertAuditRow(db, row),
     rateLimiter: getToolRateLimiter(),
     signal: request.signal,
+    // The result of a replay is the same on purpose; the UI learns it was one from this data part.
+    onReplay: ({ toolCallId }) => writeReplay?.(toolCallId),
   });
   const modelMessages = await convertToModelMessages(history, { tools, ignoreIncompleteToolCalls: true });
   const metadata: ChatMessageMetadata = { worker, model: modelLabel };
@@ -55,6 +59,8 @@ export async function streamChatTurn(request: ChatTurnRequest): Promise<Response
   const stream = createUIMessageStream({
     originalMessages: history,
     execute: ({ writer }) => {
+      writeReplay = (toolCallId) =>
+        writer.write({ type: 'data-replay', id: toolCallId, data: { toolCallId } });
       const result = streamText({
         model,
         system: workerInstructions(worker),

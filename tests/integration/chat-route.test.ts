@@ -84,6 +84,10 @@ describe('POST /api/chat', () => {
     await second.rest();
     expect((toolOutput(second) as Ticket).ticketId).toBe(created.ticketId);
     expect(await listTickets()).toHaveLength(1);
+    // The model sees the same result; observers are told it was a replay.
+    expect(first.chunks.some((chunk) => chunk.type === 'data-replay')).toBe(false);
+    const toolCallId = second.chunks.find((chunk) => chunk.type === 'tool-input-available')?.toolCallId;
+    expect(second.chunks).toContainEqual({ type: 'data-replay', id: toolCallId, data: { toolCallId } });
 
     const elsewhere = await startTurn('chat-other', [userMessage('create a ticket: printer broken')]);
     const third = await elsewhere.until('tool-approval-request');
