@@ -155,6 +155,7 @@ export function ToolCard({
       aria-label={t.toolCard(toolName)}
       data-testid="tool-card"
       data-state={part.state}
+      data-approval-id={part.approval?.id}
       className={cn('my-2 w-full max-w-xl', waiting && outcome === null && 'border-warning/60')}
     >
       <CardHeader>
