@@ -1,0 +1,130 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One chat-completions request as the fake server received it. */
+export type RecordedRequest = {
+  stream: boolean;
+  messages: Array<{ role: string; content?: unknown; tool_calls?: unknown[]; tool_call_id?: string }>;
+  tools?: Array<{ function: { name: string } }>;
+  response_format?: unknown;
+};
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function chunk(delta: Record<string, unknown>, finishReason: string | null = null) {
+  return {
+    id: 'chatcmpl-fake',
+    object: 'chat.completion.chunk',
+    created: 0,
+    model: 'fake-model',
+    choices: [{ index: 0, delta, finish_reason: finishReason }],
+  };
+}
+
+/**
+ * What the scripted model says: asked for a ticket (and given the tool), it calls
+ * createTicket; given a tool result, it says what happened; otherwise it chats.
+ */
+function reply(body: RecordedRequest): { toolCall?: { name: string; arguments: string }; text?: string } {
+  const last = body.messages.at(-1);
+  if (last?.role === 'tool') {
+    const content = JSON.stringify(last.content);
+    if (content.includes('denied')) return { text: 'Understood, you declined: nothing was created.' };
+    const ticket = /TK-\d{6}/.exec(content)?.[0];
+    return { text: ticket ? `Created ticket ${ticket}.` : 'Done.' };
+  }
+  const text = typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content ?? '');
+  const title = /ticket:\s*([^"\\]+)/i.exec(text)?.[1]?.trim();
+  const canCreate = body.tools?.some((tool) => tool.function.name === 'createTicket');
+  if (title && canCreate) return { toolCall: { name: 'createTicket', arguments: JSON.stringify({ title }) } };
+  return { text: 'Happy to help.' };
+}
+
+/**
+ * A small OpenAI-compatible server: `POST /v1/chat/completions`, streaming (SSE
+ * chunks with tool-call deltas) and not. It records every request so a test can
+ * check what a real provider adapter sent: the converted history.
+ */
+export async function startFakeOpenAIServer(): Promise<{
+  baseURL: string;
+  requests: RecordedRequest[];
+  close: () => Promise<void>;
+}> {
+  const requests: RecordedRequest[] = [];
+  let callCounter = 0;
+  const server: Server = createServer(async (request, response) => {
+    if (request.method !== 'POST' || !request.url?.endsWith('/chat/completions')) {
+      response
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end('{"error":{"message":"not found"}}');
+      return;
+    }
+    const body = JSON.parse(await readBody(request)) as RecordedRequest;
+    requests.push(body);
+
+    if (!body.stream) {
+      // The router's constrained choice: answer the JSON it asks for.
+      const content = body.response_format ? JSON.stringify({ result: 'refund' }) : 'refund';
+      response.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          id: 'chatcmpl-fake',
+          object: 'chat.completion',
+          created: 0,
+          model: 'fake-model',
+          choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+          usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+        }),
+      );
+      return;
+    }
+
+    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    const send = (data: unknown) => response.write(`data: ${JSON.stringify(data)}\n\n`);
+    const { toolCall, text } = reply(body);
+    if (toolCall) {
+      callCounter += 1;
+      const half = Math.ceil(toolCall.arguments.length / 2);
+      send(
+        chunk({
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            {
+              index: 0,
+              id: `call_fake_${callCounter}`,
+              type: 'function',
+              function: { name: toolCall.name, arguments: '' },
+            },
+          ],
+        }),
+      );
+      send(chunk({ tool_calls: [{ index: 0, function: { arguments: toolCall.arguments.slice(0, half) } }] }));
+      send(chunk({ tool_calls: [{ index: 0, function: { arguments: toolCall.arguments.slice(half) } }] }));
+      send(chunk({}, 'tool_calls'));
+    } else {
+      send(chunk({ role: 'assistant', content: '' }));
+      for (const word of (text ?? '').split(/(?<= )/)) send(chunk({ content: word }));
+      send(chunk({}, 'stop'));
+    }
+    send({
+      id: 'chatcmpl-fake',
+      object: 'chat.completion.chunk',
+      created: 0,
+      model: 'fake-model',
+      choices: [],
+      usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+    });
+    response.end('data: [DONE]\n\n');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
