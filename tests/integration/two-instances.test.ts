@@ -46,25 +46,34 @@ describe('two instances behind one Redis', () => {
 
   it('wakes the call held on A with a decision taken on B', async () => {
     const [a, b] = approvalPair;
-    const chatId = `cross-${Date.now()}`;
-    const reader = await postChat(a.url, singleMessageChat(chatId, 'create a ticket: cross instance'));
-    const request = await reader.until('tool-approval-request');
+    const latencies: number[] = [];
+    // Three rounds: the first one also pays for B's first Redis connection.
+    for (const round of [1, 2, 3]) {
+      const chatId = `cross-${round}-${Date.now()}`;
+      const reader = await postChat(
+        a.url,
+        singleMessageChat(chatId, `create a ticket: cross instance ${round}`),
+      );
+      const request = await reader.until('tool-approval-request');
 
-    const decidedAt = performance.now();
-    const decision = await postDecision(b.url, {
-      approvalId: request.approvalId,
-      sessionId: chatId,
-      approved: true,
-    });
-    expect(await decision.json()).toEqual({ status: 'approved' });
-    const output = await reader.until('tool-output-available');
-    const latencyMs = performance.now() - decidedAt;
-    console.log(`decision on B → tool output on A: ${latencyMs.toFixed(1)} ms`);
+      const decidedAt = performance.now();
+      const decision = await postDecision(b.url, {
+        approvalId: request.approvalId,
+        sessionId: chatId,
+        approved: true,
+      });
+      expect(await decision.json()).toEqual({ status: 'approved' });
+      const output = await reader.until('tool-output-available');
+      latencies.push(performance.now() - decidedAt);
 
-    expect(output.output).toMatchObject({ ticketId: expect.stringMatching(/^TK-\d{6}$/) });
-    await reader.rest();
+      expect(output.output).toMatchObject({ ticketId: expect.stringMatching(/^TK-\d{6}$/) });
+      await reader.rest();
+    }
+    console.log(
+      `decision on B → tool output on A: ${latencies.map((ms) => `${ms.toFixed(1)} ms`).join(', ')}`,
+    );
     const tickets = await (await fetch(`${b.url}/api/tickets`)).json();
-    expect(tickets).toHaveLength(1);
+    expect(tickets).toHaveLength(3);
   });
 
   it('answers a decision for another session on B with 404 and leaves the call on A pending', async () => {
