@@ -1,10 +1,15 @@
 // Summarizes a V8 .cpuprofile (from `node --cpu-prof`): self time by function and by package.
 // Usage: node bench/cpu-profile-summary.mjs <file.cpuprofile> [top=25]
+// (Node writes one file per thread; the busy one is the main thread.)
 // To profile the app server in a benchmark, pass `nodeArguments: ['--cpu-prof', '--cpu-prof-dir=…']`
 // to `startApp` in bench/support/next-app.ts (NODE_OPTIONS refuses --cpu-prof).
 import { readFileSync } from 'node:fs';
 
 const [file, topArgument = '25'] = process.argv.slice(2);
+if (file === undefined || Number.isNaN(Number(topArgument))) {
+  console.error('Usage: node bench/cpu-profile-summary.mjs <file.cpuprofile> [top=25]');
+  process.exit(2);
+}
 const profile = JSON.parse(readFileSync(file, 'utf8'));
 const nodeById = new Map(profile.nodes.map((node) => [node.id, node]));
 
