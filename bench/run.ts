@@ -22,7 +22,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchCaseNames, caseNeedsBuild } from './support/case-list';
-import { buildApp, buildIsFresh, repoRoot, scratchDir } from './support/next-app';
+import { benchDistDir, buildApp, buildExists, buildIsFresh, repoRoot, scratchDir } from './support/next-app';
 import { markdownTable } from './support/table';
 import type { BenchResult } from './support/types';
 
@@ -91,11 +91,14 @@ async function main(): Promise<number> {
       built = true;
       // Quick mode reuses a build no source is newer than; full mode always builds fresh.
       if (options.build && !(options.quick && buildIsFresh())) {
-        console.error('▶ next build (NEXT_DIST_DIR=.next-bench)');
+        console.error(`▶ next build (NEXT_DIST_DIR=${benchDistDir})`);
         await buildApp();
       }
     }
     console.error(`▶ ${name}${options.quick ? ' (quick)' : ''}`);
+    if (caseNeedsBuild(name) && !buildExists()) {
+      throw new Error(`No build in ${benchDistDir}: run without --no-build, or build it first.`);
+    }
     results.push(...(await runCase(name, scratch, options.quick)));
   }
 

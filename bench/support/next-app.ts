@@ -5,8 +5,12 @@ import { freePort, type ManagedProcess, runToCompletion, startProcess, waitUntil
 /** The repository root (bench/support/../..). */
 export const repoRoot = resolve(__dirname, '..', '..');
 
-/** The production build the HTTP benchmarks serve; its own folder, so it never fights `next dev`. */
-export const benchDistDir = '.next-bench';
+/**
+ * The production build the HTTP benchmarks serve; its own folder, so it never fights
+ * `next dev`. `BENCH_DIST_DIR` points it at another build: `npm test` runs the quick
+ * mode on the test build it has just made (`.next-test`) instead of building twice.
+ */
+export const benchDistDir = process.env.BENCH_DIST_DIR || '.next-bench';
 
 /** Scratch space for databases and logs of one run (gitignored). */
 export function scratchDir(name: string): string {
@@ -26,14 +30,19 @@ function newestMtime(path: string): number {
   return newest;
 }
 
-/** True when `.next-bench` exists and no source file changed after it was built. */
+/** True when the bench build exists and no source file changed after it was built. */
 export function buildIsFresh(): boolean {
   const built = statSync(join(repoRoot, benchDistDir, 'BUILD_ID'), { throwIfNoEntry: false });
   if (built === undefined) return false;
   return sourceRoots.every((root) => newestMtime(join(repoRoot, root)) <= built.mtimeMs);
 }
 
-/** `next build` into `.next-bench`. */
+/** True when the bench build folder holds a finished build. */
+export function buildExists(): boolean {
+  return statSync(join(repoRoot, benchDistDir, 'BUILD_ID'), { throwIfNoEntry: false }) !== undefined;
+}
+
+/** `next build` into the bench build folder. */
 export async function buildApp(): Promise<void> {
   await runToCompletion(join(repoRoot, 'node_modules', '.bin', 'next'), ['build'], {
     cwd: repoRoot,
