@@ -1,4 +1,5 @@
 import type { SqliteDatabase } from './open-database';
+import { statement } from './statement';
 
 /**
  * How a tool call ended, as the audit log records it. `denied`, `timeout`,
@@ -64,21 +65,20 @@ function toAuditRow(record: AuditRecord): AuditRow {
 
 /** Appends one row to the audit log. */
 export function insertAuditRow(db: SqliteDatabase, row: NewAuditRow): AuditRow {
-  const record = db
-    .prepare<[string, string, string, string, string, string, number, string], AuditRecord>(
-      `INSERT INTO tool_audit (chat_id, worker, tool_name, tool_call_id, args_hash, outcome, duration_ms, created_at)
+  const record = statement<[string, string, string, string, string, string, number, string], AuditRecord>(
+    db,
+    `INSERT INTO tool_audit (chat_id, worker, tool_name, tool_call_id, args_hash, outcome, duration_ms, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
-    )
-    .get(
-      row.chatId,
-      row.worker,
-      row.toolName,
-      row.toolCallId,
-      row.argsHash,
-      row.outcome,
-      Math.max(0, Math.round(row.durationMs)),
-      row.createdAt,
-    );
+  ).get(
+    row.chatId,
+    row.worker,
+    row.toolName,
+    row.toolCallId,
+    row.argsHash,
+    row.outcome,
+    Math.max(0, Math.round(row.durationMs)),
+    row.createdAt,
+  );
   if (record === undefined) throw new Error('Inserting an audit row returned no row');
   return toAuditRow(record);
 }
@@ -112,8 +112,10 @@ export function listAuditRows(
     parameters.push(outcome);
   }
   const where = conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
-  return db
-    .prepare<(string | number)[], AuditRecord>(`SELECT * FROM tool_audit ${where} ORDER BY id DESC LIMIT ?`)
+  return statement<(string | number)[], AuditRecord>(
+    db,
+    `SELECT * FROM tool_audit ${where} ORDER BY id DESC LIMIT ?`,
+  )
     .all(...parameters, limit)
     .map(toAuditRow);
 }

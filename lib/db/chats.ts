@@ -1,5 +1,6 @@
 import type { UIMessage } from 'ai';
 import type { SqliteDatabase } from './open-database';
+import { statement } from './statement';
 
 /** A saved conversation (messages are stored separately, see `saveMessages`). */
 export type ChatRecord = {
@@ -43,13 +44,12 @@ export function saveChat(
   chat: { id: string; ownerId: string | null; title: string; worker: string },
 ): ChatRecord {
   const now = new Date().toISOString();
-  const row = db
-    .prepare<[string, string | null, string, string, string, string], ChatRow>(
-      `INSERT INTO chats (id, owner_id, title, worker, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+  const row = statement<[string, string | null, string, string, string, string], ChatRow>(
+    db,
+    `INSERT INTO chats (id, owner_id, title, worker, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET title = excluded.title, worker = excluded.worker, updated_at = excluded.updated_at
        RETURNING *`,
-    )
-    .get(chat.id, chat.ownerId, chat.title, chat.worker, now, now);
+  ).get(chat.id, chat.ownerId, chat.title, chat.worker, now, now);
   if (row === undefined) throw new Error(`Saving chat ${chat.id} returned no row`);
   return toChat(row);
 }
@@ -61,15 +61,17 @@ export function saveChat(
  * last turn was still streaming).
  */
 export function saveMessages(db: SqliteDatabase, chatId: string, messages: readonly UIMessage[]): boolean {
-  const chatExists = db.prepare<[string]>('SELECT 1 FROM chats WHERE id = ?');
-  const existing = db.prepare<[string], { id: string; created_at: string }>(
+  const chatExists = statement<[string]>(db, 'SELECT 1 FROM chats WHERE id = ?');
+  const existing = statement<[string], { id: string; created_at: string }>(
+    db,
     'SELECT id, created_at FROM chat_messages WHERE chat_id = ?',
   );
-  const remove = db.prepare<[string]>('DELETE FROM chat_messages WHERE chat_id = ?');
-  const insert = db.prepare<[string, string, number, string, string, string]>(
+  const remove = statement<[string]>(db, 'DELETE FROM chat_messages WHERE chat_id = ?');
+  const insert = statement<[string, string, number, string, string, string]>(
+    db,
     'INSERT INTO chat_messages (chat_id, id, position, role, message, created_at) VALUES (?, ?, ?, ?, ?, ?)',
   );
-  const touch = db.prepare<[string, string]>('UPDATE chats SET updated_at = ? WHERE id = ?');
+  const touch = statement<[string, string]>(db, 'UPDATE chats SET updated_at = ? WHERE id = ?');
   return db
     .transaction(() => {
       if (chatExists.get(chatId) === undefined) return false;
@@ -94,16 +96,16 @@ export function saveMessages(db: SqliteDatabase, chatId: string, messages: reado
 
 /** The chat with this id, or undefined. */
 export function getChat(db: SqliteDatabase, id: string): ChatRecord | undefined {
-  const row = db.prepare<[string], ChatRow>('SELECT * FROM chats WHERE id = ?').get(id);
+  const row = statement<[string], ChatRow>(db, 'SELECT * FROM chats WHERE id = ?').get(id);
   return row === undefined ? undefined : toChat(row);
 }
 
 /** The chat's messages in conversation order (empty for an unknown chat). */
 export function getChatMessages(db: SqliteDatabase, chatId: string): UIMessage[] {
-  return db
-    .prepare<[string], { message: string }>(
-      'SELECT message FROM chat_messages WHERE chat_id = ? ORDER BY position',
-    )
+  return statement<[string], { message: string }>(
+    db,
+    'SELECT message FROM chat_messages WHERE chat_id = ? ORDER BY position',
+  )
     .all(chatId)
     .map((row) => JSON.parse(row.message) as UIMessage);
 }
@@ -114,15 +116,15 @@ export function listChats(
   ownerId: string,
   { limit = 100 }: { limit?: number } = {},
 ): ChatRecord[] {
-  return db
-    .prepare<[string, number], ChatRow>(
-      'SELECT * FROM chats WHERE owner_id = ? ORDER BY updated_at DESC, rowid DESC LIMIT ?',
-    )
+  return statement<[string, number], ChatRow>(
+    db,
+    'SELECT * FROM chats WHERE owner_id = ? ORDER BY updated_at DESC, rowid DESC LIMIT ?',
+  )
     .all(ownerId, limit)
     .map(toChat);
 }
 
 /** Deletes the chat and (through ON DELETE CASCADE) its messages. Returns whether it existed. */
 export function deleteChat(db: SqliteDatabase, id: string): boolean {
-  return db.prepare<[string]>('DELETE FROM chats WHERE id = ?').run(id).changes > 0;
+  return statement<[string]>(db, 'DELETE FROM chats WHERE id = ?').run(id).changes > 0;
 }

@@ -1,4 +1,5 @@
 import type { SqliteDatabase } from './open-database';
+import { statement } from './statement';
 
 /** One search result: enough for the model to answer and cite the article. */
 export type KnowledgeHit = { id: string; title: string; snippet: string };
@@ -97,14 +98,14 @@ export function searchArticles(db: SqliteDatabase, query: string, limit = 3): Kn
 
   const longTerms = terms.filter((term) => Array.from(term.text).length >= 3);
   if (longTerms.length > 0) {
-    const rows = db
-      .prepare<[string], { article_id: string }>(
-        'SELECT article_id FROM knowledge_fts WHERE knowledge_fts MATCH ?',
-      )
-      .all(longTerms.map((term) => quoteForFts(term.text)).join(' OR '));
+    const rows = statement<[string], { article_id: string }>(
+      db,
+      'SELECT article_id FROM knowledge_fts WHERE knowledge_fts MATCH ?',
+    ).all(longTerms.map((term) => quoteForFts(term.text)).join(' OR '));
     for (const row of rows) candidateIds.add(row.article_id);
   }
-  const likeStatement = db.prepare<[string, string, string], { article_id: string }>(
+  const likeStatement = statement<[string, string, string], { article_id: string }>(
+    db,
     "SELECT article_id FROM knowledge_fts WHERE title LIKE ? ESCAPE '\\' OR keywords LIKE ? ESCAPE '\\' OR body LIKE ? ESCAPE '\\'",
   );
   for (const term of terms.filter((candidate) => Array.from(candidate.text).length < 3)) {
@@ -113,11 +114,10 @@ export function searchArticles(db: SqliteDatabase, query: string, limit = 3): Kn
   }
   if (candidateIds.size === 0) return [];
 
-  const articles = db
-    .prepare<[string], ArticleRow>(
-      'SELECT id, lang, title, body, keywords FROM knowledge_articles WHERE id IN (SELECT value FROM json_each(?))',
-    )
-    .all(JSON.stringify([...candidateIds]));
+  const articles = statement<[string], ArticleRow>(
+    db,
+    'SELECT id, lang, title, body, keywords FROM knowledge_articles WHERE id IN (SELECT value FROM json_each(?))',
+  ).all(JSON.stringify([...candidateIds]));
   const language = containsChinese(query) ? 'zh' : 'en';
   const scored = articles.map((article) => {
     const title = article.title.toLowerCase();

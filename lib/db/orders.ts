@@ -1,4 +1,5 @@
 import type { SqliteDatabase } from './open-database';
+import { statement } from './statement';
 
 /** Where an order is in its life. */
 export type OrderStatus = 'processing' | 'shipped' | 'in_transit' | 'delivered' | 'cancelled' | 'returned';
@@ -28,7 +29,7 @@ type OrderRow = {
 
 /** The order with this id (exact, already normalised), or undefined. */
 export function getOrder(db: SqliteDatabase, orderId: string): Order | undefined {
-  const row = db.prepare<[string], OrderRow>('SELECT * FROM orders WHERE id = ?').get(orderId);
+  const row = statement<[string], OrderRow>(db, 'SELECT * FROM orders WHERE id = ?').get(orderId);
   if (row === undefined) return undefined;
   return {
     orderId: row.id,

@@ -1,4 +1,5 @@
 import type { SqliteDatabase } from './open-database';
+import { statement } from './statement';
 
 /** A support ticket as the product shows it. */
 export type Ticket = {
@@ -49,31 +50,29 @@ export type NewTicket = {
 
 /** Inserts an open ticket and returns it with its number (from an AUTOINCREMENT id: never reused). */
 export function createTicket(db: SqliteDatabase, ticket: NewTicket): Ticket {
-  const row = db
-    .prepare<[string, string | null, string | null, string | null, string], TicketRow>(
-      `INSERT INTO tickets (title, detail, order_id, chat_id, status, created_at)
+  const row = statement<[string, string | null, string | null, string | null, string], TicketRow>(
+    db,
+    `INSERT INTO tickets (title, detail, order_id, chat_id, status, created_at)
        VALUES (?, ?, ?, ?, 'open', ?) RETURNING *`,
-    )
-    .get(
-      ticket.title,
-      ticket.detail ?? null,
-      ticket.orderId ?? null,
-      ticket.chatId ?? null,
-      new Date().toISOString(),
-    );
+  ).get(
+    ticket.title,
+    ticket.detail ?? null,
+    ticket.orderId ?? null,
+    ticket.chatId ?? null,
+    new Date().toISOString(),
+  );
   if (row === undefined) throw new Error('Inserting a ticket returned no row');
   return toTicket(row);
 }
 
 /** Tickets, newest first. */
 export function listTickets(db: SqliteDatabase, { limit = 100 }: { limit?: number } = {}): Ticket[] {
-  return db
-    .prepare<[number], TicketRow>('SELECT * FROM tickets ORDER BY id DESC LIMIT ?')
+  return statement<[number], TicketRow>(db, 'SELECT * FROM tickets ORDER BY id DESC LIMIT ?')
     .all(limit)
     .map(toTicket);
 }
 
 /** How many tickets exist. */
 export function countTickets(db: SqliteDatabase): number {
-  return db.prepare<[], { count: number }>('SELECT count(*) AS count FROM tickets').get()?.count ?? 0;
+  return statement<[], { count: number }>(db, 'SELECT count(*) AS count FROM tickets').get()?.count ?? 0;
 }

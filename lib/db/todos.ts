@@ -1,4 +1,5 @@
 import type { SqliteDatabase } from './open-database';
+import { statement } from './statement';
 
 /** A to-do item. */
 export type Todo = {
@@ -16,16 +17,17 @@ function toTodo(row: TodoRow): Todo {
 
 /** Inserts an open to-do and returns it. */
 export function addTodo(db: SqliteDatabase, { title }: { title: string }): Todo {
-  const row = db
-    .prepare<[string, string], TodoRow>(
-      "INSERT INTO todos (title, status, created_at) VALUES (?, 'open', ?) RETURNING *",
-    )
-    .get(title, new Date().toISOString());
+  const row = statement<[string, string], TodoRow>(
+    db,
+    "INSERT INTO todos (title, status, created_at) VALUES (?, 'open', ?) RETURNING *",
+  ).get(title, new Date().toISOString());
   if (row === undefined) throw new Error('Inserting a todo returned no row');
   return toTodo(row);
 }
 
 /** To-dos, newest first. */
 export function listTodos(db: SqliteDatabase, { limit = 100 }: { limit?: number } = {}): Todo[] {
-  return db.prepare<[number], TodoRow>('SELECT * FROM todos ORDER BY id DESC LIMIT ?').all(limit).map(toTodo);
+  return statement<[number], TodoRow>(db, 'SELECT * FROM todos ORDER BY id DESC LIMIT ?')
+    .all(limit)
+    .map(toTodo);
 }
