@@ -102,8 +102,11 @@ async function measureKind(url: string, kind: TurnKind, { quick, log }: BenchCon
   for (const side of ['baseline', 'subject'] as const) await checkTurn(url, routes[side], kind);
   // Warm-up: the first requests compile routes and fill the JIT; they are not measured.
   for (const side of ['baseline', 'subject'] as const) await hammer(url, routes[side], kind, quick ? 1 : 2);
-  // ABBA order (quick: AB): a linear drift in machine speed hits both sides equally.
-  const order: Side[] = quick ? ['baseline', 'subject'] : ['baseline', 'subject', 'subject', 'baseline'];
+  // ABBA order, twice (quick: AB): a linear drift in machine speed hits both sides
+  // equally, and four rounds a side keep one noisy round from deciding the ratio.
+  const order: Side[] = quick
+    ? ['baseline', 'subject']
+    : ['baseline', 'subject', 'subject', 'baseline', 'baseline', 'subject', 'subject', 'baseline'];
   const roundSeconds = quick ? 1 : 2.5;
   const roundsBySide: Record<Side, Round[]> = { baseline: [], subject: [] };
   for (const side of order) {

@@ -34,18 +34,18 @@ export async function streamChatTurn(request: ChatTurnRequest): Promise<Response
   const timeoutMs = config.AGENT_CONFIRM_TIMEOUT_MS;
   // Set once the stream starts; a replay can only happen inside a tool's execute, after that.
   let writeReplay: ((toolCallId: string) => void) | undefined;
-  const sequencer = createApprovalChunkSequencer({ timeoutMs });
+  // Approval (and the sequencer that orders its chunks) only where this worker's table
+  // holds a listed tool: the other workers' turns pay nothing for it.
+  const confirmTools = new Set(
+    [...config.AGENT_CONFIRM_TOOLS].filter((name) => Object.hasOwn(baseTools, name)),
+  );
+  const sequencer = confirmTools.size > 0 ? createApprovalChunkSequencer({ timeoutMs }) : undefined;
   const tools = assembleTurnTools({
     baseTools,
     worker,
     sessionId: request.id,
     ownerId: request.ownerId,
-    approval: {
-      confirmTools: config.AGENT_CONFIRM_TOOLS,
-      registry: getApprovalRegistry(),
-      emit: sequencer.emit,
-      timeoutMs,
-    },
+    approval: sequencer && { confirmTools, registry: getApprovalRegistry(), emit: sequencer.emit, timeoutMs },
     store: getIdempotencyStore(),
     audit: (row) => insertAuditRow(db, row),
     rateLimiter: getToolRateLimiter(),
@@ -69,13 +69,10 @@ export async function streamChatTurn(request: ChatTurnRequest): Promise<Response
         stopWhen: stepCountIs(maxTurnSteps),
         abortSignal: request.signal,
       });
-      writer.merge(
-        result
-          .toUIMessageStream({
-            messageMetadata: ({ part }) => (part.type === 'start' ? metadata : undefined),
-          })
-          .pipeThrough(sequencer.transform),
-      );
+      const chunks = result.toUIMessageStream({
+        messageMetadata: ({ part }) => (part.type === 'start' ? metadata : undefined),
+      });
+      writer.merge(sequencer ? chunks.pipeThrough(sequencer.transform) : chunks);
     },
     onError: (error) => (error instanceof Error ? error.message : 'The model failed to answer.'),
     onEnd: ({ messages }) => {
