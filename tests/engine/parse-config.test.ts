@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig } from '@/lib/config';
+
+describe('parseConfig', () => {
+  it('asks for approval of createTicket, waits 60 s and keeps writes 10 min by default', () => {
+    const config = parseConfig({});
+    expect([...config.AGENT_CONFIRM_TOOLS]).toEqual(['createTicket']);
+    expect(config.AGENT_CONFIRM_TIMEOUT_MS).toBe(60_000);
+    expect(config.IDEMPOTENCY_TTL_MS).toBe(600_000);
+    expect(config.IDEMPOTENCY_MAX_ENTRIES).toBe(500);
+    expect(config.AGENT_TOOL_RATE_LIMIT).toBeUndefined();
+  });
+
+  it('turns approvals off with the empty string', () => {
+    expect(parseConfig({ AGENT_CONFIRM_TOOLS: '' }).AGENT_CONFIRM_TOOLS.size).toBe(0);
+  });
+
+  it('accepts a list with spaces', () => {
+    expect([...parseConfig({ AGENT_CONFIRM_TOOLS: ' createTicket , addTodo ' }).AGENT_CONFIRM_TOOLS]).toEqual(
+      ['createTicket', 'addTodo'],
+    );
+  });
+
+  it('rejects an unknown tool name and lists the known tools, so a typo cannot turn approval off', () => {
+    expect(() => parseConfig({ AGENT_CONFIRM_TOOLS: 'createTikcet' })).toThrow(ConfigError);
+    expect(() => parseConfig({ AGENT_CONFIRM_TOOLS: 'createTikcet' })).toThrow(
+      /"createTikcet".*known tools: getOrderStatus, createTicket, searchKnowledgeBase, addTodo, listTodos/,
+    );
+  });
+
+  it('rejects a timeout that is not a positive integer, saying what came', () => {
+    expect(() => parseConfig({ AGENT_CONFIRM_TIMEOUT_MS: '-5' })).toThrow(/AGENT_CONFIRM_TIMEOUT_MS.*"-5"/);
+    expect(() => parseConfig({ IDEMPOTENCY_TTL_MS: 'soon' })).toThrow(/IDEMPOTENCY_TTL_MS/);
+  });
+
+  it('reads a rate limit as calls per window', () => {
+    expect(parseConfig({ AGENT_TOOL_RATE_LIMIT: '20/60s' }).AGENT_TOOL_RATE_LIMIT).toEqual({
+      points: 20,
+      windowMs: 60_000,
+    });
+    expect(parseConfig({ AGENT_TOOL_RATE_LIMIT: '5/2m' }).AGENT_TOOL_RATE_LIMIT).toEqual({
+      points: 5,
+      windowMs: 120_000,
+    });
+    expect(() => parseConfig({ AGENT_TOOL_RATE_LIMIT: 'lots' })).toThrow(/AGENT_TOOL_RATE_LIMIT/);
+  });
+});
