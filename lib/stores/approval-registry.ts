@@ -63,3 +63,29 @@ export interface ApprovalRegistry {
   /** Denies every pending call of a session with reason `closed` (the chat was deleted). */
   closeSession(sessionId: string): number | Promise<number>;
 }
+
+// setTimeout's limit: a longer delay fires at once, which would deny immediately.
+const maxTimeoutMs = 2 ** 31 - 1;
+
+/**
+ * Reads `confirm`'s arguments in either form (options object, or the seed's
+ * positional `emit, timeoutMs, signal`) and checks the timeout. Shared by every
+ * registry so both forms mean the same everywhere.
+ */
+export function confirmOptionsOf(
+  emitOrOptions: ConfirmOptions | ConfirmOptions['emit'],
+  positionalTimeoutMs?: number,
+  positionalSignal?: AbortSignal,
+): ConfirmOptions {
+  const options =
+    typeof emitOrOptions === 'function'
+      ? { emit: emitOrOptions, timeoutMs: positionalTimeoutMs as number, signal: positionalSignal }
+      : emitOrOptions;
+  const { timeoutMs } = options;
+  if (!(typeof timeoutMs === 'number' && timeoutMs > 0 && timeoutMs <= maxTimeoutMs)) {
+    throw new TypeError(
+      `Expected \`timeoutMs\` to be a number in (0, ${maxTimeoutMs}], got \`${String(timeoutMs)}\``,
+    );
+  }
+  return options;
+}

@@ -1,9 +1,10 @@
-import type {
-  ApprovalDecision,
-  ApprovalRegistry,
-  ApprovalRequest,
-  ConfirmOptions,
-  DenialReason,
+import {
+  type ApprovalDecision,
+  type ApprovalRegistry,
+  type ApprovalRequest,
+  type ConfirmOptions,
+  confirmOptionsOf,
+  type DenialReason,
 } from './approval-registry';
 
 /** Options of {@link createMemoryApprovalRegistry}. */
@@ -21,9 +22,6 @@ export type MemoryApprovalRegistry = ApprovalRegistry & {
 };
 
 type Pending = { sessionId: string; ownerId?: string; settle: (decision: ApprovalDecision) => void };
-
-// setTimeout fires at once for delays beyond a signed 32-bit integer; refuse them.
-const maxTimeoutMs = 2 ** 31 - 1;
 
 /**
  * An approval registry held in one process (the default without Redis).
@@ -46,17 +44,13 @@ export function createMemoryApprovalRegistry({
     positionalTimeoutMs?: number,
     positionalSignal?: AbortSignal,
   ): Promise<ApprovalDecision> {
-    const { emit, timeoutMs, signal } =
-      typeof emitOrOptions === 'function'
-        ? { emit: emitOrOptions, timeoutMs: positionalTimeoutMs as number, signal: positionalSignal }
-        : emitOrOptions;
-    if (!(typeof timeoutMs === 'number' && timeoutMs > 0 && timeoutMs <= maxTimeoutMs)) {
-      return Promise.reject(
-        new TypeError(
-          `Expected \`timeoutMs\` to be a number in (0, ${maxTimeoutMs}], got \`${String(timeoutMs)}\``,
-        ),
-      );
+    let options: ConfirmOptions;
+    try {
+      options = confirmOptionsOf(emitOrOptions, positionalTimeoutMs, positionalSignal);
+    } catch (error) {
+      return Promise.reject(error);
     }
+    const { emit, timeoutMs, signal } = options;
     // The client is already gone: nobody could answer, so do not show a card.
     if (signal?.aborted) return Promise.resolve(denial('aborted'));
 

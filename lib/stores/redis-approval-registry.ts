@@ -1,12 +1,14 @@
 import 'server-only';
-import type {
-  ApprovalDecision,
-  ApprovalRegistry,
-  ApprovalRequest,
-  ConfirmOptions,
-  DenialReason,
+import {
+  type ApprovalDecision,
+  type ApprovalRegistry,
+  type ApprovalRequest,
+  type ConfirmOptions,
+  confirmOptionsOf,
+  type DenialReason,
 } from './approval-registry';
-import { attachErrorLogger, ensureRedisReady, type RedisClient, toStoreUnavailable } from './redis-client';
+import { ensureRedisReady, type RedisClient, toStoreUnavailable } from './redis-client';
+import { createRedisSubscription } from './redis-subscription';
 
 /** Options of {@link createRedisApprovalRegistry}. */
 export type RedisApprovalRegistryOptions = {
@@ -34,8 +36,6 @@ export type RedisApprovalRegistry = ApprovalRegistry & {
 type Verdict = 'approved' | 'denied' | 'closed';
 type Waiter = { sessionId: string; settle: (decision: ApprovalDecision) => void };
 
-// setTimeout fires at once for delays beyond a signed 32-bit integer; refuse them.
-const maxTimeoutMs = 2 ** 31 - 1;
 // After a local timeout finds the record already gone, a decision is on its way
 // over pub/sub; wait this long for it before denying with `timeout`.
 const decisionGraceMs = 1_000;
@@ -133,9 +133,6 @@ export function createRedisApprovalRegistry({
   const channel = `${prefix}events`;
 
   const waitersById = new Map<string, Waiter>();
-  const ownsSubscriber = subscriber === undefined;
-  let activeSubscriber: RedisClient | undefined = subscriber;
-  let listening: Promise<void> | undefined;
 
   const onMessage = (message: string) => {
     let parsed: { id?: unknown; verdict?: unknown };
@@ -152,21 +149,14 @@ export function createRedisApprovalRegistry({
     else waiter.settle(denial('denied'));
   };
 
-  /** One subscription per registry, established before any request is recorded. */
-  function listen(): Promise<void> {
-    listening ??= (async () => {
-      if (activeSubscriber === undefined) {
-        activeSubscriber = client.duplicate();
-        attachErrorLogger(activeSubscriber, 'approval subscriber');
-      }
-      await ensureRedisReady(activeSubscriber);
-      await activeSubscriber.subscribe(channel, onMessage);
-    })();
-    listening.catch(() => {
-      listening = undefined;
-    });
-    return listening;
-  }
+  // One subscription per registry, established before any request is recorded.
+  const subscription = createRedisSubscription({
+    client,
+    subscriber,
+    channel,
+    onMessage,
+    label: 'approval subscriber',
+  });
 
   function take(approvalId: string, sessionId: string): Promise<unknown> {
     return client.eval(takeScript, {
@@ -181,15 +171,11 @@ export function createRedisApprovalRegistry({
     positionalTimeoutMs?: number,
     positionalSignal?: AbortSignal,
   ): Promise<ApprovalDecision> {
-    const { emit, timeoutMs, signal } =
-      typeof emitOrOptions === 'function'
-        ? { emit: emitOrOptions, timeoutMs: positionalTimeoutMs as number, signal: positionalSignal }
-        : emitOrOptions;
-    if (!(typeof timeoutMs === 'number' && timeoutMs > 0 && timeoutMs <= maxTimeoutMs)) {
-      throw new TypeError(
-        `Expected \`timeoutMs\` to be a number in (0, ${maxTimeoutMs}], got \`${String(timeoutMs)}\``,
-      );
-    }
+    const { emit, timeoutMs, signal } = confirmOptionsOf(
+      emitOrOptions,
+      positionalTimeoutMs,
+      positionalSignal,
+    );
     // The client is already gone: nobody could answer, so do not show a card.
     if (signal?.aborted) return denial('aborted');
 
@@ -237,7 +223,7 @@ export function createRedisApprovalRegistry({
     try {
       // Subscribed before the record exists, so no verdict can be published unheard.
       await ensureRedisReady(client);
-      await listen();
+      await subscription.listen();
       const created = await client.eval(createScript, {
         keys: [pendingKey(approvalId), sessionKey(sessionId)],
         arguments: [
@@ -324,16 +310,8 @@ export function createRedisApprovalRegistry({
     }
   }
 
-  async function close(): Promise<void> {
-    const current = activeSubscriber;
-    listening = undefined;
-    if (current === undefined) return;
-    if (ownsSubscriber) {
-      activeSubscriber = undefined;
-      if (current.isOpen) await current.close().catch(() => current.destroy());
-    } else if (current.isReady) {
-      await current.unsubscribe(channel, onMessage).catch(() => {});
-    }
+  function close(): Promise<void> {
+    return subscription.close();
   }
 
   return { confirm, resolve, closeSession, close };

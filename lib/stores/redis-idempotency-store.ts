@@ -3,12 +3,12 @@ import { createHash, randomUUID } from 'node:crypto';
 import { idempotencyKey } from '@/lib/shells/idempotency-key';
 import type { IdempotencyRunOptions, IdempotencyStore } from './idempotency-store';
 import {
-  attachErrorLogger,
   DEFAULT_READY_TIMEOUT_MS,
   ensureRedisReady,
   type RedisClient,
   toStoreUnavailable,
 } from './redis-client';
+import { createRedisSubscription } from './redis-subscription';
 
 /** Options of {@link createRedisIdempotencyStore}. */
 export type RedisIdempotencyStoreOptions = {
@@ -180,29 +180,19 @@ export function createRedisIdempotencyStore({
 
   const flightsByKey = new Map<string, Flight>();
   const wakersByKey = new Map<string, Set<() => void>>();
-  const ownsSubscriber = subscriber === undefined;
-  let listening: Promise<void> | undefined;
-  let activeSubscriber: RedisClient | undefined = subscriber;
 
   const onMessage = (key: string) => {
     for (const wake of wakersByKey.get(key) ?? []) wake();
   };
 
-  /** Subscribes once per store; a failure only costs latency, since waiters also poll. */
-  function listen(): void {
-    if (listening !== undefined) return;
-    listening = (async () => {
-      if (activeSubscriber === undefined) {
-        activeSubscriber = client.duplicate();
-        attachErrorLogger(activeSubscriber, 'idempotency subscriber');
-      }
-      await ensureRedisReady(activeSubscriber);
-      await activeSubscriber.subscribe(channel, onMessage);
-    })();
-    listening.catch(() => {
-      listening = undefined;
-    });
-  }
+  // Subscribed on first wait; a failure only costs latency, since waiters also poll.
+  const subscription = createRedisSubscription({
+    client,
+    subscriber,
+    channel,
+    onMessage,
+    label: 'idempotency subscriber',
+  });
 
   /** Waits for a notice about `key` or for the poll interval, whichever comes first. */
   function waitForNotice(key: string): Promise<void> {
@@ -246,7 +236,7 @@ export function createRedisIdempotencyStore({
         return { value: (JSON.parse(current.slice(doneMarker.length)) as { v: unknown }).v, replayed: true };
       }
       // Another caller holds the claim: wait for its notice (or the next poll), then look again.
-      listen();
+      subscription.listen().catch(() => {});
       await waitForNotice(key);
     }
   }
@@ -326,16 +316,8 @@ export function createRedisIdempotencyStore({
     );
   }
 
-  async function close(): Promise<void> {
-    const current = activeSubscriber;
-    listening = undefined;
-    if (current === undefined) return;
-    if (ownsSubscriber) {
-      activeSubscriber = undefined;
-      if (current.isOpen) await current.close().catch(() => current.destroy());
-    } else if (current.isReady) {
-      await current.unsubscribe(channel, onMessage).catch(() => {});
-    }
+  function close(): Promise<void> {
+    return subscription.close();
   }
 
   return { run, clearScope, close };
