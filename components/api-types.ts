@@ -44,13 +44,7 @@ export type ChatSummary = {
 export type ToolgateMetadata = { worker?: string; model?: string };
 
 /** A chat message as this app sends and receives it. */
-/** Data parts the server streams beside the model's parts. */
-export type ToolgateDataParts = {
-  /** A tool call answered from the idempotency window: same result, the tool did not run again. */
-  replay: { toolCallId: string };
-};
-
-export type ToolgateMessage = UIMessage<ToolgateMetadata, ToolgateDataParts>;
+export type ToolgateMessage = UIMessage<ToolgateMetadata>;
 
 /** The result of deciding an approval (the server action's contract). */
 export type ApprovalDecision = { status: 'approved' | 'denied' } | { error: string };

@@ -10,13 +10,6 @@ import { cn } from './ui/cn';
 import { useWorkspace } from './workspace-provider';
 
 /** The conversation: user turns as plain text, agent turns as streaming markdown and tool cards. */
-/** Tool calls of a message that the server answered from the idempotency window (its `data-replay` parts). */
-function replayedCallIds(message: ToolgateMessage): Set<string> {
-  return new Set(
-    message.parts.flatMap((part) => (part.type === 'data-replay' ? [part.data.toolCallId] : [])),
-  );
-}
-
 export function MessageList({
   chatId,
   messages,
@@ -99,7 +92,6 @@ export function MessageList({
                       chatId={chatId}
                       approve={approve}
                       onDecided={onDecided}
-                      replayed={replayedCallIds(message).has(part.toolCallId)}
                     />
                   );
                 }

@@ -96,11 +96,8 @@ export function ToolCard({
   chatId,
   approve,
   onDecided,
-  replayed = false,
 }: {
   part: ToolPart;
-  /** The server answered this call from the idempotency window instead of running the tool. */
-  replayed?: boolean;
   /** True while this part's response is still streaming; an approval can only be answered then. */
   live: boolean;
   chatId: string;
@@ -109,6 +106,8 @@ export function ToolCard({
 }) {
   const { t } = useWorkspace();
   const toolName = getToolName(part);
+  // The server answered this call from the idempotency window instead of running the tool.
+  const replayed = part.toolMetadata?.replayed === true;
   const [decision, setDecision] = useState<LocalDecision>({ kind: 'none' });
   // The server holds an approval only while its request is open: after Stop or a reload it is settled.
   const waiting = part.state === 'approval-requested' && live;

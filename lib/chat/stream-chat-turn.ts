@@ -1,17 +1,19 @@
 import 'server-only';
 import {
   convertToModelMessages,
-  createUIMessageStream,
   createUIMessageStreamResponse,
+  generateId,
   stepCountIs,
   streamText,
 } from 'ai';
-import { insertAuditRow, saveMessages } from '@/lib/db';
+import { insertAuditRow } from '@/lib/db';
 import { getToolRateLimiter } from '@/lib/server/rate-limiter';
 import { getApprovalRegistry, getIdempotencyStore } from '@/lib/server/stores';
-import { createApprovalChunkSequencer } from './approval-chunk-sequencer';
+import { writeToolNames } from '@/lib/shells';
 import { assembleTurnTools } from './assemble-turn-tools';
 import { prepareChatTurn } from './prepare-chat-turn';
+import { saveTurnMessages } from './save-turn-messages';
+import { createTurnSideChannel } from './turn-side-channel';
 import type { ChatMessageMetadata, ChatTurnRejection, ChatTurnRequest } from './types';
 import { workerInstructions } from './worker-instructions';
 
@@ -30,54 +32,51 @@ export async function streamChatTurn(request: ChatTurnRequest): Promise<Response
   const turn = await prepareChatTurn(request);
   if ('rejection' in turn) return turn.rejection as ChatTurnRejection;
   const { config, db, model, modelLabel, worker, baseTools, history } = turn;
-
   const timeoutMs = config.AGENT_CONFIRM_TIMEOUT_MS;
-  // Set once the stream starts; a replay can only happen inside a tool's execute, after that.
-  let writeReplay: ((toolCallId: string) => void) | undefined;
-  // Approval (and the sequencer that orders its chunks) only where this worker's table
-  // holds a listed tool: the other workers' turns pay nothing for it.
-  const confirmTools = new Set(
-    [...config.AGENT_CONFIRM_TOOLS].filter((name) => Object.hasOwn(baseTools, name)),
-  );
-  const sequencer = confirmTools.size > 0 ? createApprovalChunkSequencer({ timeoutMs }) : undefined;
+
+  // Approval, and the side channel that streams its cards and replays, only where this
+  // worker's table holds a listed or a write tool: read-only workers pay nothing for them.
+  const inTable = (name: string) => Object.hasOwn(baseTools, name);
+  const confirmTools = new Set([...config.AGENT_CONFIRM_TOOLS].filter(inTable));
+  const sideChannel =
+    confirmTools.size > 0 || [...writeToolNames].some(inTable)
+      ? createTurnSideChannel({ timeoutMs })
+      : undefined;
+
   const tools = assembleTurnTools({
     baseTools,
     worker,
     sessionId: request.id,
     ownerId: request.ownerId,
-    approval: sequencer && { confirmTools, registry: getApprovalRegistry(), emit: sequencer.emit, timeoutMs },
+    approval:
+      sideChannel && confirmTools.size > 0
+        ? { confirmTools, registry: getApprovalRegistry(), emit: sideChannel.emitApprovalRequest, timeoutMs }
+        : undefined,
     store: getIdempotencyStore(),
     audit: (row) => insertAuditRow(db, row),
     rateLimiter: getToolRateLimiter(),
     signal: request.signal,
-    // The result of a replay is the same on purpose; the UI learns it was one from this data part.
-    onReplay: ({ toolCallId }) => writeReplay?.(toolCallId),
+    // The result of a replay is the same on purpose; the UI learns it was one from the side channel.
+    onReplay: sideChannel?.markReplay,
   });
-  const modelMessages = await convertToModelMessages(history, { tools, ignoreIncompleteToolCalls: true });
   const metadata: ChatMessageMetadata = { worker, model: modelLabel };
 
-  const stream = createUIMessageStream({
-    originalMessages: history,
-    execute: ({ writer }) => {
-      writeReplay = (toolCallId) =>
-        writer.write({ type: 'data-replay', id: toolCallId, data: { toolCallId } });
-      const result = streamText({
-        model,
-        system: workerInstructions(worker),
-        messages: modelMessages,
-        tools,
-        stopWhen: stepCountIs(maxTurnSteps),
-        abortSignal: request.signal,
-      });
-      const chunks = result.toUIMessageStream({
-        messageMetadata: ({ part }) => (part.type === 'start' ? metadata : undefined),
-      });
-      writer.merge(sequencer ? chunks.pipeThrough(sequencer.transform) : chunks);
-    },
-    onError: (error) => (error instanceof Error ? error.message : 'The model failed to answer.'),
-    onEnd: ({ messages }) => {
-      saveMessages(db, request.id, messages);
-    },
+  const result = streamText({
+    model,
+    system: workerInstructions(worker),
+    messages: await convertToModelMessages(history, { tools, ignoreIncompleteToolCalls: true }),
+    tools,
+    stopWhen: stepCountIs(maxTurnSteps),
+    abortSignal: request.signal,
   });
-  return createUIMessageStreamResponse({ stream });
+  const chunks = result.toUIMessageStream({
+    originalMessages: history,
+    // The client keeps and sends back this id; without it the next turn's history is invalid.
+    generateMessageId: generateId,
+    messageMetadata: ({ part }) => (part.type === 'start' ? metadata : undefined),
+    onEnd: ({ messages }) => saveTurnMessages(db, request.id, messages, sideChannel?.annotate),
+  });
+  return createUIMessageStreamResponse({
+    stream: sideChannel ? chunks.pipeThrough(sideChannel.transform) : chunks,
+  });
 }

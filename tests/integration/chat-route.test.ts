@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { POST as approve } from '@/app/api/chat/approve/route';
 import { POST as complete } from '@/app/api/chat/complete/route';
 import { POST as chat } from '@/app/api/chat/route';
+import { GET as readChat } from '@/app/api/chats/[id]/route';
 import { GET as tickets } from '@/app/api/tickets/route';
 import { getApprovalRegistry } from '@/lib/server/stores';
 import { ChatStreamReader, jsonRequest, userMessage } from '../support/chat-client';
@@ -85,9 +86,28 @@ describe('POST /api/chat', () => {
     expect((toolOutput(second) as Ticket).ticketId).toBe(created.ticketId);
     expect(await listTickets()).toHaveLength(1);
     // The model sees the same result; observers are told it was a replay.
-    expect(first.chunks.some((chunk) => chunk.type === 'data-replay')).toBe(false);
-    const toolCallId = second.chunks.find((chunk) => chunk.type === 'tool-input-available')?.toolCallId;
-    expect(second.chunks).toContainEqual({ type: 'data-replay', id: toolCallId, data: { toolCallId } });
+    const outputOf = (reader: ChatStreamReader) =>
+      reader.chunks.find((chunk) => chunk.type === 'tool-output-available');
+    expect(outputOf(first)).not.toHaveProperty('toolMetadata');
+    expect(outputOf(second)).toMatchObject({ toolMetadata: { replayed: true } });
+
+    // The saved chat keeps both facts, so a reopened chat shows the same cards.
+    const saved = await (
+      await readChat(jsonRequest('/api/chats/chat-allow', undefined, { method: 'GET' }), {
+        params: Promise.resolve({ id: 'chat-allow' }),
+      })
+    ).json();
+    const savedParts = saved.messages
+      .filter((message: UIMessage) => message.role === 'assistant')
+      .map((message: UIMessage) => message.parts.find((part) => part.type === 'tool-createTicket'));
+    expect(savedParts).toEqual([
+      expect.objectContaining({ approval: expect.objectContaining({ id: request.approvalId }) }),
+      expect.objectContaining({
+        approval: expect.objectContaining({ id: again.approvalId }),
+        toolMetadata: { replayed: true },
+      }),
+    ]);
+    expect(savedParts[0]).not.toHaveProperty('toolMetadata');
 
     const elsewhere = await startTurn('chat-other', [userMessage('create a ticket: printer broken')]);
     const third = await elsewhere.until('tool-approval-request');
