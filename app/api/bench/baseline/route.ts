@@ -14,7 +14,7 @@ import { parseChatRequest } from '../../chat/schema';
  * Benchmark baseline for `/api/chat`: the same request handling, worker, model
  * and worker tools, persisted the same way, but the tools are the bare worker
  * table (no shells: no approval, idempotency, audit or rate limit) and the
- * stream is streamText's own `toUIMessageStreamResponse` (no approval sequencer).
+ * stream is streamText's own `toUIMessageStreamResponse` (no side channel).
  * The difference between the two is what the shells cost. Served only with
  * `TOOLGATE_BENCH_BASELINE=1`; 404 otherwise.
  */
