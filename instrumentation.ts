@@ -1,17 +1,7 @@
 /**
- * Runs once when a server instance starts. Parsing the configuration here turns a
- * bad value (say a typo in AGENT_CONFIRM_TOOLS, which must never silently turn
- * approval off) into a start-up failure instead of an error on every request.
+ * Runs once when a server instance starts. The Node.js-only part lives in its
+ * own module so the Edge bundle of this hook never sees `process.exit`.
  */
 export async function register() {
-  if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  const { ConfigError, getConfig } = await import('./lib/config');
-  try {
-    getConfig();
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    // Next.js would log the error and keep serving requests that can only fail.
-    console.error(error.message);
-    process.exit(1);
-  }
+  if (process.env.NEXT_RUNTIME === 'nodejs') await import('./instrumentation-node');
 }
