@@ -1,6 +1,7 @@
 import type { ApproveToolCall } from './api-types';
 import { Chat } from './chat';
 import { ChatSidebar } from './chat-sidebar';
+import { Drawer } from './drawer';
 import { LocaleSwitch } from './locale-switch';
 import { ModelLabel } from './model-label';
 import { SidePanel } from './side-panel';
@@ -9,7 +10,9 @@ import { WorkerPicker } from './worker-picker';
 
 /**
  * The page a user meets: chats on the left, the conversation in the middle, tickets
- * and todos on the right. A server component; only its leaves are client code.
+ * and todos on the right. Where the grid hides a column (chats below `md`, tickets and
+ * todos below `xl`), a header button opens the same component in a drawer instead.
+ * A server component; only its leaves are client code.
  */
 export function ChatShell({ id, isNew, approve }: { id: string; isNew: boolean; approve: ApproveToolCall }) {
   return (
@@ -19,11 +22,19 @@ export function ChatShell({ id, isNew, approve }: { id: string; isNew: boolean; 
       </div>
       <main className="flex min-h-0 min-w-0 flex-col">
         <header className="flex flex-wrap items-center gap-2 border-b border-border px-4 py-2">
-          <WorkerPicker />
+          <div className="flex min-w-0 items-center gap-2">
+            <Drawer side="left" label="chats" className="md:hidden">
+              <ChatSidebar />
+            </Drawer>
+            <WorkerPicker />
+          </div>
           <div className="ml-auto flex items-center gap-2">
             <ModelLabel />
             <LocaleSwitch />
             <ThemeToggle />
+            <Drawer side="right" label="sidePanel" className="xl:hidden">
+              <SidePanel />
+            </Drawer>
           </div>
         </header>
         {/* Keyed by id so moving to another chat starts a fresh useChat instead of reusing the old one. */}

@@ -6,6 +6,7 @@ import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { type ChatSummary, fetchJson } from './api-types';
+import { useCloseDrawer } from './drawer';
 import { Button } from './ui/button';
 import { cn } from './ui/cn';
 import { ScrollArea } from './ui/scroll-area';
@@ -15,6 +16,7 @@ import { useWorkspace } from './workspace-provider';
 export function ChatSidebar() {
   const { t, chatsVersion, refreshChats } = useWorkspace();
   const router = useRouter();
+  const closeDrawer = useCloseDrawer();
   const pathname = usePathname();
   const [chats, setChats] = useState<ChatSummary[] | null>(null);
   const [failed, setFailed] = useState(false);
@@ -51,14 +53,17 @@ export function ChatSidebar() {
       className="flex min-h-0 flex-1 flex-col gap-2 border-r border-border bg-sidebar p-3"
     >
       <div className="flex items-center justify-between gap-2 px-1">
-        <Link href="/" className="text-base font-semibold tracking-tight">
+        <Link href="/" className="text-base font-semibold tracking-tight" onClick={closeDrawer}>
           {t.appName}
         </Link>
       </div>
       <Button
         variant="outline"
         className="justify-start"
-        onClick={() => router.push(`/chat/${generateId()}`)}
+        onClick={() => {
+          router.push(`/chat/${generateId()}`);
+          closeDrawer();
+        }}
       >
         <Plus />
         {t.newChat}
@@ -78,6 +83,7 @@ export function ChatSidebar() {
                 <Link
                   href={`/chat/${encodeURIComponent(chat.id)}`}
                   aria-current={active ? 'page' : undefined}
+                  onClick={closeDrawer}
                   className={cn(
                     'flex min-w-0 flex-1 items-center gap-2 rounded-md px-2 py-1.5 text-sm hover:bg-muted',
                     active && 'bg-muted font-medium',

@@ -14,6 +14,8 @@ const names = {
   you: /^(你|You)$/,
   chats: /^(会话|Chats)$/,
   newChat: /^(新会话|New chat)$/,
+  workspace: /^(工作区|Workspace)$/,
+  close: /^(关闭|Close)$/,
 };
 
 /** The chat page as a user sees it: composer, messages, tool cards, the side panel and the chats list. */
@@ -56,6 +58,30 @@ export class ChatPage {
 
   get newChatButton(): Locator {
     return this.page.getByRole('button', { name: names.newChat });
+  }
+
+  /** The header button that opens the chats list on narrow screens. */
+  get chatsButton(): Locator {
+    return this.page.getByRole('button', { name: names.chats });
+  }
+
+  /** The header button that opens tickets and todos on narrow screens. */
+  get workspaceButton(): Locator {
+    return this.page.getByRole('button', { name: names.workspace });
+  }
+
+  /** The drawer the chats button opens. */
+  get chatsDrawer(): Locator {
+    return this.page.getByRole('dialog', { name: names.chats });
+  }
+
+  /** The drawer the workspace button opens. */
+  get workspaceDrawer(): Locator {
+    return this.page.getByRole('dialog', { name: names.workspace });
+  }
+
+  closeButton(drawer: Locator): Locator {
+    return drawer.getByRole('button', { name: names.close });
   }
 
   /** Every agent turn, oldest first. */
