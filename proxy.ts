@@ -1,6 +1,5 @@
 import { type NextRequest, NextResponse } from 'next/server';
-
-const ownerCookieName = 'toolgate_owner';
+import { ownerCookieName } from '@/lib/owner-cookie';
 
 /**
  * Gives every browser an opaque owner id on its first page visit. Chats and their

@@ -1,5 +1,4 @@
 import type { ToolName } from '@/lib/config';
-import { toolNamesByWorker, type WorkerName } from '@/lib/tools/tool-names-by-worker';
 import type { Language } from './intents';
 
 type Localized = Record<Language, string>;
@@ -31,14 +30,6 @@ export const toolCapabilities: Record<ToolName, { action: Localized; example: Lo
   },
 };
 
-/** Each worker's name for people, in both languages. */
-export const workerLabels: Record<WorkerName, Localized> = {
-  order: { zh: '订单查询', en: 'Orders' },
-  refund: { zh: '售后工单', en: 'Tickets' },
-  knowledge: { zh: '帮助中心', en: 'Help centre' },
-  assistant: { zh: '个人助理', en: 'Assistant' },
-};
-
 const isToolName = (name: string): name is ToolName => Object.hasOwn(toolCapabilities, name);
 
 /**
@@ -58,9 +49,4 @@ export function describeCapabilities(toolNames: Iterable<string>, language: Lang
       : 'I have no tools here, so I can only chat.';
   }
   return `${language === 'zh' ? '我可以：' : 'I can:'}\n\n${lines.join('\n')}`;
-}
-
-/** `describeCapabilities` for one worker's tool table. */
-export function describeWorker(worker: WorkerName, language: Language): string {
-  return describeCapabilities(toolNamesByWorker[worker], language);
 }

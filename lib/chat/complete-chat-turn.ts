@@ -32,7 +32,7 @@ export async function completeChatTurn(request: ChatTurnRequest): Promise<Comple
     };
   }
   const turn = await prepareChatTurn(request);
-  if ('rejection' in turn) return turn.rejection as ChatTurnRejection;
+  if ('rejection' in turn) return turn.rejection;
   const { db, model, worker, baseTools, history } = turn;
 
   // No approval shell: the turn was refused above while any tool needs one.

@@ -1,9 +1,9 @@
 import 'server-only';
-import { safeValidateUIMessages, type UIMessage } from 'ai';
+import { type LanguageModel, safeValidateUIMessages, type ToolSet, type UIMessage } from 'ai';
 import { getChatModel } from '@/lib/ai/models';
 import { routeWorker } from '@/lib/ai/router';
-import { getConfig } from '@/lib/config';
-import { getChat, getDb, saveChat } from '@/lib/db';
+import { type AppConfig, getConfig } from '@/lib/config';
+import { getChat, getDb, type SqliteDatabase, saveChat } from '@/lib/db';
 import { createWorkerTools, type WorkerName } from '@/lib/tools';
 import { sanitizeUIMessages } from './sanitize-ui-messages';
 import type { ChatTurnRejection, ChatTurnRequest } from './types';
@@ -22,17 +22,36 @@ export function lastUserText(messages: UIMessage[]): string {
     .trim();
 }
 
+/** What a turn needs once it is allowed to run. */
+export type PreparedChatTurn = {
+  config: AppConfig;
+  db: SqliteDatabase;
+  model: LanguageModel;
+  /** How the page names the model answering. */
+  modelLabel: string;
+  worker: WorkerName;
+  /** The worker's own tool table, before any shell. */
+  baseTools: ToolSet;
+  /** The client's history with untrusted approval state stripped, validated by the SDK. */
+  history: UIMessage[];
+};
+
 /**
  * Everything both chat endpoints do before the model runs: check that the chat
  * belongs to this browser, pick the worker, build its tool table and clean the
  * history. A chat created by another owner answers like an unknown chat.
  */
-export async function prepareChatTurn({ id, messages, worker, ownerId }: ChatTurnRequest) {
+export async function prepareChatTurn({
+  id,
+  messages,
+  worker,
+  ownerId,
+}: ChatTurnRequest): Promise<PreparedChatTurn | { rejection: ChatTurnRejection }> {
   const config = getConfig();
   const db = getDb();
   const existing = getChat(db, id);
   if (existing !== undefined && existing.ownerId != null && existing.ownerId !== ownerId) {
-    return { rejection: { status: 404, error: 'Chat not found' } satisfies ChatTurnRejection };
+    return { rejection: { status: 404, error: 'Chat not found' } };
   }
 
   // Strip untrusted approval state first: the SDK's own check rejects the parts our

@@ -1,12 +1,13 @@
 import 'server-only';
 import type { UIMessage } from 'ai';
-import { getChatMessages, type SqliteDatabase, saveMessages } from '@/lib/db';
+import { type SqliteDatabase, saveMessages } from '@/lib/db';
 
 /**
  * Saves a chat after a turn. Earlier messages are kept as the server stored them,
  * not as the client sent them back: the history a client sends is untrusted (and
  * was stripped of approval state for the model), so it must not rewrite the record.
- * Only the turn's own last message is taken from `messages`, after `annotate`.
+ * The turn's own response (always a new message: the last message sent is the
+ * user's) is taken from `messages`, after `annotate`.
  */
 export function saveTurnMessages(
   db: SqliteDatabase,
@@ -14,13 +15,11 @@ export function saveTurnMessages(
   messages: UIMessage[],
   annotate: (message: UIMessage) => UIMessage = (message) => message,
 ): void {
-  const storedById = new Map(getChatMessages(db, chatId).map((message) => [message.id, message]));
   const last = messages.length - 1;
   saveMessages(
     db,
     chatId,
-    messages.map((message, index) =>
-      index === last ? annotate(message) : (storedById.get(message.id) ?? message),
-    ),
+    messages.map((message, index) => (index === last ? annotate(message) : message)),
+    { keepStored: true },
   );
 }

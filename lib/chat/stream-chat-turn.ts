@@ -30,7 +30,7 @@ export const maxTurnSteps = 6;
  */
 export async function streamChatTurn(request: ChatTurnRequest): Promise<Response | ChatTurnRejection> {
   const turn = await prepareChatTurn(request);
-  if ('rejection' in turn) return turn.rejection as ChatTurnRejection;
+  if ('rejection' in turn) return turn.rejection;
   const { config, db, model, modelLabel, worker, baseTools, history } = turn;
   const timeoutMs = config.AGENT_CONFIRM_TIMEOUT_MS;
 

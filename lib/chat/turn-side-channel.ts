@@ -4,9 +4,6 @@ import type { ApprovalRequestEvent } from '@/lib/stores';
 /** What the page needs to draw the countdown on the approval card. */
 export type ApprovalDescriptor = { expiresAt: number; timeoutMs: number; toolName: string };
 
-/** What a tool part's `toolMetadata` tells observers; the output itself is never marked. */
-export type ToolCallMetadata = { replayed?: true };
-
 type ToolPart = Extract<UIMessage['parts'][number], { toolCallId: string }>;
 
 /**

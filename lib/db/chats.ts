@@ -57,14 +57,21 @@ export function saveChat(
 /**
  * Replaces the chat's messages with `messages`, in order, in one transaction (a reader never
  * sees half a conversation). A message that was already stored keeps its `created_at`.
+ * With `keepStored`, a message that was already stored also keeps its stored content: the
+ * server's record wins over a copy a client sent back.
  * Returns false and writes nothing when the chat no longer exists (it was deleted while its
  * last turn was still streaming).
  */
-export function saveMessages(db: SqliteDatabase, chatId: string, messages: readonly UIMessage[]): boolean {
+export function saveMessages(
+  db: SqliteDatabase,
+  chatId: string,
+  messages: readonly UIMessage[],
+  { keepStored = false }: { keepStored?: boolean } = {},
+): boolean {
   const chatExists = statement<[string]>(db, 'SELECT 1 FROM chats WHERE id = ?');
-  const existing = statement<[string], { id: string; created_at: string }>(
+  const existing = statement<[string], { id: string; message: string; created_at: string }>(
     db,
-    'SELECT id, created_at FROM chat_messages WHERE chat_id = ?',
+    'SELECT id, message, created_at FROM chat_messages WHERE chat_id = ?',
   );
   const remove = statement<[string]>(db, 'DELETE FROM chat_messages WHERE chat_id = ?');
   const insert = statement<[string, string, number, string, string, string]>(
@@ -76,17 +83,12 @@ export function saveMessages(db: SqliteDatabase, chatId: string, messages: reado
     .transaction(() => {
       if (chatExists.get(chatId) === undefined) return false;
       const now = new Date().toISOString();
-      const createdAtById = new Map(existing.all(chatId).map((row) => [row.id, row.created_at]));
+      const storedById = new Map(existing.all(chatId).map((row) => [row.id, row]));
       remove.run(chatId);
       messages.forEach((message, position) => {
-        insert.run(
-          chatId,
-          message.id,
-          position,
-          message.role,
-          JSON.stringify(message),
-          createdAtById.get(message.id) ?? now,
-        );
+        const stored = storedById.get(message.id);
+        const content = keepStored && stored !== undefined ? stored.message : JSON.stringify(message);
+        insert.run(chatId, message.id, position, message.role, content, stored?.created_at ?? now);
       });
       touch.run(now, chatId);
       return true;

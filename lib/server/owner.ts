@@ -1,16 +1,7 @@
 import 'server-only';
 import { cookies } from 'next/headers';
 import type { NextRequest } from 'next/server';
-
-/** The httpOnly cookie that names the browser owning a chat. */
-export const ownerCookieName = 'toolgate_owner';
-
-const ownerIdPattern = /^[0-9a-f-]{36}$/;
-
-/** True for a value this server could have issued as an owner id. */
-export function isOwnerId(value: string | undefined): value is string {
-  return value !== undefined && ownerIdPattern.test(value);
-}
+import { isOwnerId, ownerCookieName } from '@/lib/owner-cookie';
 
 /** The owner id a route handler's request carries, if any. */
 export function ownerIdFromRequest(request: NextRequest): string | undefined {

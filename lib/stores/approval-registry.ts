@@ -89,3 +89,28 @@ export function confirmOptionsOf(
   }
   return options;
 }
+
+/**
+ * Shows a recorded request to the person through `emit`. A request nobody saw
+ * cannot be approved, so a failed emit, thrown or rejected, calls `onFailure`,
+ * and every registry denies the call there (fail-closed).
+ */
+export function emitApprovalRequest(
+  emit: ConfirmOptions['emit'],
+  request: ApprovalRequest,
+  { approvalId, expiresAt }: { approvalId: string; expiresAt: number },
+  onFailure: () => void,
+): void {
+  const event: ApprovalRequestEvent = {
+    approvalId,
+    toolCallId: request.toolCallId ?? '',
+    toolName: request.toolName,
+    input: request.input,
+    expiresAt,
+  };
+  try {
+    Promise.resolve(emit(event)).catch(onFailure);
+  } catch {
+    onFailure();
+  }
+}

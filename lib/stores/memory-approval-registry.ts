@@ -5,6 +5,7 @@ import {
   type ConfirmOptions,
   confirmOptionsOf,
   type DenialReason,
+  emitApprovalRequest,
 } from './approval-registry';
 
 /** Options of {@link createMemoryApprovalRegistry}. */
@@ -71,20 +72,8 @@ export function createMemoryApprovalRegistry({
       pendingById.set(approvalId, { sessionId: request.sessionId, ownerId: request.ownerId, settle });
       signal?.addEventListener('abort', onAbort, { once: true });
 
-      // A request nobody saw cannot be approved: a failed emit denies (fail-closed).
-      // `aborted` fits best: the request never reached the person.
-      const event = {
-        approvalId,
-        toolCallId: request.toolCallId ?? '',
-        toolName: request.toolName,
-        input: request.input,
-        expiresAt,
-      };
-      try {
-        Promise.resolve(emit(event)).catch(() => settle(denial('aborted')));
-      } catch {
-        settle(denial('aborted'));
-      }
+      // `aborted` fits a failed emit best: the request never reached the person.
+      emitApprovalRequest(emit, request, { approvalId, expiresAt }, () => settle(denial('aborted')));
     });
   }
 

@@ -6,6 +6,7 @@ import {
   type ConfirmOptions,
   confirmOptionsOf,
   type DenialReason,
+  emitApprovalRequest,
 } from './approval-registry';
 import { ensureRedisReady, type RedisClient, toStoreUnavailable } from './redis-client';
 import { createRedisSubscription } from './redis-subscription';
@@ -249,19 +250,9 @@ export function createRedisApprovalRegistry({
       return decided;
     }
 
-    // A request nobody saw cannot be approved: a failed emit denies (fail-closed).
-    const event = {
-      approvalId,
-      toolCallId: request.toolCallId ?? '',
-      toolName: request.toolName,
-      input: request.input,
-      expiresAt,
-    };
-    try {
-      Promise.resolve(emit(event)).catch(() => settle(denial('aborted'), { release: true }));
-    } catch {
-      settle(denial('aborted'), { release: true });
-    }
+    emitApprovalRequest(emit, request, { approvalId, expiresAt }, () =>
+      settle(denial('aborted'), { release: true }),
+    );
     return decided;
   }
 

@@ -2,7 +2,7 @@ import { convertToModelMessages, stepCountIs, streamText } from 'ai';
 import type { NextRequest } from 'next/server';
 import { prepareChatTurn } from '@/lib/chat/prepare-chat-turn';
 import { maxTurnSteps } from '@/lib/chat/stream-chat-turn';
-import type { ChatMessageMetadata, ChatTurnRejection } from '@/lib/chat/types';
+import type { ChatMessageMetadata } from '@/lib/chat/types';
 import { workerInstructions } from '@/lib/chat/worker-instructions';
 import { getConfig } from '@/lib/config';
 import { saveMessages } from '@/lib/db';
@@ -31,7 +31,7 @@ export async function POST(request: NextRequest) {
     signal: request.signal,
   });
   if ('rejection' in turn) {
-    const { status, error } = turn.rejection as ChatTurnRejection;
+    const { status, error } = turn.rejection;
     return jsonError(status, error);
   }
   const { db, model, modelLabel, worker, baseTools, history } = turn;
