@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { GET as readAudit } from '@/app/api/audit/route';
 import { POST as approve } from '@/app/api/chat/approve/route';
 import { POST as complete } from '@/app/api/chat/complete/route';
 import { POST as chat } from '@/app/api/chat/route';
@@ -128,6 +129,35 @@ describe('endpoints under hostile input', () => {
     console.log('POST /api/chat/complete fuzz:', Object.fromEntries(seen.byStatus));
     expect(serverErrors(seen)).toBe(0);
     expect(domainRows()).toEqual({ tickets: 0, todos: 0 });
+    expectPrototypeIntact();
+  });
+
+  it(`GET /api/audit answers 200 or 400 to any query string, never 5xx (${runs} queries)`, async () => {
+    const key = fc.oneof(
+      fc.constantFrom('chatId', 'tool', 'outcome', 'limit', '__proto__', 'constructor'),
+      fc.string(),
+    );
+    const query = fc.array(
+      fc.tuple(
+        key,
+        fc.oneof(
+          fc.string({ maxLength: 40 }),
+          fc.constantFrom('0', '-1', '501', '1e3', 'NaN', 'x'.repeat(5_000)),
+        ),
+      ),
+      { maxLength: 6 },
+    );
+    await fc.assert(
+      fc.asyncProperty(query, async (pairs) => {
+        const search = new URLSearchParams(pairs).toString();
+        const response = await readAudit(jsonRequest(`/api/audit?${search}`, undefined, { method: 'GET' }));
+        expect([200, 400]).toContain(response.status);
+        const body = await response.json();
+        if (response.status === 400) expect(body).toEqual({ error: expect.any(String) });
+        else expect(Array.isArray(body)).toBe(true);
+      }),
+      { numRuns: runs },
+    );
     expectPrototypeIntact();
   });
 
