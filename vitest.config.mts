@@ -41,7 +41,7 @@ export default defineConfig({
           name: 'integration',
           include: ['tests/integration/**/*.test.ts'],
           environment: 'node',
-          globalSetup: ['tests/setup/redis-server.ts'],
+          globalSetup: ['tests/setup/redis-server.ts', 'tests/setup/postgres-server.ts'],
           testTimeout: 30_000,
           hookTimeout: 240_000,
         },

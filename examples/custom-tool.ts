@@ -48,7 +48,7 @@ async function ask(tools: ToolSet, prompt: string) {
 
 async function main(): Promise<void> {
   const folder = mkdtempSync(join(tmpdir(), 'toolgate-example-'));
-  const db = openDatabase(join(folder, 'example.db'));
+  const db = await openDatabase({ path: join(folder, 'example.db') });
   try {
     console.log('Part 1 — one request, two tools (assistant worker: addTodo, listTodos)');
     const table = createWorkerTools('assistant', db);
@@ -61,13 +61,13 @@ async function main(): Promise<void> {
     const title = '给植物浇水';
     await ask(guarded, `加一个待办：${title}`);
     await ask(guarded, `加一个待办：${title}`);
-    const copies = listTodos(db).filter((todo) => todo.title === title).length;
+    const copies = (await listTodos(db)).filter((todo) => todo.title === title).length;
     console.log(
       `\n  "${title}" appears ${copies} time(s) in the list: the second call was a replay, not a new row.`,
     );
     if (copies !== 1) throw new Error(`expected exactly one "${title}", found ${copies}`);
   } finally {
-    db.close();
+    await db.destroy();
     rmSync(folder, { recursive: true, force: true });
   }
 }

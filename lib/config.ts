@@ -102,6 +102,12 @@ const environmentSchema = z.object({
   IDEMPOTENCY_MAX_ENTRIES: positiveInteger('IDEMPOTENCY_MAX_ENTRIES', 500),
   AGENT_TOOL_RATE_LIMIT: rateLimit,
   DATABASE_PATH: optionalText.transform((value) => value ?? '.data/toolgate.db'),
+  DATABASE_URL: optionalText.refine((value) => value === undefined || /^postgres(ql)?:\/\//i.test(value), {
+    message:
+      'DATABASE_URL must be a postgres:// or postgresql:// URL (unset it to use the embedded SQLite file)',
+  }),
+  DATABASE_POOL_SIZE: positiveInteger('DATABASE_POOL_SIZE', 10),
+  DATABASE_STATEMENT_TIMEOUT_MS: positiveInteger('DATABASE_STATEMENT_TIMEOUT_MS', 10_000),
   REDIS_URL: optionalText,
   OPENAI_API_KEY: optionalText,
   OPENAI_MODEL: optionalText.transform((value) => value ?? 'gpt-4o-mini'),

@@ -73,7 +73,7 @@ export default async function AuditPage({
   const text = textByLocale[await getRequestLocale()];
   const parsed = parseAuditQuery(await searchParams);
   const query = parsed.success ? parsed.data : { limit: 100 };
-  const rows = readAuditLog(query);
+  const rows = await readAuditLog(query);
 
   return (
     <main className="mx-auto flex max-w-6xl flex-col gap-4 p-4 sm:p-6">

@@ -1,10 +1,10 @@
 import 'server-only';
 import { convertToModelMessages, generateText, stepCountIs } from 'ai';
 import { getConfig } from '@/lib/config';
-import { insertAuditRow } from '@/lib/db';
 import { getToolRateLimiter } from '@/lib/server/rate-limiter';
 import { getIdempotencyStore } from '@/lib/server/stores';
 import { assembleTurnTools } from './assemble-turn-tools';
+import { createAuditWriter } from './create-audit-writer';
 import { prepareChatTurn } from './prepare-chat-turn';
 import { maxTurnSteps } from './stream-chat-turn';
 import type { ChatTurnRejection, ChatTurnRequest } from './types';
@@ -36,13 +36,14 @@ export async function completeChatTurn(request: ChatTurnRequest): Promise<Comple
   const { db, model, worker, baseTools, history } = turn;
 
   // No approval shell: the turn was refused above while any tool needs one.
+  const auditWriter = createAuditWriter(db);
   const tools = assembleTurnTools({
     baseTools,
     worker,
     sessionId: request.id,
     ownerId: request.ownerId,
     store: getIdempotencyStore(),
-    audit: (row) => insertAuditRow(db, row),
+    audit: auditWriter.record,
     rateLimiter: getToolRateLimiter(),
     signal: request.signal,
   });
@@ -54,6 +55,7 @@ export async function completeChatTurn(request: ChatTurnRequest): Promise<Comple
     stopWhen: stepCountIs(maxTurnSteps),
     abortSignal: request.signal,
   });
+  await auditWriter.flush();
   return {
     text: result.text,
     worker,

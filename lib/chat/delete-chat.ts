@@ -14,11 +14,11 @@ export async function deleteOwnedChat({
   chatId: string;
   ownerId?: string;
 }): Promise<boolean> {
-  const db = getDb();
-  const chat = getChat(db, chatId);
+  const db = await getDb();
+  const chat = await getChat(db, chatId);
   if (chat === undefined || (chat.ownerId != null && chat.ownerId !== ownerId)) return false;
   await getApprovalRegistry().closeSession(chatId);
   await getIdempotencyStore().clearScope(chatId);
-  deleteChatRow(db, chatId);
+  await deleteChatRow(db, chatId);
   return true;
 }

@@ -3,7 +3,7 @@ import { type LanguageModel, safeValidateUIMessages, type ToolSet, type UIMessag
 import { getChatModel } from '@/lib/ai/models';
 import { routeWorker } from '@/lib/ai/router';
 import { type AppConfig, getConfig } from '@/lib/config';
-import { getChat, getDb, type SqliteDatabase, saveChat } from '@/lib/db';
+import { type Db, getChat, getDb, saveChat } from '@/lib/db';
 import { createWorkerTools, type WorkerName } from '@/lib/tools';
 import { sanitizeUIMessages } from './sanitize-ui-messages';
 import type { ChatTurnRejection, ChatTurnRequest } from './types';
@@ -25,7 +25,7 @@ export function lastUserText(messages: UIMessage[]): string {
 /** What a turn needs once it is allowed to run. */
 export type PreparedChatTurn = {
   config: AppConfig;
-  db: SqliteDatabase;
+  db: Db;
   model: LanguageModel;
   /** How the page names the model answering. */
   modelLabel: string;
@@ -48,8 +48,8 @@ export async function prepareChatTurn({
   ownerId,
 }: ChatTurnRequest): Promise<PreparedChatTurn | { rejection: ChatTurnRejection }> {
   const config = getConfig();
-  const db = getDb();
-  const existing = getChat(db, id);
+  const db = await getDb();
+  const existing = await getChat(db, id);
   if (existing !== undefined && existing.ownerId != null && existing.ownerId !== ownerId) {
     return { rejection: { status: 404, error: 'Chat not found' } };
   }
@@ -70,7 +70,7 @@ export async function prepareChatTurn({
       ? await routeWorker({ text, model: kind === 'offline' ? undefined : model })
       : worker;
 
-  saveChat(db, {
+  await saveChat(db, {
     id,
     ownerId: existing?.ownerId ?? ownerId ?? null,
     title: existing?.title ?? text.slice(0, 80),

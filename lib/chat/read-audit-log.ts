@@ -5,6 +5,6 @@ import { type AuditOutcome, type AuditRow, getDb, listAuditRows } from '@/lib/db
 export type AuditLogQuery = { chatId?: string; tool?: string; outcome?: AuditOutcome; limit: number };
 
 /** The tool-call audit log, newest first, filtered by chat, tool and outcome. */
-export function readAuditLog({ chatId, tool, outcome, limit }: AuditLogQuery): AuditRow[] {
-  return listAuditRows(getDb(), { chatId, toolName: tool, outcome, limit });
+export async function readAuditLog({ chatId, tool, outcome, limit }: AuditLogQuery): Promise<AuditRow[]> {
+  return listAuditRows(await getDb(), { chatId, toolName: tool, outcome, limit });
 }

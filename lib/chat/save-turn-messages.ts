@@ -1,6 +1,6 @@
 import 'server-only';
 import type { UIMessage } from 'ai';
-import { type SqliteDatabase, saveMessages } from '@/lib/db';
+import { type Db, saveMessages } from '@/lib/db';
 
 /**
  * Saves a chat after a turn. Earlier messages are kept as the server stored them,
@@ -9,14 +9,14 @@ import { type SqliteDatabase, saveMessages } from '@/lib/db';
  * The turn's own response (always a new message: the last message sent is the
  * user's) is taken from `messages`, after `annotate`.
  */
-export function saveTurnMessages(
-  db: SqliteDatabase,
+export async function saveTurnMessages(
+  db: Db,
   chatId: string,
   messages: UIMessage[],
   annotate: (message: UIMessage) => UIMessage = (message) => message,
-): void {
+): Promise<void> {
   const last = messages.length - 1;
-  saveMessages(
+  await saveMessages(
     db,
     chatId,
     messages.map((message, index) => (index === last ? annotate(message) : message)),

@@ -6,11 +6,11 @@ import {
   stepCountIs,
   streamText,
 } from 'ai';
-import { insertAuditRow } from '@/lib/db';
 import { getToolRateLimiter } from '@/lib/server/rate-limiter';
 import { getApprovalRegistry, getIdempotencyStore } from '@/lib/server/stores';
 import { writeToolNames } from '@/lib/shells';
 import { assembleTurnTools } from './assemble-turn-tools';
+import { createAuditWriter } from './create-audit-writer';
 import { prepareChatTurn } from './prepare-chat-turn';
 import { saveTurnMessages } from './save-turn-messages';
 import { createTurnSideChannel } from './turn-side-channel';
@@ -43,6 +43,7 @@ export async function streamChatTurn(request: ChatTurnRequest): Promise<Response
       ? createTurnSideChannel({ timeoutMs })
       : undefined;
 
+  const auditWriter = createAuditWriter(db);
   const tools = assembleTurnTools({
     baseTools,
     worker,
@@ -53,7 +54,7 @@ export async function streamChatTurn(request: ChatTurnRequest): Promise<Response
         ? { confirmTools, registry: getApprovalRegistry(), emit: sideChannel.emitApprovalRequest, timeoutMs }
         : undefined,
     store: getIdempotencyStore(),
-    audit: (row) => insertAuditRow(db, row),
+    audit: auditWriter.record,
     rateLimiter: getToolRateLimiter(),
     signal: request.signal,
     // The result of a replay is the same on purpose; the UI learns it was one from the side channel.
@@ -74,7 +75,10 @@ export async function streamChatTurn(request: ChatTurnRequest): Promise<Response
     // The client keeps and sends back this id; without it the next turn's history is invalid.
     generateMessageId: generateId,
     messageMetadata: ({ part }) => (part.type === 'start' ? metadata : undefined),
-    onEnd: ({ messages }) => saveTurnMessages(db, request.id, messages, sideChannel?.annotate),
+    onEnd: async ({ messages }) => {
+      await auditWriter.flush();
+      await saveTurnMessages(db, request.id, messages, sideChannel?.annotate);
+    },
   });
   return createUIMessageStreamResponse({
     stream: sideChannel ? chunks.pipeThrough(sideChannel.transform) : chunks,

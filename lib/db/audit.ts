@@ -1,5 +1,4 @@
-import type { SqliteDatabase } from './open-database';
-import { statement } from './statement';
+import type { Db } from './engine';
 
 /**
  * How a tool call ended, as the audit log records it. `denied`, `timeout`,
@@ -44,7 +43,7 @@ type AuditRecord = {
   tool_name: string;
   tool_call_id: string;
   args_hash: string;
-  outcome: AuditOutcome;
+  outcome: string;
   duration_ms: number;
   created_at: string;
 };
@@ -57,29 +56,28 @@ function toAuditRow(record: AuditRecord): AuditRow {
     toolName: record.tool_name,
     toolCallId: record.tool_call_id,
     argsHash: record.args_hash,
-    outcome: record.outcome,
+    outcome: record.outcome as AuditOutcome,
     durationMs: record.duration_ms,
     createdAt: record.created_at,
   };
 }
 
 /** Appends one row to the audit log. */
-export function insertAuditRow(db: SqliteDatabase, row: NewAuditRow): AuditRow {
-  const record = statement<[string, string, string, string, string, string, number, string], AuditRecord>(
-    db,
-    `INSERT INTO tool_audit (chat_id, worker, tool_name, tool_call_id, args_hash, outcome, duration_ms, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
-  ).get(
-    row.chatId,
-    row.worker,
-    row.toolName,
-    row.toolCallId,
-    row.argsHash,
-    row.outcome,
-    Math.max(0, Math.round(row.durationMs)),
-    row.createdAt,
-  );
-  if (record === undefined) throw new Error('Inserting an audit row returned no row');
+export async function insertAuditRow(db: Db, row: NewAuditRow): Promise<AuditRow> {
+  const record = await db
+    .insertInto('tool_audit')
+    .values({
+      chat_id: row.chatId,
+      worker: row.worker,
+      tool_name: row.toolName,
+      tool_call_id: row.toolCallId,
+      args_hash: row.argsHash,
+      outcome: row.outcome,
+      duration_ms: Math.max(0, Math.round(row.durationMs)),
+      created_at: row.createdAt,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
   return toAuditRow(record);
 }
 
@@ -93,29 +91,18 @@ export type AuditQuery = {
 };
 
 /** Audit rows matching every given filter, newest first (in the order they were written). */
-export function listAuditRows(
-  db: SqliteDatabase,
+export async function listAuditRows(
+  db: Db,
   { chatId, toolName, outcome, limit }: AuditQuery,
-): AuditRow[] {
-  const conditions: string[] = [];
-  const parameters: (string | number)[] = [];
-  if (chatId !== undefined) {
-    conditions.push('chat_id = ?');
-    parameters.push(chatId);
-  }
-  if (toolName !== undefined) {
-    conditions.push('tool_name = ?');
-    parameters.push(toolName);
-  }
-  if (outcome !== undefined) {
-    conditions.push('outcome = ?');
-    parameters.push(outcome);
-  }
-  const where = conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
-  return statement<(string | number)[], AuditRecord>(
-    db,
-    `SELECT * FROM tool_audit ${where} ORDER BY id DESC LIMIT ?`,
-  )
-    .all(...parameters, limit)
-    .map(toAuditRow);
+): Promise<AuditRow[]> {
+  const records = await db
+    .selectFrom('tool_audit')
+    .selectAll()
+    .$if(chatId !== undefined, (query) => query.where('chat_id', '=', chatId as string))
+    .$if(toolName !== undefined, (query) => query.where('tool_name', '=', toolName as string))
+    .$if(outcome !== undefined, (query) => query.where('outcome', '=', outcome as string))
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return records.map(toAuditRow);
 }

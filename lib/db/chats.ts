@@ -1,6 +1,6 @@
 import type { UIMessage } from 'ai';
-import type { SqliteDatabase } from './open-database';
-import { statement } from './statement';
+import { type Db, engineOf } from './engine';
+import { writeTransaction } from './write-transaction';
 
 /** A saved conversation (messages are stored separately, see `saveMessages`). */
 export type ChatRecord = {
@@ -39,18 +39,30 @@ function toChat(row: ChatRow): ChatRecord {
  * chat is never changed here: checking that the caller owns the chat is the caller's job,
  * and a save must not quietly move a chat to someone else.
  */
-export function saveChat(
-  db: SqliteDatabase,
+export async function saveChat(
+  db: Db,
   chat: { id: string; ownerId: string | null; title: string; worker: string },
-): ChatRecord {
+): Promise<ChatRecord> {
   const now = new Date().toISOString();
-  const row = statement<[string, string | null, string, string, string, string], ChatRow>(
-    db,
-    `INSERT INTO chats (id, owner_id, title, worker, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET title = excluded.title, worker = excluded.worker, updated_at = excluded.updated_at
-       RETURNING *`,
-  ).get(chat.id, chat.ownerId, chat.title, chat.worker, now, now);
-  if (row === undefined) throw new Error(`Saving chat ${chat.id} returned no row`);
+  const row = await db
+    .insertInto('chats')
+    .values({
+      id: chat.id,
+      owner_id: chat.ownerId,
+      title: chat.title,
+      worker: chat.worker,
+      created_at: now,
+      updated_at: now,
+    })
+    .onConflict((conflict) =>
+      conflict.column('id').doUpdateSet((eb) => ({
+        title: eb.ref('excluded.title'),
+        worker: eb.ref('excluded.worker'),
+        updated_at: eb.ref('excluded.updated_at'),
+      })),
+    )
+    .returningAll()
+    .executeTakeFirstOrThrow();
   return toChat(row);
 }
 
@@ -62,71 +74,90 @@ export function saveChat(
  * Returns false and writes nothing when the chat no longer exists (it was deleted while its
  * last turn was still streaming).
  */
-export function saveMessages(
-  db: SqliteDatabase,
+export async function saveMessages(
+  db: Db,
   chatId: string,
   messages: readonly UIMessage[],
   { keepStored = false }: { keepStored?: boolean } = {},
-): boolean {
-  const chatExists = statement<[string]>(db, 'SELECT 1 FROM chats WHERE id = ?');
-  const existing = statement<[string], { id: string; message: string; created_at: string }>(
-    db,
-    'SELECT id, message, created_at FROM chat_messages WHERE chat_id = ?',
-  );
-  const remove = statement<[string]>(db, 'DELETE FROM chat_messages WHERE chat_id = ?');
-  const insert = statement<[string, string, number, string, string, string]>(
-    db,
-    'INSERT INTO chat_messages (chat_id, id, position, role, message, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-  );
-  const touch = statement<[string, string]>(db, 'UPDATE chats SET updated_at = ? WHERE id = ?');
-  return db
-    .transaction(() => {
-      if (chatExists.get(chatId) === undefined) return false;
-      const now = new Date().toISOString();
-      const storedById = new Map(existing.all(chatId).map((row) => [row.id, row]));
-      remove.run(chatId);
-      messages.forEach((message, position) => {
-        const stored = storedById.get(message.id);
-        const content = keepStored && stored !== undefined ? stored.message : JSON.stringify(message);
-        insert.run(chatId, message.id, position, message.role, content, stored?.created_at ?? now);
-      });
-      touch.run(now, chatId);
-      return true;
-    })
-    .immediate();
+): Promise<boolean> {
+  return writeTransaction(db, async (transaction) => {
+    // On Postgres the row lock makes two saves of one chat take turns; SQLite's
+    // transaction already holds the write lock.
+    const chat = await transaction
+      .selectFrom('chats')
+      .select('id')
+      .where('id', '=', chatId)
+      .$if(engineOf(transaction) === 'postgres', (query) => query.forUpdate())
+      .executeTakeFirst();
+    if (chat === undefined) return false;
+    const now = new Date().toISOString();
+    const stored = await transaction
+      .selectFrom('chat_messages')
+      .select(['id', 'message', 'created_at'])
+      .where('chat_id', '=', chatId)
+      .execute();
+    const storedById = new Map(stored.map((row) => [row.id, row]));
+    await transaction.deleteFrom('chat_messages').where('chat_id', '=', chatId).execute();
+    const rows = messages.map((message, position) => {
+      const previous = storedById.get(message.id);
+      return {
+        chat_id: chatId,
+        id: message.id,
+        position,
+        role: message.role,
+        message: keepStored && previous !== undefined ? previous.message : JSON.stringify(message),
+        created_at: previous?.created_at ?? now,
+      };
+    });
+    // In batches: both engines cap the parameters of one statement.
+    for (let start = 0; start < rows.length; start += 500) {
+      await transaction
+        .insertInto('chat_messages')
+        .values(rows.slice(start, start + 500))
+        .execute();
+    }
+    await transaction.updateTable('chats').set({ updated_at: now }).where('id', '=', chatId).execute();
+    return true;
+  });
 }
 
 /** The chat with this id, or undefined. */
-export function getChat(db: SqliteDatabase, id: string): ChatRecord | undefined {
-  const row = statement<[string], ChatRow>(db, 'SELECT * FROM chats WHERE id = ?').get(id);
+export async function getChat(db: Db, id: string): Promise<ChatRecord | undefined> {
+  const row = await db.selectFrom('chats').selectAll().where('id', '=', id).executeTakeFirst();
   return row === undefined ? undefined : toChat(row);
 }
 
 /** The chat's messages in conversation order (empty for an unknown chat). */
-export function getChatMessages(db: SqliteDatabase, chatId: string): UIMessage[] {
-  return statement<[string], { message: string }>(
-    db,
-    'SELECT message FROM chat_messages WHERE chat_id = ? ORDER BY position',
-  )
-    .all(chatId)
-    .map((row) => JSON.parse(row.message) as UIMessage);
+export async function getChatMessages(db: Db, chatId: string): Promise<UIMessage[]> {
+  const rows = await db
+    .selectFrom('chat_messages')
+    .select('message')
+    .where('chat_id', '=', chatId)
+    .orderBy('position')
+    .execute();
+  return rows.map((row) => JSON.parse(row.message) as UIMessage);
 }
 
 /** One owner's chats, most recently updated first. */
-export function listChats(
-  db: SqliteDatabase,
+export async function listChats(
+  db: Db,
   ownerId: string,
   { limit = 100 }: { limit?: number } = {},
-): ChatRecord[] {
-  return statement<[string, number], ChatRow>(
-    db,
-    'SELECT * FROM chats WHERE owner_id = ? ORDER BY updated_at DESC, rowid DESC LIMIT ?',
-  )
-    .all(ownerId, limit)
-    .map(toChat);
+): Promise<ChatRecord[]> {
+  const rows = await db
+    .selectFrom('chats')
+    .selectAll()
+    .where('owner_id', '=', ownerId)
+    .orderBy('updated_at', 'desc')
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map(toChat);
 }
 
 /** Deletes the chat and (through ON DELETE CASCADE) its messages. Returns whether it existed. */
-export function deleteChat(db: SqliteDatabase, id: string): boolean {
-  return statement<[string]>(db, 'DELETE FROM chats WHERE id = ?').run(id).changes > 0;
+export async function deleteChat(db: Db, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('chats').where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
 }

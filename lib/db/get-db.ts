@@ -1,21 +1,35 @@
 import 'server-only';
 import { getConfig } from '@/lib/config';
-import { openDatabase, type SqliteDatabase } from './open-database';
+import type { Db } from './engine';
+import { openDatabase } from './open-database';
 
-const globalForDb = globalThis as typeof globalThis & { __toolgateDatabases?: Map<string, SqliteDatabase> };
+const globalForDb = globalThis as typeof globalThis & { __toolgateDatabases?: Map<string, Promise<Db>> };
 
 /**
- * The server's shared connection for `DATABASE_PATH`.
+ * The server's shared database: Postgres when `DATABASE_URL` is set, else the SQLite file
+ * at `DATABASE_PATH`.
  *
  * Kept on `globalThis`, not in a module variable: Next.js loads route handlers and server
  * actions as separate module instances, and each would otherwise open (and migrate) its own.
+ * A failed open is forgotten, so the next request tries again once the database is back.
  */
-export function getDb(path: string = getConfig().DATABASE_PATH): SqliteDatabase {
+export function getDb(): Promise<Db> {
+  const config = getConfig();
+  const key = config.DATABASE_URL ?? `sqlite:${config.DATABASE_PATH}`;
   globalForDb.__toolgateDatabases ??= new Map();
-  let db = globalForDb.__toolgateDatabases.get(path);
-  if (db === undefined || !db.open) {
-    db = openDatabase(path);
-    globalForDb.__toolgateDatabases.set(path, db);
+  const databases = globalForDb.__toolgateDatabases;
+  let db = databases.get(key);
+  if (db === undefined) {
+    db = openDatabase({
+      url: config.DATABASE_URL,
+      path: config.DATABASE_PATH,
+      poolSize: config.DATABASE_POOL_SIZE,
+      statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+    });
+    databases.set(key, db);
+    db.catch(() => {
+      if (databases.get(key) === db) databases.delete(key);
+    });
   }
   return db;
 }

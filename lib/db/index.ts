@@ -5,10 +5,14 @@
  */
 export * from './audit';
 export * from './chats';
+export * from './database-unavailable';
+export * from './engine';
 export { getDb } from './get-db';
 export * from './knowledge';
 export { type Migration, migrate, migrations } from './migrations';
 export * from './open-database';
 export * from './orders';
+export type { DatabaseSchema } from './schema';
 export * from './tickets';
 export * from './todos';
+export { writeTransaction } from './write-transaction';

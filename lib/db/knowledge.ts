@@ -1,5 +1,5 @@
-import type { SqliteDatabase } from './open-database';
-import { statement } from './statement';
+import { sql } from 'kysely';
+import { type Db, engineOf } from './engine';
 
 /** One search result: enough for the model to answer and cite the article. */
 export type KnowledgeHit = { id: string; title: string; snippet: string };
@@ -84,40 +84,65 @@ function makeSnippet(body: string, terms: Term[]): string {
 }
 
 /**
- * Full-text search over the help-centre articles, in Chinese or English.
- *
- * Terms of three or more characters go through the FTS5 trigram index; shorter ones (a
- * two-character Chinese word such as 运费) cannot be trigram-matched and use LIKE on the same
- * table. Candidates are ranked by where terms hit (title, keywords, body), with articles in
- * the query's language first, so an English question gets the English article.
+ * The ids of articles that contain any of `terms`. SQLite: terms of three or more characters
+ * go through the FTS5 trigram index, and shorter ones (a two-character Chinese word such as
+ * 运费, which no trigram can match) use LIKE on the same table. Postgres: ILIKE over the
+ * columns, which the pg_trgm index serves. Both are substring matches, so both engines find
+ * the same articles.
  */
-export function searchArticles(db: SqliteDatabase, query: string, limit = 3): KnowledgeHit[] {
-  const terms = extractTerms(query);
-  if (terms.length === 0) return [];
-  const candidateIds = new Set<string>();
-
+async function findCandidates(db: Db, terms: Term[]): Promise<Set<string>> {
+  const ids = new Set<string>();
+  if (engineOf(db) === 'postgres') {
+    const rows = await db
+      .selectFrom('knowledge_articles')
+      .select('id')
+      .where((eb) =>
+        eb.or(
+          terms.map((term) => {
+            const pattern = `%${escapeLike(term.text)}%`;
+            return sql<boolean>`(title || ' ' || keywords || ' ' || body) ILIKE ${pattern}`;
+          }),
+        ),
+      )
+      .execute();
+    for (const row of rows) ids.add(row.id);
+    return ids;
+  }
   const longTerms = terms.filter((term) => Array.from(term.text).length >= 3);
   if (longTerms.length > 0) {
-    const rows = statement<[string], { article_id: string }>(
-      db,
-      'SELECT article_id FROM knowledge_fts WHERE knowledge_fts MATCH ?',
-    ).all(longTerms.map((term) => quoteForFts(term.text)).join(' OR '));
-    for (const row of rows) candidateIds.add(row.article_id);
+    const match = longTerms.map((term) => quoteForFts(term.text)).join(' OR ');
+    const { rows } = await sql<{
+      article_id: string;
+    }>`SELECT article_id FROM knowledge_fts WHERE knowledge_fts MATCH ${match}`.execute(db);
+    for (const row of rows) ids.add(row.article_id);
   }
-  const likeStatement = statement<[string, string, string], { article_id: string }>(
-    db,
-    "SELECT article_id FROM knowledge_fts WHERE title LIKE ? ESCAPE '\\' OR keywords LIKE ? ESCAPE '\\' OR body LIKE ? ESCAPE '\\'",
-  );
   for (const term of terms.filter((candidate) => Array.from(candidate.text).length < 3)) {
     const pattern = `%${escapeLike(term.text)}%`;
-    for (const row of likeStatement.all(pattern, pattern, pattern)) candidateIds.add(row.article_id);
+    const { rows } = await sql<{ article_id: string }>`SELECT article_id FROM knowledge_fts
+      WHERE title LIKE ${pattern} ESCAPE '\\' OR keywords LIKE ${pattern} ESCAPE '\\' OR body LIKE ${pattern} ESCAPE '\\'`.execute(
+      db,
+    );
+    for (const row of rows) ids.add(row.article_id);
   }
+  return ids;
+}
+
+/**
+ * Full-text search over the help-centre articles, in Chinese or English. Candidates are
+ * ranked by where terms hit (title, keywords, body), with articles in the query's language
+ * first, so an English question gets the English article.
+ */
+export async function searchArticles(db: Db, query: string, limit = 3): Promise<KnowledgeHit[]> {
+  const terms = extractTerms(query);
+  if (terms.length === 0) return [];
+  const candidateIds = await findCandidates(db, terms);
   if (candidateIds.size === 0) return [];
 
-  const articles = statement<[string], ArticleRow>(
-    db,
-    'SELECT id, lang, title, body, keywords FROM knowledge_articles WHERE id IN (SELECT value FROM json_each(?))',
-  ).all(JSON.stringify([...candidateIds]));
+  const articles: ArticleRow[] = await db
+    .selectFrom('knowledge_articles')
+    .select(['id', 'lang', 'title', 'body', 'keywords'])
+    .where('id', 'in', [...candidateIds])
+    .execute();
   const language = containsChinese(query) ? 'zh' : 'en';
   const scored = articles.map((article) => {
     const title = article.title.toLowerCase();

@@ -1,5 +1,4 @@
-import type { SqliteDatabase } from './open-database';
-import { statement } from './statement';
+import type { Db } from './engine';
 
 /** Where an order is in its life. */
 export type OrderStatus = 'processing' | 'shipped' | 'in_transit' | 'delivered' | 'cancelled' | 'returned';
@@ -28,8 +27,10 @@ type OrderRow = {
 };
 
 /** The order with this id (exact, already normalised), or undefined. */
-export function getOrder(db: SqliteDatabase, orderId: string): Order | undefined {
-  const row = statement<[string], OrderRow>(db, 'SELECT * FROM orders WHERE id = ?').get(orderId);
+export async function getOrder(db: Db, orderId: string): Promise<Order | undefined> {
+  const row = (await db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst()) as
+    | OrderRow
+    | undefined;
   if (row === undefined) return undefined;
   return {
     orderId: row.id,

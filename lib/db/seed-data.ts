@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { Db } from './engine';
 
 type SeedOrder = {
   id: string;
@@ -230,28 +230,35 @@ export const sampleArticles: readonly SeedArticle[] = [
 ];
 
 /** Inserts the sample orders. Called by the seeding migration only. */
-export function seedOrders(db: Database.Database): void {
-  const insert = db.prepare(
-    'INSERT INTO orders (id, status, carrier, eta, items, placed_at) VALUES (?, ?, ?, ?, ?, ?)',
-  );
-  for (const order of sampleOrders) {
-    insert.run(order.id, order.status, order.carrier, order.eta, JSON.stringify(order.items), order.placedAt);
-  }
+export async function seedOrders(db: Db): Promise<void> {
+  await db
+    .insertInto('orders')
+    .values(
+      sampleOrders.map((order) => ({
+        id: order.id,
+        status: order.status,
+        carrier: order.carrier,
+        eta: order.eta,
+        items: JSON.stringify(order.items),
+        placed_at: order.placedAt,
+      })),
+    )
+    .execute();
 }
 
-/** Inserts the sample articles (the FTS index follows through triggers). Called by the seeding migration only. */
-export function seedKnowledgeArticles(db: Database.Database): void {
-  const insert = db.prepare(
-    'INSERT INTO knowledge_articles (id, topic, lang, title, body, keywords) VALUES (?, ?, ?, ?, ?, ?)',
-  );
-  for (const article of sampleArticles) {
-    insert.run(
-      `kb-${article.topic}-${article.lang}`,
-      article.topic,
-      article.lang,
-      article.title,
-      article.body,
-      article.keywords,
-    );
-  }
+/** Inserts the sample articles (on SQLite the FTS index follows through triggers). Called by the seeding migration only. */
+export async function seedKnowledgeArticles(db: Db): Promise<void> {
+  await db
+    .insertInto('knowledge_articles')
+    .values(
+      sampleArticles.map((article) => ({
+        id: `kb-${article.topic}-${article.lang}`,
+        topic: article.topic,
+        lang: article.lang,
+        title: article.title,
+        body: article.body,
+        keywords: article.keywords,
+      })),
+    )
+    .execute();
 }

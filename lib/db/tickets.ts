@@ -1,5 +1,5 @@
-import type { SqliteDatabase } from './open-database';
-import { statement } from './statement';
+import type { Db } from './engine';
+import type { TicketTable } from './schema';
 
 /** A support ticket as the product shows it. */
 export type Ticket = {
@@ -13,15 +13,7 @@ export type Ticket = {
   createdAt: string;
 };
 
-type TicketRow = {
-  id: number;
-  title: string;
-  detail: string | null;
-  order_id: string | null;
-  status: 'open' | 'closed';
-  chat_id: string | null;
-  created_at: string;
-};
+type TicketRow = { [COLUMN in keyof TicketTable]: COLUMN extends 'id' ? number : TicketTable[COLUMN] };
 
 /** Formats a row id as a ticket number: 1 → `TK-000001`. */
 export function formatTicketId(id: number): string {
@@ -48,31 +40,34 @@ export type NewTicket = {
   chatId?: string | null;
 };
 
-/** Inserts an open ticket and returns it with its number (from an AUTOINCREMENT id: never reused). */
-export function createTicket(db: SqliteDatabase, ticket: NewTicket): Ticket {
-  const row = statement<[string, string | null, string | null, string | null, string], TicketRow>(
-    db,
-    `INSERT INTO tickets (title, detail, order_id, chat_id, status, created_at)
-       VALUES (?, ?, ?, ?, 'open', ?) RETURNING *`,
-  ).get(
-    ticket.title,
-    ticket.detail ?? null,
-    ticket.orderId ?? null,
-    ticket.chatId ?? null,
-    new Date().toISOString(),
-  );
-  if (row === undefined) throw new Error('Inserting a ticket returned no row');
+/** Inserts an open ticket and returns it with its number (from a sequence: never reused, never shared). */
+export async function createTicket(db: Db, ticket: NewTicket): Promise<Ticket> {
+  const row = await db
+    .insertInto('tickets')
+    .values({
+      title: ticket.title,
+      detail: ticket.detail ?? null,
+      order_id: ticket.orderId ?? null,
+      chat_id: ticket.chatId ?? null,
+      status: 'open',
+      created_at: new Date().toISOString(),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
   return toTicket(row);
 }
 
 /** Tickets, newest first. */
-export function listTickets(db: SqliteDatabase, { limit = 100 }: { limit?: number } = {}): Ticket[] {
-  return statement<[number], TicketRow>(db, 'SELECT * FROM tickets ORDER BY id DESC LIMIT ?')
-    .all(limit)
-    .map(toTicket);
+export async function listTickets(db: Db, { limit = 100 }: { limit?: number } = {}): Promise<Ticket[]> {
+  const rows = await db.selectFrom('tickets').selectAll().orderBy('id', 'desc').limit(limit).execute();
+  return rows.map(toTicket);
 }
 
 /** How many tickets exist. */
-export function countTickets(db: SqliteDatabase): number {
-  return statement<[], { count: number }>(db, 'SELECT count(*) AS count FROM tickets').get()?.count ?? 0;
+export async function countTickets(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('tickets')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirst();
+  return Number(row?.count ?? 0);
 }

@@ -1,5 +1,4 @@
-import type { SqliteDatabase } from './open-database';
-import { statement } from './statement';
+import type { Db } from './engine';
 
 /** A to-do item. */
 export type Todo = {
@@ -16,18 +15,17 @@ function toTodo(row: TodoRow): Todo {
 }
 
 /** Inserts an open to-do and returns it. */
-export function addTodo(db: SqliteDatabase, { title }: { title: string }): Todo {
-  const row = statement<[string, string], TodoRow>(
-    db,
-    "INSERT INTO todos (title, status, created_at) VALUES (?, 'open', ?) RETURNING *",
-  ).get(title, new Date().toISOString());
-  if (row === undefined) throw new Error('Inserting a todo returned no row');
+export async function addTodo(db: Db, { title }: { title: string }): Promise<Todo> {
+  const row = await db
+    .insertInto('todos')
+    .values({ title, status: 'open', created_at: new Date().toISOString() })
+    .returningAll()
+    .executeTakeFirstOrThrow();
   return toTodo(row);
 }
 
 /** To-dos, newest first. */
-export function listTodos(db: SqliteDatabase, { limit = 100 }: { limit?: number } = {}): Todo[] {
-  return statement<[number], TodoRow>(db, 'SELECT * FROM todos ORDER BY id DESC LIMIT ?')
-    .all(limit)
-    .map(toTodo);
+export async function listTodos(db: Db, { limit = 100 }: { limit?: number } = {}): Promise<Todo[]> {
+  const rows = await db.selectFrom('todos').selectAll().orderBy('id', 'desc').limit(limit).execute();
+  return rows.map(toTodo);
 }

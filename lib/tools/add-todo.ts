@@ -1,10 +1,10 @@
 import { tool } from 'ai';
 import { z } from 'zod';
-import type { SqliteDatabase } from '@/lib/db/open-database';
+import type { Db } from '@/lib/db/engine';
 import { addTodo } from '@/lib/db/todos';
 
 /** Builds `addTodo`: a write that adds one item to the user's to-do list. */
-export function createAddTodoTool(db: SqliteDatabase) {
+export function createAddTodoTool(db: Db) {
   return tool({
     description:
       'Add one item to the user’s to-do list. Call it when the user says "add a todo …", "remind me to …", "加一个待办 …" or "记一下 …". ' +
@@ -18,7 +18,7 @@ export function createAddTodoTool(db: SqliteDatabase) {
         .describe('The to-do as one short sentence, in the user’s words, e.g. "buy milk" or "买牛奶".'),
     }),
     execute: async ({ title }) => {
-      const todo = addTodo(db, { title });
+      const todo = await addTodo(db, { title });
       return { id: todo.id, title: todo.title, status: todo.status };
     },
   });

@@ -1,6 +1,6 @@
 import { tool } from 'ai';
 import { z } from 'zod';
-import type { SqliteDatabase } from '@/lib/db/open-database';
+import type { Db } from '@/lib/db/engine';
 import { createTicket } from '@/lib/db/tickets';
 import { orderIdSchema } from './order-id-schema';
 
@@ -11,7 +11,7 @@ export type CreateTicketToolOptions = {
 };
 
 /** Builds `createTicket`: a write that opens a support ticket and returns its number. */
-export function createCreateTicketTool(db: SqliteDatabase, { chatId }: CreateTicketToolOptions = {}) {
+export function createCreateTicketTool(db: Db, { chatId }: CreateTicketToolOptions = {}) {
   return tool({
     description:
       'Open a support ticket for a problem a person must handle (a refund request, a damaged or missing item, a complaint) and return its number, e.g. TK-000123. ' +
@@ -39,7 +39,7 @@ export function createCreateTicketTool(db: SqliteDatabase, { chatId }: CreateTic
       orderId: orderIdSchema.optional().describe('Optional order number the ticket is about, e.g. "A1001".'),
     }),
     execute: async ({ title, detail, orderId }) => {
-      const ticket = createTicket(db, { title, detail, orderId, chatId });
+      const ticket = await createTicket(db, { title, detail, orderId, chatId });
       return { ticketId: ticket.ticketId, title: ticket.title, status: ticket.status };
     },
   });

@@ -1,11 +1,11 @@
 import { tool } from 'ai';
 import { z } from 'zod';
-import type { SqliteDatabase } from '@/lib/db/open-database';
+import type { Db } from '@/lib/db/engine';
 import { getOrder } from '@/lib/db/orders';
 import { orderIdSchema } from './order-id-schema';
 
 /** Builds `getOrderStatus`: read-only lookup of one order's status, carrier, ETA and items. */
-export function createGetOrderStatusTool(db: SqliteDatabase) {
+export function createGetOrderStatusTool(db: Db) {
   return tool({
     description:
       'Look up one order by its number (e.g. A1001) and return its status, carrier, estimated delivery date and items. ' +
@@ -16,7 +16,7 @@ export function createGetOrderStatusTool(db: SqliteDatabase) {
       orderId: orderIdSchema.describe('The order number exactly as the user gave it, e.g. "A1001".'),
     }),
     execute: async ({ orderId }) => {
-      const order = getOrder(db, orderId);
+      const order = await getOrder(db, orderId);
       if (order === undefined) return { found: false as const, orderId };
       return {
         found: true as const,

@@ -1,10 +1,10 @@
 import { tool } from 'ai';
 import { z } from 'zod';
+import type { Db } from '@/lib/db/engine';
 import { searchArticles } from '@/lib/db/knowledge';
-import type { SqliteDatabase } from '@/lib/db/open-database';
 
 /** Builds `searchKnowledgeBase`: read-only full-text search of the help-centre articles (zh and en). */
-export function createSearchKnowledgeBaseTool(db: SqliteDatabase) {
+export function createSearchKnowledgeBaseTool(db: Db) {
   return tool({
     description:
       'Search the help centre (returns, refunds, shipping times and costs, warranty, payment, order tracking, cancelling, exchanges, invoices, support) ' +
@@ -28,6 +28,6 @@ export function createSearchKnowledgeBaseTool(db: SqliteDatabase) {
         .optional()
         .describe('How many articles to return, 1–10; default 3.'),
     }),
-    execute: async ({ query, limit = 3 }) => ({ hits: searchArticles(db, query, limit) }),
+    execute: async ({ query, limit = 3 }) => ({ hits: await searchArticles(db, query, limit) }),
   });
 }

@@ -1,5 +1,5 @@
 import type { ToolName } from '@/lib/config';
-import type { SqliteDatabase } from '@/lib/db/open-database';
+import type { Db } from '@/lib/db/engine';
 import { createAddTodoTool } from './add-todo';
 import { type CreateTicketToolOptions, createCreateTicketTool } from './create-ticket';
 import { createGetOrderStatusTool } from './get-order-status';
@@ -25,7 +25,7 @@ export {
 export type ToolboxOptions = CreateTicketToolOptions;
 
 /** Every tool the product has, keyed by name. */
-export function createToolbox(db: SqliteDatabase, options: ToolboxOptions = {}) {
+export function createToolbox(db: Db, options: ToolboxOptions = {}) {
   return {
     getOrderStatus: createGetOrderStatusTool(db),
     createTicket: createCreateTicketTool(db, options),
@@ -47,7 +47,7 @@ export type WorkerTools<WORKER extends WorkerName> = Pick<Toolbox, WorkerToolNam
  */
 export function createWorkerTools<WORKER extends WorkerName>(
   worker: WORKER,
-  db: SqliteDatabase,
+  db: Db,
   options: ToolboxOptions = {},
 ): WorkerTools<WORKER> {
   if (!isWorkerName(worker)) {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { UIMessage } from 'ai';
+import { sql } from 'kysely';
 import { NextRequest } from 'next/server';
 import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import { GET as auditLog } from '@/app/api/audit/route';
@@ -10,12 +11,13 @@ import { GET as tickets } from '@/app/api/tickets/route';
 import { getDb } from '@/lib/db';
 import { getRedisClient } from '@/lib/stores';
 import { ChatStreamReader, jsonRequest, userMessage } from '../support/chat-client';
-import { configureServer } from '../support/server-env';
+import { configureServerOn } from '../support/server-env';
+import { databaseEngines } from '../support/test-database';
 
 type AuditRow = { chatId: string; worker: string; toolName: string; outcome: string; argsHash: string };
 
 async function readAudit(query: string): Promise<{ status: number; body: unknown }> {
-  const response = auditLog(new NextRequest(new URL(`/api/audit${query}`, 'http://localhost')));
+  const response = await auditLog(new NextRequest(new URL(`/api/audit${query}`, 'http://localhost')));
   return { status: response.status, body: await response.json() };
 }
 
@@ -57,159 +59,165 @@ function toolOutput(reader: ChatStreamReader): unknown {
   return chunk?.type === 'tool-output-available' ? chunk.output : undefined;
 }
 
-describe('tool call audit', () => {
-  beforeEach(() => {
-    configureServer();
-  });
-
-  it('records executed, then replayed, for the same ticket asked twice in one chat', async () => {
-    configureServer({ AGENT_CONFIRM_TOOLS: '' });
-    const first = await runTurn('audit-replay', [userMessage('create a ticket: printer broken')]);
-    const history = [userMessage('create a ticket: printer broken'), await first.message()];
-    const second = await runTurn('audit-replay', [
-      ...history,
-      userMessage('create a ticket: printer broken'),
-    ]);
-
-    expect(toolOutput(second)).toEqual(toolOutput(first));
-    const rows = await auditRows('audit-replay');
-    expect(rows.map((row) => row.outcome)).toEqual(['replayed', 'executed']);
-    expect(rows[0]).toMatchObject({ chatId: 'audit-replay', worker: 'refund', toolName: 'createTicket' });
-    expect(rows[0].argsHash).toBe(rows[1].argsHash);
-    expect(JSON.stringify(rows)).not.toContain('printer broken');
-  });
-
-  it('records denied when the person says no', async () => {
-    await runTurn('audit-deny', [userMessage('create a ticket: please deny')], false);
-    expect((await auditRows('audit-deny')).map((row) => row.outcome)).toEqual(['denied']);
-  });
-
-  it('records timeout when nobody answers in time', async () => {
-    configureServer({ AGENT_CONFIRM_TIMEOUT_MS: '100' });
-    await runTurn('audit-timeout', [userMessage('create a ticket: nobody answers')]);
-    expect((await auditRows('audit-timeout')).map((row) => row.outcome)).toEqual(['timeout']);
-  });
-
-  it('records error when the tool throws, gives the model a tool error, caches nothing, and the retry executes', async () => {
-    configureServer({ AGENT_CONFIRM_TOOLS: '' });
-    const db = getDb();
-    // Hide the table so the real tool's INSERT throws; the audit table is untouched.
-    db.exec('ALTER TABLE tickets RENAME TO tickets_hidden');
-    let broken: ChatStreamReader;
-    try {
-      broken = await runTurn('audit-error', [userMessage('create a ticket: flaky database')]);
-    } finally {
-      db.exec('ALTER TABLE tickets_hidden RENAME TO tickets');
-    }
-    expect(broken.chunks).toContainEqual(
-      expect.objectContaining({
-        type: 'tool-output-error',
-        errorText: expect.stringMatching(/no such table/),
-      }),
-    );
-
-    const retry = await runTurn('audit-error', [userMessage('create a ticket: flaky database')]);
-    expect(toolOutput(retry)).toMatchObject({ ticketId: expect.stringMatching(/^TK-\d{6}$/) });
-    expect(await (await tickets()).json()).toHaveLength(1);
-    expect((await auditRows('audit-error')).map((row) => row.outcome)).toEqual(['executed', 'error']);
-  });
-
-  it('refuses the third call in a chat over AGENT_TOOL_RATE_LIMIT=2/60s and leaves another chat unaffected', async () => {
-    configureServer({ AGENT_CONFIRM_TOOLS: '', AGENT_TOOL_RATE_LIMIT: '2/60s' });
-    await completeTurn('audit-busy', 'create a ticket: one');
-    await completeTurn('audit-busy', 'create a ticket: two');
-    const third = await completeTurn('audit-busy', 'create a ticket: three');
-    expect(third.toolResults[0].output).toMatchObject({
-      rateLimited: true,
-      retryAfterMs: expect.any(Number),
+describe.each(databaseEngines)('on %s', (engine) => {
+  describe('tool call audit', () => {
+    beforeEach(async () => {
+      await configureServerOn(engine);
     });
 
-    const elsewhere = await runTurn('audit-quiet', [userMessage('create a ticket: three')]);
-    expect(toolOutput(elsewhere)).toMatchObject({ ticketId: expect.stringMatching(/^TK-/) });
+    it('records executed, then replayed, for the same ticket asked twice in one chat', async () => {
+      await configureServerOn(engine, { AGENT_CONFIRM_TOOLS: '' });
+      const first = await runTurn('audit-replay', [userMessage('create a ticket: printer broken')]);
+      const history = [userMessage('create a ticket: printer broken'), await first.message()];
+      const second = await runTurn('audit-replay', [
+        ...history,
+        userMessage('create a ticket: printer broken'),
+      ]);
 
-    expect((await auditRows('audit-busy')).map((row) => row.outcome)).toEqual([
-      'rate_limited',
-      'executed',
-      'executed',
-    ]);
-    expect((await auditRows('audit-quiet')).map((row) => row.outcome)).toEqual(['executed']);
-    expect(await (await tickets()).json()).toHaveLength(3);
-  });
-
-  it('spends one budget per chat through Redis when REDIS_URL is set', async () => {
-    configureServer({
-      AGENT_CONFIRM_TOOLS: '',
-      AGENT_TOOL_RATE_LIMIT: '1/60s',
-      REDIS_URL: inject('redisUrl'),
-    });
-    const chatId = `audit-redis-${randomUUID()}`;
-    await completeTurn(chatId, 'add a todo: water the plants');
-    const second = await completeTurn(chatId, 'add a todo: feed the cat');
-    expect(second.toolResults[0].output).toMatchObject({ rateLimited: true, reason: 'limit' });
-    expect((await auditRows(chatId)).map((row) => row.outcome)).toEqual(['rate_limited', 'executed']);
-  });
-
-  describe('when the rate limiter cannot reach Redis', () => {
-    const deadUrl = 'redis://127.0.0.1:1';
-
-    afterEach(async () => {
-      vi.restoreAllMocks();
-      const client = getRedisClient(deadUrl);
-      if (client.isOpen) await client.destroy();
+      expect(toolOutput(second)).toEqual(toolOutput(first));
+      const rows = await auditRows('audit-replay');
+      expect(rows.map((row) => row.outcome)).toEqual(['replayed', 'executed']);
+      expect(rows[0]).toMatchObject({ chatId: 'audit-replay', worker: 'refund', toolName: 'createTicket' });
+      expect(rows[0].argsHash).toBe(rows[1].argsHash);
+      expect(JSON.stringify(rows)).not.toContain('printer broken');
     });
 
-    it('fails closed: the tool does not run and the audit says rate_limited', async () => {
-      vi.spyOn(console, 'error').mockImplementation(() => {});
-      configureServer({ AGENT_CONFIRM_TOOLS: '', AGENT_TOOL_RATE_LIMIT: '5/60s', REDIS_URL: deadUrl });
-      const result = await completeTurn('audit-redis-down', 'create a ticket: unmetered?');
-      expect(result.toolResults[0].output).toMatchObject({ rateLimited: true, reason: 'unavailable' });
-      expect(await (await tickets()).json()).toEqual([]);
-      expect((await auditRows('audit-redis-down')).map((row) => row.outcome)).toEqual(['rate_limited']);
+    it('records denied when the person says no', async () => {
+      await runTurn('audit-deny', [userMessage('create a ticket: please deny')], false);
+      expect((await auditRows('audit-deny')).map((row) => row.outcome)).toEqual(['denied']);
+    });
+
+    it('records timeout when nobody answers in time', async () => {
+      await configureServerOn(engine, { AGENT_CONFIRM_TIMEOUT_MS: '100' });
+      await runTurn('audit-timeout', [userMessage('create a ticket: nobody answers')]);
+      expect((await auditRows('audit-timeout')).map((row) => row.outcome)).toEqual(['timeout']);
+    });
+
+    it('records error when the tool throws, gives the model a tool error, caches nothing, and the retry executes', async () => {
+      await configureServerOn(engine, { AGENT_CONFIRM_TOOLS: '' });
+      const db = await getDb();
+      // Hide the table so the real tool's INSERT throws; the audit table is untouched.
+      await sql`ALTER TABLE tickets RENAME TO tickets_hidden`.execute(db);
+      let broken: ChatStreamReader;
+      try {
+        broken = await runTurn('audit-error', [userMessage('create a ticket: flaky database')]);
+      } finally {
+        await sql`ALTER TABLE tickets_hidden RENAME TO tickets`.execute(db);
+      }
+      expect(broken.chunks).toContainEqual(
+        expect.objectContaining({
+          type: 'tool-output-error',
+          errorText: expect.stringMatching(/no such table|does not exist/),
+        }),
+      );
+
+      const retry = await runTurn('audit-error', [userMessage('create a ticket: flaky database')]);
+      expect(toolOutput(retry)).toMatchObject({ ticketId: expect.stringMatching(/^TK-\d{6}$/) });
+      expect(await (await tickets()).json()).toHaveLength(1);
+      expect((await auditRows('audit-error')).map((row) => row.outcome)).toEqual(['executed', 'error']);
+    });
+
+    it('refuses the third call in a chat over AGENT_TOOL_RATE_LIMIT=2/60s and leaves another chat unaffected', async () => {
+      await configureServerOn(engine, { AGENT_CONFIRM_TOOLS: '', AGENT_TOOL_RATE_LIMIT: '2/60s' });
+      await completeTurn('audit-busy', 'create a ticket: one');
+      await completeTurn('audit-busy', 'create a ticket: two');
+      const third = await completeTurn('audit-busy', 'create a ticket: three');
+      expect(third.toolResults[0].output).toMatchObject({
+        rateLimited: true,
+        retryAfterMs: expect.any(Number),
+      });
+
+      const elsewhere = await runTurn('audit-quiet', [userMessage('create a ticket: three')]);
+      expect(toolOutput(elsewhere)).toMatchObject({ ticketId: expect.stringMatching(/^TK-/) });
+
+      expect((await auditRows('audit-busy')).map((row) => row.outcome)).toEqual([
+        'rate_limited',
+        'executed',
+        'executed',
+      ]);
+      expect((await auditRows('audit-quiet')).map((row) => row.outcome)).toEqual(['executed']);
+      expect(await (await tickets()).json()).toHaveLength(3);
+    });
+
+    it('spends one budget per chat through Redis when REDIS_URL is set', async () => {
+      await configureServerOn(engine, {
+        AGENT_CONFIRM_TOOLS: '',
+        AGENT_TOOL_RATE_LIMIT: '1/60s',
+        REDIS_URL: inject('redisUrl'),
+      });
+      const chatId = `audit-redis-${randomUUID()}`;
+      await completeTurn(chatId, 'add a todo: water the plants');
+      const second = await completeTurn(chatId, 'add a todo: feed the cat');
+      expect(second.toolResults[0].output).toMatchObject({ rateLimited: true, reason: 'limit' });
+      expect((await auditRows(chatId)).map((row) => row.outcome)).toEqual(['rate_limited', 'executed']);
+    });
+
+    describe('when the rate limiter cannot reach Redis', () => {
+      const deadUrl = 'redis://127.0.0.1:1';
+
+      afterEach(async () => {
+        vi.restoreAllMocks();
+        const client = getRedisClient(deadUrl);
+        if (client.isOpen) await client.destroy();
+      });
+
+      it('fails closed: the tool does not run and the audit says rate_limited', async () => {
+        vi.spyOn(console, 'error').mockImplementation(() => {});
+        await configureServerOn(engine, {
+          AGENT_CONFIRM_TOOLS: '',
+          AGENT_TOOL_RATE_LIMIT: '5/60s',
+          REDIS_URL: deadUrl,
+        });
+        const result = await completeTurn('audit-redis-down', 'create a ticket: unmetered?');
+        expect(result.toolResults[0].output).toMatchObject({ rateLimited: true, reason: 'unavailable' });
+        expect(await (await tickets()).json()).toEqual([]);
+        expect((await auditRows('audit-redis-down')).map((row) => row.outcome)).toEqual(['rate_limited']);
+      });
     });
   });
-});
 
-describe('GET /api/audit', () => {
-  beforeEach(async () => {
-    configureServer({ AGENT_CONFIRM_TOOLS: '' });
-    await runTurn('audit-filter-a', [userMessage('create a ticket: alpha')]);
-    await runTurn('audit-filter-a', [userMessage('list my todos')]);
-    await runTurn('audit-filter-b', [userMessage('create a ticket: beta')]);
-  });
+  describe('GET /api/audit', () => {
+    beforeEach(async () => {
+      await configureServerOn(engine, { AGENT_CONFIRM_TOOLS: '' });
+      await runTurn('audit-filter-a', [userMessage('create a ticket: alpha')]);
+      await runTurn('audit-filter-a', [userMessage('list my todos')]);
+      await runTurn('audit-filter-b', [userMessage('create a ticket: beta')]);
+    });
 
-  it('lists every row newest first', async () => {
-    const { status, body } = await readAudit('');
-    expect(status).toBe(200);
-    expect((body as AuditRow[]).map((row) => [row.chatId, row.toolName])).toEqual([
-      ['audit-filter-b', 'createTicket'],
-      ['audit-filter-a', 'listTodos'],
-      ['audit-filter-a', 'createTicket'],
-    ]);
-  });
+    it('lists every row newest first', async () => {
+      const { status, body } = await readAudit('');
+      expect(status).toBe(200);
+      expect((body as AuditRow[]).map((row) => [row.chatId, row.toolName])).toEqual([
+        ['audit-filter-b', 'createTicket'],
+        ['audit-filter-a', 'listTodos'],
+        ['audit-filter-a', 'createTicket'],
+      ]);
+    });
 
-  it('filters by chat, tool and outcome, and honours the limit', async () => {
-    expect(((await readAudit('?chatId=audit-filter-a')).body as AuditRow[]).length).toBe(2);
-    const byTool = (await readAudit('?tool=createTicket')).body as AuditRow[];
-    expect(byTool.map((row) => row.chatId)).toEqual(['audit-filter-b', 'audit-filter-a']);
-    expect((await readAudit('?outcome=denied')).body).toEqual([]);
-    expect(((await readAudit('?outcome=executed&tool=listTodos')).body as AuditRow[]).length).toBe(1);
-    expect(((await readAudit('?limit=1')).body as AuditRow[]).map((row) => row.chatId)).toEqual([
-      'audit-filter-b',
-    ]);
-    expect(((await readAudit('?tool=&outcome=')).body as AuditRow[]).length).toBe(3);
-  });
+    it('filters by chat, tool and outcome, and honours the limit', async () => {
+      expect(((await readAudit('?chatId=audit-filter-a')).body as AuditRow[]).length).toBe(2);
+      const byTool = (await readAudit('?tool=createTicket')).body as AuditRow[];
+      expect(byTool.map((row) => row.chatId)).toEqual(['audit-filter-b', 'audit-filter-a']);
+      expect((await readAudit('?outcome=denied')).body).toEqual([]);
+      expect(((await readAudit('?outcome=executed&tool=listTodos')).body as AuditRow[]).length).toBe(1);
+      expect(((await readAudit('?limit=1')).body as AuditRow[]).map((row) => row.chatId)).toEqual([
+        'audit-filter-b',
+      ]);
+      expect(((await readAudit('?tool=&outcome=')).body as AuditRow[]).length).toBe(3);
+    });
 
-  it.each([
-    ['an unknown outcome', '?outcome=exploded'],
-    ['an unknown tool', '?tool=dropTables'],
-    ['a limit of 0', '?limit=0'],
-    ['a limit over 500', '?limit=501'],
-    ['a limit that is not a number', '?limit=ten'],
-    ['a fractional limit', '?limit=1.5'],
-    ['a chat id with odd characters', '?chatId=a%27%20OR%201%3D1'],
-  ])('answers 400 with an error for %s', async (_name, query) => {
-    const { status, body } = await readAudit(query);
-    expect(status).toBe(400);
-    expect(body).toEqual({ error: expect.any(String) });
+    it.each([
+      ['an unknown outcome', '?outcome=exploded'],
+      ['an unknown tool', '?tool=dropTables'],
+      ['a limit of 0', '?limit=0'],
+      ['a limit over 500', '?limit=501'],
+      ['a limit that is not a number', '?limit=ten'],
+      ['a fractional limit', '?limit=1.5'],
+      ['a chat id with odd characters', '?chatId=a%27%20OR%201%3D1'],
+    ])('answers 400 with an error for %s', async (_name, query) => {
+      const { status, body } = await readAudit(query);
+      expect(status).toBe(400);
+      expect(body).toEqual({ error: expect.any(String) });
+    });
   });
 });

@@ -40,13 +40,13 @@ function pendingApprovals(): number {
   return (getApprovalRegistry() as unknown as { pendingCount(): number }).pendingCount();
 }
 
-function chatRows(): number {
-  return (getDb().prepare('SELECT COUNT(*) AS n FROM chats').get() as { n: number }).n;
+async function chatRows(): Promise<number> {
+  return (await (await getDb()).selectFrom('chats').select('id').execute()).length;
 }
 
-function domainRows() {
-  const db = getDb();
-  return { tickets: countTickets(db), todos: listTodos(db).length };
+async function domainRows() {
+  const db = await getDb();
+  return { tickets: await countTickets(db), todos: (await listTodos(db)).length };
 }
 
 function expectPrototypeIntact() {
@@ -64,21 +64,21 @@ describe('endpoints under hostile input', () => {
     const seen = tally();
     await fc.assert(
       fc.asyncProperty(hostileChatBody, notJson, async (value, raw) => {
-        const chatsBefore = chatRows();
+        const chatsBefore = await chatRows();
         const response = await chat(jsonRequest('/api/chat', asBodyText(value, raw ?? undefined)));
         count(seen, response.status);
         expect(response.status).toBeLessThan(500);
         if (response.status === 200) await new ChatStreamReader(response).rest();
         else {
           expect(await response.json()).toEqual({ error: expect.any(String) });
-          expect(chatRows()).toBe(chatsBefore);
+          expect(await chatRows()).toBe(chatsBefore);
         }
       }),
       { numRuns: runs },
     );
     console.log('POST /api/chat fuzz:', Object.fromEntries(seen.byStatus));
     expect(serverErrors(seen)).toBe(0);
-    expect(domainRows()).toEqual({ tickets: 0, todos: 0 });
+    expect(await domainRows()).toEqual({ tickets: 0, todos: 0 });
     expect(pendingApprovals()).toBe(0);
     expectPrototypeIntact();
   });
@@ -128,7 +128,7 @@ describe('endpoints under hostile input', () => {
     );
     console.log('POST /api/chat/complete fuzz:', Object.fromEntries(seen.byStatus));
     expect(serverErrors(seen)).toBe(0);
-    expect(domainRows()).toEqual({ tickets: 0, todos: 0 });
+    expect(await domainRows()).toEqual({ tickets: 0, todos: 0 });
     expectPrototypeIntact();
   });
 

@@ -1,27 +1,24 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { generateText, stepCountIs, streamText, type ToolSet } from 'ai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOfflineModel, isOfflineModel } from '@/lib/ai/offline-model';
 import { routeWorker } from '@/lib/ai/router';
-import { countTickets, listTodos, openDatabase, type SqliteDatabase } from '@/lib/db';
+import { countTickets, type Db, listTodos } from '@/lib/db';
 import { wrapToolsWithApproval } from '@/lib/shells';
 import { createMemoryApprovalRegistry } from '@/lib/stores';
 import { createWorkerTools, type WorkerName } from '@/lib/tools';
 
-let folder: string;
-let db: SqliteDatabase;
+import { openTestDatabase } from '../support/test-database';
 
-beforeEach(() => {
-  folder = mkdtempSync(join(tmpdir(), 'toolgate-offline-'));
-  db = openDatabase(join(folder, 'test.db'));
+let db: Db;
+let close: () => Promise<void>;
+
+beforeEach(async () => {
+  ({ db, close } = await openTestDatabase('sqlite'));
 });
 
-afterEach(() => {
-  db.close();
-  rmSync(folder, { recursive: true, force: true });
+afterEach(async () => {
+  await close();
 });
 
 const model = createOfflineModel();
@@ -183,7 +180,7 @@ describe('createOfflineModel', () => {
   it('creates a ticket when asked in Chinese', async () => {
     const turn = await runTurn(createWorkerTools('refund', db), '帮我创建一个工单：测试审批');
     expect(turn.text).toBe('已为你创建工单 TK-000001：测试审批。客服会尽快跟进。');
-    expect(countTickets(db)).toBe(1);
+    expect(await countTickets(db)).toBe(1);
   });
 
   it('creates a ticket when asked in English', async () => {
@@ -198,7 +195,7 @@ describe('createOfflineModel', () => {
     expect(turn.calls.map((call) => call.toolName)).toEqual(['addTodo', 'listTodos']);
     expect(turn.steps).toBe(3);
     expect(turn.text).toContain('- 买牛奶');
-    expect(listTodos(db).map((todo) => todo.title)).toEqual(['买牛奶']);
+    expect((await listTodos(db)).map((todo) => todo.title)).toEqual(['买牛奶']);
   });
 
   it('never calls a tool outside its table: the order worker asked for a ticket says what it can do', async () => {
@@ -210,14 +207,14 @@ describe('createOfflineModel', () => {
     expect(english.calls).toEqual([]);
     expect(english.text).toMatch(/^I can’t open a support ticket here\. I can:/);
     expect(english.text).toContain('look up an order’s status (getOrderStatus)');
-    expect(countTickets(db)).toBe(0);
+    expect(await countTickets(db)).toBe(0);
   });
 
   it('does not add a to-do from the knowledge worker', async () => {
     const turn = await runTurn(createWorkerTools('knowledge', db), 'add a todo: buy milk');
     expect(turn.calls).toEqual([]);
     expect(turn.text).toContain('searchKnowledgeBase');
-    expect(listTodos(db)).toEqual([]);
+    expect(await listTodos(db)).toEqual([]);
   });
 
   it('calls no tool when the call offers none', async () => {
@@ -247,7 +244,7 @@ describe('createOfflineModel', () => {
     expect(chinese.text).toContain('我还需要一个标题');
     const english = await runTurn(createWorkerTools('refund', db), 'create a ticket');
     expect(english.text).toContain('To open a ticket I need a title');
-    expect(countTickets(db)).toBe(0);
+    expect(await countTickets(db)).toBe(0);
   });
 
   it('asks for the order number when none was given', async () => {
@@ -276,7 +273,7 @@ describe('createOfflineModel', () => {
       expect(chinese.text).toBe('好的，已取消：没有创建任何内容，我不会再重试。');
       const english = await approvalTurn('create a ticket: test approval', 'deny');
       expect(english.text).toBe('Understood: nothing was created, and I won’t try again.');
-      expect(countTickets(db)).toBe(0);
+      expect(await countTickets(db)).toBe(0);
     });
 
     it('says the approval request expired when nobody answered', async () => {
@@ -285,7 +282,7 @@ describe('createOfflineModel', () => {
       expect(chinese.text).toContain('没有创建任何内容');
       const english = await approvalTurn('create a ticket: test approval', 'expire');
       expect(english.text).toContain('The approval request expired');
-      expect(countTickets(db)).toBe(0);
+      expect(await countTickets(db)).toBe(0);
     });
   });
 

@@ -1,6 +1,7 @@
 import type { NextRequest } from 'next/server';
 import { streamChatTurn } from '@/lib/chat/stream-chat-turn';
 import { jsonError, readJsonBody } from '@/lib/http/json';
+import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 import { ownerIdFromRequest } from '@/lib/server/owner';
 import { parseChatRequest } from './schema';
 
@@ -8,7 +9,7 @@ import { parseChatRequest } from './schema';
 export const maxDuration = 300;
 
 /** The streaming chat endpoint `useChat` talks to. */
-export async function POST(request: NextRequest) {
+export const POST = withUnavailableAs503(async (request: NextRequest) => {
   const body = await readJsonBody(request);
   if (!body.ok) return body.response;
   const parsed = parseChatRequest(body.value);
@@ -20,4 +21,4 @@ export async function POST(request: NextRequest) {
     signal: request.signal,
   });
   return result instanceof Response ? result : jsonError(result.status, result.error);
-}
+});

@@ -1,8 +1,9 @@
 import { getDb, listTickets } from '@/lib/db';
+import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 
 export const dynamic = 'force-dynamic';
 
 /** Every ticket, newest first. */
-export function GET() {
-  return Response.json(listTickets(getDb()));
-}
+export const GET = withUnavailableAs503(async () => {
+  return Response.json(await listTickets(await getDb()));
+});

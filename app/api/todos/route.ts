@@ -1,8 +1,9 @@
 import { getDb, listTodos } from '@/lib/db';
+import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 
 export const dynamic = 'force-dynamic';
 
 /** Every todo, newest first. */
-export function GET() {
-  return Response.json(listTodos(getDb()));
-}
+export const GET = withUnavailableAs503(async () => {
+  return Response.json(await listTodos(await getDb()));
+});

@@ -48,8 +48,8 @@ export async function POST(request: NextRequest) {
   return result.toUIMessageStreamResponse({
     originalMessages: history,
     messageMetadata: ({ part }) => (part.type === 'start' ? metadata : undefined),
-    onEnd: ({ messages }) => {
-      saveMessages(db, parsed.data.id, messages);
+    onEnd: async ({ messages }) => {
+      await saveMessages(db, parsed.data.id, messages);
     },
   });
 }

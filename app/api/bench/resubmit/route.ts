@@ -31,7 +31,7 @@ export async function POST(request: Request) {
   const parsed = bodySchema.safeParse(body.value);
   if (!parsed.success) return jsonError(400, describeZodError(parsed.error));
 
-  const tools = createWorkerTools('refund', getDb());
+  const tools = createWorkerTools('refund', await getDb());
   const validated = await safeValidateUIMessages({ messages: parsed.data.messages, tools });
   if (!validated.success) return jsonError(400, `messages: ${validated.error.message}`);
 

@@ -1,11 +1,12 @@
 import type { NextRequest } from 'next/server';
 import { completeChatTurn } from '@/lib/chat/complete-chat-turn';
 import { jsonError, readJsonBody } from '@/lib/http/json';
+import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 import { ownerIdFromRequest } from '@/lib/server/owner';
 import { parseChatRequest } from '../schema';
 
 /** One chat turn without streaming; refused while any tool needs approval. */
-export async function POST(request: NextRequest) {
+export const POST = withUnavailableAs503(async (request: NextRequest) => {
   const body = await readJsonBody(request);
   if (!body.ok) return body.response;
   const parsed = parseChatRequest(body.value);
@@ -17,4 +18,4 @@ export async function POST(request: NextRequest) {
     signal: request.signal,
   });
   return 'error' in result ? jsonError(result.status, result.error) : Response.json(result);
-}
+});

@@ -1,0 +1,101 @@
+import type { Generated } from 'kysely';
+
+/*
+ * The tables as both engines hold them. Timestamps are ISO 8601 text on both, so a
+ * row reads the same from SQLite and Postgres; JSON columns are text for the same reason.
+ */
+
+export type TicketTable = {
+  /** AUTOINCREMENT on SQLite, an identity (a sequence) on Postgres: never reused, never shared. */
+  id: Generated<number>;
+  title: string;
+  detail: string | null;
+  order_id: string | null;
+  status: 'open' | 'closed';
+  chat_id: string | null;
+  created_at: string;
+};
+
+export type TodoTable = {
+  id: Generated<number>;
+  title: string;
+  status: 'open' | 'done';
+  created_at: string;
+};
+
+export type OrderTable = {
+  id: string;
+  status: string;
+  carrier: string | null;
+  eta: string | null;
+  /** JSON array of `{ sku, name, quantity }`. */
+  items: string;
+  placed_at: string;
+};
+
+export type KnowledgeArticleTable = {
+  id: string;
+  topic: string;
+  lang: 'zh' | 'en';
+  title: string;
+  body: string;
+  keywords: string;
+};
+
+/** SQLite only: the FTS5 trigram index over the articles, kept in step by triggers. */
+export type KnowledgeFtsTable = {
+  article_id: string;
+  title: string;
+  body: string;
+  keywords: string;
+};
+
+export type ChatTable = {
+  id: string;
+  owner_id: string | null;
+  title: string;
+  worker: string;
+  created_at: string;
+  updated_at: string;
+};
+
+export type ChatMessageTable = {
+  chat_id: string;
+  id: string;
+  position: number;
+  role: string;
+  /** The whole UIMessage as JSON. */
+  message: string;
+  created_at: string;
+};
+
+export type ToolAuditTable = {
+  id: Generated<number>;
+  chat_id: string;
+  worker: string;
+  tool_name: string;
+  tool_call_id: string;
+  args_hash: string;
+  outcome: string;
+  duration_ms: number;
+  created_at: string;
+};
+
+export type SchemaMigrationTable = {
+  version: number;
+  name: string;
+  applied_at: string;
+};
+
+/** Every table the product owns, as Kysely types them. */
+export type DatabaseSchema = {
+  tickets: TicketTable;
+  todos: TodoTable;
+  orders: OrderTable;
+  knowledge_articles: KnowledgeArticleTable;
+  knowledge_fts: KnowledgeFtsTable;
+  chats: ChatTable;
+  chat_messages: ChatMessageTable;
+  tool_audit: ToolAuditTable;
+  schema_migrations: SchemaMigrationTable;
+};

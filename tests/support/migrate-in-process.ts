@@ -1,0 +1,16 @@
+// Opens (and so migrates) the database given on the command line, then creates one ticket
+// and prints its number: run as a separate process by the migration tests.
+import { openDatabase } from '../../lib/db/open-database';
+import { createTicket } from '../../lib/db/tickets';
+
+async function main(target: string): Promise<void> {
+  const db = await openDatabase(target.startsWith('postgres') ? { url: target } : { path: target });
+  const ticket = await createTicket(db, { title: `from process ${process.pid}` });
+  console.log(ticket.ticketId);
+  await db.destroy();
+}
+
+main(process.argv[2] ?? '').catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
