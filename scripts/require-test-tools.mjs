@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// The test suites use a real Chromium and a real redis-server. When one is missing,
+// The test suites use a real Chromium, a real redis-server and a real PostgreSQL server. When one is missing,
 // stop at once and say how to install it: never skip those suites silently.
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 
 function which(command) {
   try {
@@ -32,6 +33,21 @@ if (!redis) {
   missing.push(
     'redis-server was not found. On Debian/Ubuntu: `sudo apt-get install -y redis-server`;\n' +
       '  elsewhere install Redis and put redis-server on PATH (or set REDIS_SERVER_PATH).',
+  );
+}
+
+const postgresBinDir =
+  process.env.POSTGRES_BIN_DIR ||
+  (existsSync('/usr/lib/postgresql')
+    ? readdirSync('/usr/lib/postgresql')
+        .map((version) => `/usr/lib/postgresql/${version}/bin`)
+        .find((folder) => existsSync(`${folder}/initdb`))
+    : undefined) ||
+  (which('initdb') ? dirname(which('initdb')) : undefined);
+if (!postgresBinDir || !existsSync(`${postgresBinDir}/initdb`)) {
+  missing.push(
+    "PostgreSQL's server (initdb, pg_ctl) was not found. On Debian/Ubuntu: `sudo apt-get install -y postgresql`;\n" +
+      '  elsewhere install PostgreSQL and put its bin folder on PATH (or set POSTGRES_BIN_DIR).',
   );
 }
 

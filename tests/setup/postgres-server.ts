@@ -9,14 +9,23 @@ const installHint =
   'Install PostgreSQL’s server (Debian/Ubuntu: `apt-get install -y postgresql`; macOS: `brew install postgresql`) ' +
   'or point POSTGRES_BIN_DIR at the folder holding initdb and pg_ctl. The Postgres suites never skip.';
 
+/** A running throwaway cluster. */
+export type PostgresCluster = {
+  /** The admin URL, `postgres://postgres@127.0.0.1:<port>/postgres`. */
+  url: string;
+  /** Stops the server and keeps its data (an outage); `resume` starts it again on the same port. */
+  pause: () => void;
+  resume: () => void;
+  /** Stops the server and deletes its folder. */
+  destroy: () => void;
+};
+
 /**
- * Vitest globalSetup: creates a throwaway PostgreSQL cluster in a temporary folder, starts
- * it on a free 127.0.0.1 port and hands its admin URL to the tests (`inject('postgresUrl')`
- * and `process.env.TEST_POSTGRES_URL`); each suite creates databases of its own in it. The
- * returned teardown stops the server and deletes the folder. `initdb` and `postgres` refuse
- * to run as root, so as root they run as the `postgres` user.
+ * Creates a throwaway PostgreSQL cluster in a temporary folder and starts it on a free
+ * 127.0.0.1 port, tuned for tests (no fsync). `initdb` and `postgres` refuse to run as
+ * root, so as root they run as the `postgres` user.
  */
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+export async function startPostgresCluster(): Promise<PostgresCluster> {
   const binDir = findPostgresBinDir();
   const asRoot = userInfo().uid === 0;
   const dataDir = mkdtempSync(join(tmpdir(), 'toolgate-pg-'));
@@ -52,7 +61,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       '-c full_page_writes=off',
       '-c max_connections=300',
     ].join(' ');
-    try {
+    const start = () =>
       runAs('pg_ctl', [
         '-D',
         clusterDir,
@@ -65,23 +74,42 @@ export default async function setup(project: TestProject): Promise<() => Promise
         '30',
         'start',
       ]);
+    const stop = () => runAs('pg_ctl', ['-D', clusterDir, '-m', 'fast', '-w', 'stop']);
+    try {
+      start();
     } catch (error) {
       lastError = new Error(`postgres did not start on port ${port}: ${describeFailure(error)}`);
       continue;
     }
-    const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-    project.provide('postgresUrl', url);
-    process.env.TEST_POSTGRES_URL = url;
-    return async () => {
-      try {
-        runAs('pg_ctl', ['-D', clusterDir, '-m', 'immediate', '-w', 'stop']);
-      } finally {
-        rmSync(dataDir, { recursive: true, force: true });
-      }
+    return {
+      url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+      pause: stop,
+      resume: start,
+      destroy: () => {
+        try {
+          runAs('pg_ctl', ['-D', clusterDir, '-m', 'immediate', '-w', 'stop']);
+        } catch {
+          // already stopped
+        } finally {
+          rmSync(dataDir, { recursive: true, force: true });
+        }
+      },
     };
   }
   rmSync(dataDir, { recursive: true, force: true });
   throw lastError;
+}
+
+/**
+ * Vitest globalSetup: starts the run's throwaway cluster and hands its admin URL to the
+ * tests (`inject('postgresUrl')` and `process.env.TEST_POSTGRES_URL`); each suite creates
+ * databases of its own in it. Fails, never skips, when PostgreSQL is not installed.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const cluster = await startPostgresCluster();
+  project.provide('postgresUrl', cluster.url);
+  process.env.TEST_POSTGRES_URL = cluster.url;
+  return async () => cluster.destroy();
 }
 
 function describeFailure(error: unknown): string {
