@@ -6,9 +6,9 @@ import type { BenchCase, BenchContext, BenchResult } from '../support/types';
 import { readUIChunks, userMessage } from '../support/ui-stream';
 
 /** One kind of chat turn: what the user says, to which worker, and what the stream must contain. */
-type TurnKind = { name: string; worker: string; text: (index: number) => string; expectTool: boolean };
+export type TurnKind = { name: string; worker: string; text: (index: number) => string; expectTool: boolean };
 
-const turnKinds: TurnKind[] = [
+export const turnKinds: TurnKind[] = [
   { name: 'no-tool', worker: 'assistant', text: () => 'hello', expectTool: false },
   { name: 'read-tool', worker: 'order', text: () => 'where is my order A1001', expectTool: true },
   // A write with fresh arguments each time, so idempotency never answers from its cache.
@@ -31,7 +31,7 @@ function chatBody(kind: TurnKind): string {
 }
 
 /** One request through `path`, read to the end; throws unless the turn did what `kind` expects. */
-async function checkTurn(url: string, path: string, kind: TurnKind): Promise<void> {
+export async function checkTurn(url: string, path: string, kind: TurnKind): Promise<void> {
   const response = await fetch(url + path, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -52,10 +52,10 @@ async function checkTurn(url: string, path: string, kind: TurnKind): Promise<voi
   }
 }
 
-type Round = { requests: number; seconds: number; latencies: number[]; failures: number };
+export type Round = { requests: number; seconds: number; latencies: number[]; failures: number };
 
 /** `connections` clients hammering `path` for `seconds`; every response's latency is kept. */
-async function hammer(url: string, path: string, kind: TurnKind, seconds: number): Promise<Round> {
+export async function hammer(url: string, path: string, kind: TurnKind, seconds: number): Promise<Round> {
   const latencies: number[] = [];
   let failures = 0;
   const instance = autocannon({
@@ -86,7 +86,7 @@ async function hammer(url: string, path: string, kind: TurnKind, seconds: number
 }
 
 /** Sums rounds of one side into throughput and latency percentiles over every response. */
-function summarize(rounds: Round[]) {
+export function summarize(rounds: Round[]) {
   const latencies = rounds.flatMap((round) => round.latencies);
   const seconds = rounds.reduce((sum, round) => sum + round.seconds, 0);
   return {

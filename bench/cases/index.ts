@@ -1,6 +1,7 @@
 import type { BenchCase } from '../support/types';
 import { approvalResume } from './approval-resume';
 import { chatThroughput } from './chat-throughput';
+import { databaseEngines } from './database-engines';
 import { keyDerivation } from './key-derivation';
 import { memory } from './memory';
 import { redisStores } from './redis-stores';
@@ -14,4 +15,5 @@ export const benchCases: Record<string, BenchCase> = {
   redis: redisStores,
   'chat-throughput': chatThroughput,
   'approval-resume': approvalResume,
+  'database-engines': databaseEngines,
 };

@@ -9,6 +9,7 @@ const needsBuildByCase: Record<string, boolean> = {
   redis: false,
   'chat-throughput': true,
   'approval-resume': true,
+  'database-engines': true,
 };
 
 /** Every case, in run order; must match `bench/cases/index.ts`. */

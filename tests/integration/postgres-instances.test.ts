@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type PostgresCluster, startPostgresCluster } from '../setup/postgres-server';
 import { postChat, postDecision, singleMessageChat } from '../support/http-chat';
 import { type NextServer, startNextServer } from '../support/next-server';
+import { type PostgresCluster, startPostgresCluster } from '../support/postgres-cluster';
 
 type Ticket = { ticketId: string; title: string };
 
