@@ -51,7 +51,7 @@ async function main(): Promise<void> {
   const db = await openDatabase({ path: join(folder, 'example.db') });
   try {
     console.log('Part 1 — one request, two tools (assistant worker: addTodo, listTodos)');
-    const table = createWorkerTools('assistant', db);
+    const table = createWorkerTools('assistant', db, { userId: 'example-user' });
     const first = await ask(table, '加一个待办：买牛奶，然后列出我的待办');
     const calledTools = first.steps.flatMap((step) => step.toolCalls.map((call) => call.toolName));
     console.log(`\n  tools called, in order: ${calledTools.join(' → ')}`);
@@ -61,7 +61,7 @@ async function main(): Promise<void> {
     const title = '给植物浇水';
     await ask(guarded, `加一个待办：${title}`);
     await ask(guarded, `加一个待办：${title}`);
-    const copies = (await listTodos(db)).filter((todo) => todo.title === title).length;
+    const copies = (await listTodos(db, { userId: 'example-user' })).filter((todo) => todo.title === title).length;
     console.log(
       `\n  "${title}" appears ${copies} time(s) in the list: the second call was a replay, not a new row.`,
     );

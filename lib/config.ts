@@ -116,6 +116,22 @@ const environmentSchema = z.object({
     .enum(['offline', 'openai', ''])
     .optional()
     .transform((value) => (value === '' ? undefined : value)),
+  BETTER_AUTH_SECRET: optionalText.refine((value) => value === undefined || value.length >= 32, {
+    message: 'BETTER_AUTH_SECRET must be at least 32 characters (e.g. `openssl rand -base64 32`)',
+  }),
+  BETTER_AUTH_URL: optionalText,
+  TOOLGATE_ADMIN_EMAILS: z
+    .string()
+    .optional()
+    .transform(
+      (value) =>
+        new Set(
+          (value ?? '')
+            .split(',')
+            .map((email) => email.trim().toLowerCase())
+            .filter((email) => email !== ''),
+        ),
+    ),
   OFFLINE_MODEL_DELAY_MS: nonNegativeInteger('OFFLINE_MODEL_DELAY_MS', 15),
   TOOLGATE_BENCH_BASELINE: z
     .string()

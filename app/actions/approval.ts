@@ -1,14 +1,18 @@
 'use server';
 
+import { headers } from 'next/headers';
+import { getSessionUser } from '@/lib/auth/session-user';
 import { decideApproval } from '@/lib/chat/resolve-approval';
-import { getOwnerId } from '@/lib/server/owner';
 
 /**
  * The approval card's Allow / Deny. Goes through the same function as
- * `POST /api/chat/approve`; `sessionId` is the chat id.
+ * `POST /api/chat/approve`; `sessionId` is the chat id. Without a session it
+ * answers like an unknown approval.
  */
 export async function approveToolCall(
   input: unknown,
 ): Promise<{ status: 'approved' | 'denied' } | { error: string }> {
-  return (await decideApproval(input, await getOwnerId())).body;
+  const user = await getSessionUser(await headers());
+  if (user === undefined) return { error: 'No session: reload the page' };
+  return (await decideApproval(input, user.id)).body;
 }

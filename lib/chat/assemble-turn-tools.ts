@@ -30,8 +30,8 @@ export type AssembleTurnToolsOptions = {
   worker: string;
   /** The chat id: the idempotency scope, the approval session and the rate-limit key. */
   sessionId: string;
-  /** The browser that owns the chat, when known; only it may decide its approvals. */
-  ownerId?: string;
+  /** The user who owns the chat: only they may decide its approvals; their tool budget and idempotency window. */
+  ownerId: string;
   /** Absent: no approval shell (the non-streaming endpoint). */
   approval?: TurnApprovalOptions;
   store: IdempotencyStore;
@@ -75,7 +75,8 @@ export function assembleTurnTools({
     );
   }
   if (rateLimiter !== undefined) {
-    shells.push((table) => wrapToolsWithRateLimit(table, { limiter: rateLimiter, key: sessionId }));
+    // Per user, across chats: a new chat id per request must not reset the budget.
+    shells.push((table) => wrapToolsWithRateLimit(table, { limiter: rateLimiter, key: ownerId }));
   }
   if (approval !== undefined && approval.confirmTools.size > 0) {
     const { confirmTools, registry, emit, timeoutMs } = approval;
@@ -86,6 +87,7 @@ export function assembleTurnTools({
   shells.push((table) =>
     wrapToolsWithIdempotency(table, store, {
       scope: sessionId,
+      partition: ownerId,
       onReplay: (event) => {
         if (audit !== undefined) replayedCallIds.add(event.toolCallId);
         onReplay?.(event);

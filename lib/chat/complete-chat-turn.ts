@@ -36,7 +36,7 @@ export async function completeChatTurn(request: ChatTurnRequest): Promise<Comple
   const { db, model, worker, baseTools, history } = turn;
 
   // No approval shell: the turn was refused above while any tool needs one.
-  const auditWriter = createAuditWriter(db);
+  const auditWriter = createAuditWriter(db, request.ownerId);
   const tools = assembleTurnTools({
     baseTools,
     worker,

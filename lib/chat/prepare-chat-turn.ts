@@ -50,7 +50,7 @@ export async function prepareChatTurn({
   const config = getConfig();
   const db = await getDb();
   const existing = await getChat(db, id);
-  if (existing !== undefined && existing.ownerId != null && existing.ownerId !== ownerId) {
+  if (existing !== undefined && existing.ownerId !== ownerId) {
     return { rejection: { status: 404, error: 'Chat not found' } };
   }
 
@@ -72,7 +72,7 @@ export async function prepareChatTurn({
 
   await saveChat(db, {
     id,
-    ownerId: existing?.ownerId ?? ownerId ?? null,
+    ownerId: existing?.ownerId ?? ownerId,
     title: existing?.title ?? text.slice(0, 80),
     worker: chosenWorker,
   });
@@ -83,7 +83,7 @@ export async function prepareChatTurn({
     model,
     modelLabel: label,
     worker: chosenWorker,
-    baseTools: createWorkerTools(chosenWorker, db, { chatId: id }),
+    baseTools: createWorkerTools(chosenWorker, db, { chatId: id, userId: ownerId }),
     history,
   };
 }

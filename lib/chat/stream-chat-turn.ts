@@ -43,7 +43,7 @@ export async function streamChatTurn(request: ChatTurnRequest): Promise<Response
       ? createTurnSideChannel({ timeoutMs })
       : undefined;
 
-  const auditWriter = createAuditWriter(db);
+  const auditWriter = createAuditWriter(db, request.ownerId);
   const tools = assembleTurnTools({
     baseTools,
     worker,

@@ -8,8 +8,8 @@ export type ChatTurnRequest = {
   messages: UIMessage[];
   /** A pinned worker, or `auto` / absent to let the router pick. */
   worker?: WorkerName | 'auto';
-  /** The browser that sent it, when it has an owner cookie. */
-  ownerId?: string;
+  /** The signed-in (or guest) user who sent it, from the session: the chat's owner. */
+  ownerId: string;
   /** The request's abort signal. */
   signal?: AbortSignal;
 };

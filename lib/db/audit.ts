@@ -20,6 +20,8 @@ export type AuditOutcome = (typeof auditOutcomes)[number];
 
 /** One tool call as the audit shell reports it. The arguments are only ever stored as a hash. */
 export type NewAuditRow = {
+  /** The user whose turn made the call. */
+  userId?: string | null;
   chatId: string;
   worker: string;
   toolName: string;
@@ -38,6 +40,7 @@ export type AuditRow = NewAuditRow & { id: number };
 
 type AuditRecord = {
   id: number;
+  user_id: string | null;
   chat_id: string;
   worker: string;
   tool_name: string;
@@ -51,6 +54,7 @@ type AuditRecord = {
 function toAuditRow(record: AuditRecord): AuditRow {
   return {
     id: record.id,
+    userId: record.user_id,
     chatId: record.chat_id,
     worker: record.worker,
     toolName: record.tool_name,
@@ -67,6 +71,7 @@ export async function insertAuditRow(db: Db, row: NewAuditRow): Promise<AuditRow
   const record = await db
     .insertInto('tool_audit')
     .values({
+      user_id: row.userId ?? null,
       chat_id: row.chatId,
       worker: row.worker,
       tool_name: row.toolName,
@@ -83,6 +88,8 @@ export async function insertAuditRow(db: Db, row: NewAuditRow): Promise<AuditRow
 
 /** Filters of {@link listAuditRows}; every one is optional except `limit`. */
 export type AuditQuery = {
+  /** One user's rows; absent: every user's (admins). */
+  userId?: string;
   chatId?: string;
   toolName?: string;
   outcome?: AuditOutcome;
@@ -93,11 +100,12 @@ export type AuditQuery = {
 /** Audit rows matching every given filter, newest first (in the order they were written). */
 export async function listAuditRows(
   db: Db,
-  { chatId, toolName, outcome, limit }: AuditQuery,
+  { userId, chatId, toolName, outcome, limit }: AuditQuery,
 ): Promise<AuditRow[]> {
   const records = await db
     .selectFrom('tool_audit')
     .selectAll()
+    .$if(userId !== undefined, (query) => query.where('user_id', '=', userId as string))
     .$if(chatId !== undefined, (query) => query.where('chat_id', '=', chatId as string))
     .$if(toolName !== undefined, (query) => query.where('tool_name', '=', toolName as string))
     .$if(outcome !== undefined, (query) => query.where('outcome', '=', outcome as string))

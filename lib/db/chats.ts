@@ -161,3 +161,16 @@ export async function deleteChat(db: Db, id: string): Promise<boolean> {
   const result = await db.deleteFrom('chats').where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
+
+/**
+ * Gives everything `fromUserId` owns to `toUserId`, in one transaction: a guest who signs up
+ * or signs in keeps their chats, tickets, to-dos and audit history.
+ */
+export async function moveUserRows(db: Db, fromUserId: string, toUserId: string): Promise<void> {
+  await writeTransaction(db, async (transaction) => {
+    await transaction.updateTable('chats').set({ owner_id: toUserId }).where('owner_id', '=', fromUserId).execute();
+    for (const table of ['tickets', 'todos', 'tool_audit'] as const) {
+      await transaction.updateTable(table).set({ user_id: toUserId }).where('user_id', '=', fromUserId).execute();
+    }
+  });
+}

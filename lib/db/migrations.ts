@@ -137,6 +137,27 @@ const domainTables = {
   ],
 } satisfies Record<DatabaseEngine, string[]>;
 
+const accountTables = {
+  sqlite: [
+    `create table "user" ("id" text not null primary key, "name" text not null, "email" text not null unique, "emailVerified" integer not null, "image" text, "createdAt" date not null, "updatedAt" date not null, "isAnonymous" integer, "role" text, "banned" integer, "banReason" text, "banExpires" date)`,
+    `create table "session" ("id" text not null primary key, "expiresAt" date not null, "token" text not null unique, "createdAt" date not null, "updatedAt" date not null, "ipAddress" text, "userAgent" text, "userId" text not null references "user" ("id") on delete cascade, "impersonatedBy" text)`,
+    `create table "account" ("id" text not null primary key, "accountId" text not null, "providerId" text not null, "userId" text not null references "user" ("id") on delete cascade, "accessToken" text, "refreshToken" text, "idToken" text, "accessTokenExpiresAt" date, "refreshTokenExpiresAt" date, "scope" text, "password" text, "createdAt" date not null, "updatedAt" date not null)`,
+    `create table "verification" ("id" text not null primary key, "identifier" text not null, "value" text not null, "expiresAt" date not null, "createdAt" date not null, "updatedAt" date not null)`,
+    `create index "session_userId_idx" on "session" ("userId")`,
+    `create index "account_userId_idx" on "account" ("userId")`,
+    `create index "verification_identifier_idx" on "verification" ("identifier")`,
+  ],
+  postgres: [
+    `create table "user" ("id" text not null primary key, "name" text not null, "email" text not null unique, "emailVerified" boolean not null, "image" text, "createdAt" timestamptz default CURRENT_TIMESTAMP not null, "updatedAt" timestamptz default CURRENT_TIMESTAMP not null, "isAnonymous" boolean, "role" text, "banned" boolean, "banReason" text, "banExpires" timestamptz)`,
+    `create table "session" ("id" text not null primary key, "expiresAt" timestamptz not null, "token" text not null unique, "createdAt" timestamptz default CURRENT_TIMESTAMP not null, "updatedAt" timestamptz not null, "ipAddress" text, "userAgent" text, "userId" text not null references "user" ("id") on delete cascade, "impersonatedBy" text)`,
+    `create table "account" ("id" text not null primary key, "accountId" text not null, "providerId" text not null, "userId" text not null references "user" ("id") on delete cascade, "accessToken" text, "refreshToken" text, "idToken" text, "accessTokenExpiresAt" timestamptz, "refreshTokenExpiresAt" timestamptz, "scope" text, "password" text, "createdAt" timestamptz default CURRENT_TIMESTAMP not null, "updatedAt" timestamptz not null)`,
+    `create table "verification" ("id" text not null primary key, "identifier" text not null, "value" text not null, "expiresAt" timestamptz not null, "createdAt" timestamptz default CURRENT_TIMESTAMP not null, "updatedAt" timestamptz default CURRENT_TIMESTAMP not null)`,
+    `create index "session_userId_idx" on "session" ("userId")`,
+    `create index "account_userId_idx" on "account" ("userId")`,
+    `create index "verification_identifier_idx" on "verification" ("identifier")`,
+  ],
+} satisfies Record<DatabaseEngine, string[]>;
+
 const auditTable = (id: string) => [
   `CREATE TABLE tool_audit (
     id ${id},
@@ -181,6 +202,28 @@ export const migrations: readonly Migration[] = [
             : 'INTEGER PRIMARY KEY AUTOINCREMENT',
         ),
       ),
+  },
+  {
+    // better-auth's tables (email + password, anonymous guests, the admin plugin's fields),
+    // as its own generator writes them for each engine. Part of our history rather than
+    // created by better-auth at run time, so they migrate under the same lock.
+    name: 'accounts',
+    up: (db, engine) => run(db, accountTables[engine]),
+  },
+  {
+    // Every row belongs to a user. Chats already record their owner (`owner_id`, now the
+    // user id); tickets, todos and audit rows gain one. Rows written before accounts
+    // existed keep a null owner and are visible to no one but admins.
+    name: 'rows belong to users',
+    up: (db) =>
+      run(db, [
+        'ALTER TABLE tickets ADD COLUMN user_id TEXT',
+        'CREATE INDEX tickets_user_id ON tickets (user_id, id)',
+        'ALTER TABLE todos ADD COLUMN user_id TEXT',
+        'CREATE INDEX todos_user_id ON todos (user_id, id)',
+        'ALTER TABLE tool_audit ADD COLUMN user_id TEXT',
+        'CREATE INDEX tool_audit_user_id ON tool_audit (user_id, id)',
+      ]),
   },
 ];
 

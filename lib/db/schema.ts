@@ -13,6 +13,8 @@ export type TicketTable = {
   order_id: string | null;
   status: 'open' | 'closed';
   chat_id: string | null;
+  /** The user the ticket belongs to; null only for rows written before accounts existed. */
+  user_id: string | null;
   created_at: string;
 };
 
@@ -20,6 +22,7 @@ export type TodoTable = {
   id: Generated<number>;
   title: string;
   status: 'open' | 'done';
+  user_id: string | null;
   created_at: string;
 };
 
@@ -52,6 +55,7 @@ export type KnowledgeFtsTable = {
 
 export type ChatTable = {
   id: string;
+  /** The user id of the chat's owner. */
   owner_id: string | null;
   title: string;
   worker: string;
@@ -78,7 +82,17 @@ export type ToolAuditTable = {
   args_hash: string;
   outcome: string;
   duration_ms: number;
+  user_id: string | null;
   created_at: string;
+};
+
+/** better-auth's user table (its column names are camelCase). */
+export type UserTable = {
+  id: string;
+  name: string;
+  email: string;
+  isAnonymous: boolean | number | null;
+  role: string | null;
 };
 
 export type SchemaMigrationTable = {
@@ -98,4 +112,5 @@ export type DatabaseSchema = {
   chat_messages: ChatMessageTable;
   tool_audit: ToolAuditTable;
   schema_migrations: SchemaMigrationTable;
+  user: UserTable;
 };

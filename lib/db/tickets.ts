@@ -10,6 +10,8 @@ export type Ticket = {
   orderId: string | null;
   status: 'open' | 'closed';
   chatId: string | null;
+  /** The user the ticket belongs to. */
+  userId: string | null;
   createdAt: string;
 };
 
@@ -28,13 +30,16 @@ function toTicket(row: TicketRow): Ticket {
     orderId: row.order_id,
     status: row.status,
     chatId: row.chat_id,
+    userId: row.user_id,
     createdAt: row.created_at,
   };
 }
 
-/** What a new ticket needs; everything but `title` is optional. */
+/** What a new ticket needs: a title and its owner; the rest is optional. */
 export type NewTicket = {
   title: string;
+  /** Who the ticket belongs to; only they see it. */
+  userId: string;
   detail?: string | null;
   orderId?: string | null;
   chatId?: string | null;
@@ -49,6 +54,7 @@ export async function createTicket(db: Db, ticket: NewTicket): Promise<Ticket> {
       detail: ticket.detail ?? null,
       order_id: ticket.orderId ?? null,
       chat_id: ticket.chatId ?? null,
+      user_id: ticket.userId,
       status: 'open',
       created_at: new Date().toISOString(),
     })
@@ -57,13 +63,22 @@ export async function createTicket(db: Db, ticket: NewTicket): Promise<Ticket> {
   return toTicket(row);
 }
 
-/** Tickets, newest first. */
-export async function listTickets(db: Db, { limit = 100 }: { limit?: number } = {}): Promise<Ticket[]> {
-  const rows = await db.selectFrom('tickets').selectAll().orderBy('id', 'desc').limit(limit).execute();
+/** One user's tickets, newest first. */
+export async function listTickets(
+  db: Db,
+  { userId, limit = 100 }: { userId: string; limit?: number },
+): Promise<Ticket[]> {
+  const rows = await db
+    .selectFrom('tickets')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
   return rows.map(toTicket);
 }
 
-/** How many tickets exist. */
+/** How many tickets exist, of every user. */
 export async function countTickets(db: Db): Promise<number> {
   const row = await db
     .selectFrom('tickets')

@@ -8,24 +8,33 @@ export type Todo = {
   createdAt: string;
 };
 
-type TodoRow = { id: number; title: string; status: 'open' | 'done'; created_at: string };
+type TodoRow = { id: number; title: string; status: 'open' | 'done'; created_at: string; user_id: string | null };
 
 function toTodo(row: TodoRow): Todo {
   return { id: row.id, title: row.title, status: row.status, createdAt: row.created_at };
 }
 
-/** Inserts an open to-do and returns it. */
-export async function addTodo(db: Db, { title }: { title: string }): Promise<Todo> {
+/** Inserts an open to-do for `userId` and returns it. */
+export async function addTodo(db: Db, { title, userId }: { title: string; userId: string }): Promise<Todo> {
   const row = await db
     .insertInto('todos')
-    .values({ title, status: 'open', created_at: new Date().toISOString() })
+    .values({ title, status: 'open', user_id: userId, created_at: new Date().toISOString() })
     .returningAll()
     .executeTakeFirstOrThrow();
   return toTodo(row);
 }
 
-/** To-dos, newest first. */
-export async function listTodos(db: Db, { limit = 100 }: { limit?: number } = {}): Promise<Todo[]> {
-  const rows = await db.selectFrom('todos').selectAll().orderBy('id', 'desc').limit(limit).execute();
+/** One user's to-dos, newest first. */
+export async function listTodos(
+  db: Db,
+  { userId, limit = 100 }: { userId: string; limit?: number },
+): Promise<Todo[]> {
+  const rows = await db
+    .selectFrom('todos')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
   return rows.map(toTodo);
 }

@@ -12,6 +12,8 @@ export type IdempotencyShellOptions = {
   scope: string;
   /** Names of the tools to guard. Default {@link writeToolNames}; reads stay fresh. */
   tools?: Iterable<string>;
+  /** Whose window the entries count against (the user id): one user's calls never evict another's. */
+  partition?: string;
   /** Called when a call is answered from an earlier or concurrent execution. The result is unchanged. */
   onReplay?: (event: IdempotencyReplayEvent) => void;
 };
@@ -28,7 +30,7 @@ export type IdempotencyShellOptions = {
 export function wrapToolsWithIdempotency<TOOLS extends ToolSet>(
   table: TOOLS,
   store: IdempotencyStore,
-  { scope, tools = writeToolNames, onReplay }: IdempotencyShellOptions,
+  { scope, tools = writeToolNames, onReplay, partition }: IdempotencyShellOptions,
 ): TOOLS {
   return wrapExecute(
     table,
@@ -36,6 +38,7 @@ export function wrapToolsWithIdempotency<TOOLS extends ToolSet>(
     (execute, toolName) => (input, options) =>
       store.run(scope, toolName, input, () => finalOutput(execute(input, options)), {
         onReplay: onReplay && (() => onReplay({ toolCallId: options.toolCallId, toolName, scope })),
+        partition,
       }),
   );
 }

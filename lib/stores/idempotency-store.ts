@@ -6,6 +6,12 @@ export type IdempotencyRunOptions = {
    * sees the same value either way; audit and UI learn of the replay here.
    */
   onReplay?: () => void;
+  /**
+   * Whose window the entry counts against (the user). Each partition keeps at most
+   * `maxEntries` entries and evicts only its own, so one user's calls can never push
+   * out another user's. Absent: one shared partition.
+   */
+  partition?: string;
 };
 
 /**

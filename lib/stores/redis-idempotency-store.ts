@@ -138,9 +138,10 @@ type Flight = { scope: string; promise: Promise<{ value: unknown; replayed: bool
  *   a result `JSON.stringify` rejects is returned but not cached;
  * - the TTL runs on the Redis server's clock from completion (memory: from the
  *   call's start, on the injected `now`);
- * - `maxEntries` counts completed entries under `prefix`, ordered by completion,
- *   shared by all processes (memory: every entry, in flight or done, ordered by
- *   call start, per process);
+ * - `maxEntries` counts completed entries per partition (user) under `prefix`,
+ *   ordered by completion, shared by all processes (memory: every entry of the
+ *   partition, in flight or done, ordered by call start, per process); there is
+ *   no total cap: Redis memory is bounded by the TTL and the partitions' caps;
  * - when the winner fails, callers in the same process share its rejection, as in
  *   memory, but a caller waiting in another process takes the claim and runs the
  *   tool itself (nothing was cached, so this is the "next call");
@@ -220,7 +221,7 @@ export function createRedisIdempotencyStore({
   }
 
   /** The cross-process protocol for one key: claim and run, or wait for the holder. */
-  async function settle(scope: string, key: string, execute: () => Promise<unknown>) {
+  async function settle(scope: string, key: string, partition: string, execute: () => Promise<unknown>) {
     const token = `${pendingMarker}${randomUUID()}`;
     const setKey = scopeSetKey(scope);
     for (;;) {
@@ -230,7 +231,7 @@ export function createRedisIdempotencyStore({
           arguments: [token, String(claimTtlMs), String(Math.max(ttlMs, claimTtlMs))],
         }),
       )) as [number, string?];
-      if (reply[0] === 1) return { value: await runClaimed(key, setKey, token, execute), replayed: false };
+      if (reply[0] === 1) return { value: await runClaimed(key, setKey, token, partition, execute), replayed: false };
       const current = String(reply[1]);
       if (current.startsWith(doneMarker)) {
         return { value: (JSON.parse(current.slice(doneMarker.length)) as { v: unknown }).v, replayed: true };
@@ -241,7 +242,13 @@ export function createRedisIdempotencyStore({
     }
   }
 
-  async function runClaimed(key: string, setKey: string, token: string, execute: () => Promise<unknown>) {
+  async function runClaimed(
+    key: string,
+    setKey: string,
+    token: string,
+    partition: string,
+    execute: () => Promise<unknown>,
+  ) {
     // Renewing the claim keeps a slow but live winner from being taken over.
     const renewal = setInterval(
       () => {
@@ -273,7 +280,8 @@ export function createRedisIdempotencyStore({
       // error the model would retry. The claim then lapses after claimTtlMs.
       await client
         .eval(completeScript, {
-          keys: [key, orderKey, sequenceKey, setKey],
+          // Each partition (user) has its own eviction order: one user's entries never push out another's.
+          keys: [key, partition === '' ? orderKey : `${orderKey}:${partition}`, sequenceKey, setKey],
           arguments: [token, `${doneMarker}${payload}`, String(ttlMs), String(maxEntries), channel],
         })
         .catch(() => {});
@@ -286,7 +294,7 @@ export function createRedisIdempotencyStore({
     toolName: string,
     args: unknown,
     execute: () => Promise<T>,
-    { onReplay }: IdempotencyRunOptions = {},
+    { onReplay, partition = '' }: IdempotencyRunOptions = {},
   ): Promise<T> {
     const key = `${prefix}${idempotencyKey(scope, toolName, args)}`;
     const shared = flightsByKey.get(key);
@@ -297,7 +305,7 @@ export function createRedisIdempotencyStore({
     }
     const flight: Flight = {
       scope,
-      promise: settle(scope, key, () => new Promise<T>((resolve) => resolve(execute()))),
+      promise: settle(scope, key, partition, () => new Promise<T>((resolve) => resolve(execute()))),
     };
     flightsByKey.set(key, flight);
     try {

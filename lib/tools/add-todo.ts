@@ -2,9 +2,10 @@ import { tool } from 'ai';
 import { z } from 'zod';
 import type { Db } from '@/lib/db/engine';
 import { addTodo } from '@/lib/db/todos';
+import type { ToolContext } from './tool-context';
 
 /** Builds `addTodo`: a write that adds one item to the user's to-do list. */
-export function createAddTodoTool(db: Db) {
+export function createAddTodoTool(db: Db, { userId }: ToolContext) {
   return tool({
     description:
       'Add one item to the user’s to-do list. Call it when the user says "add a todo …", "remind me to …", "加一个待办 …" or "记一下 …". ' +
@@ -18,7 +19,7 @@ export function createAddTodoTool(db: Db) {
         .describe('The to-do as one short sentence, in the user’s words, e.g. "buy milk" or "买牛奶".'),
     }),
     execute: async ({ title }) => {
-      const todo = await addTodo(db, { title });
+      const todo = await addTodo(db, { title, userId });
       return { id: todo.id, title: todo.title, status: todo.status };
     },
   });

@@ -3,15 +3,11 @@ import { z } from 'zod';
 import type { Db } from '@/lib/db/engine';
 import { createTicket } from '@/lib/db/tickets';
 import { orderIdSchema } from './order-id-schema';
+import type { ToolContext } from './tool-context';
 
-/** Options for `createCreateTicketTool`. */
-export type CreateTicketToolOptions = {
-  /** The chat the tickets come from, stored with each ticket for follow-up. */
-  chatId?: string;
-};
 
 /** Builds `createTicket`: a write that opens a support ticket and returns its number. */
-export function createCreateTicketTool(db: Db, { chatId }: CreateTicketToolOptions = {}) {
+export function createCreateTicketTool(db: Db, { userId, chatId }: ToolContext) {
   return tool({
     description:
       'Open a support ticket for a problem a person must handle (a refund request, a damaged or missing item, a complaint) and return its number, e.g. TK-000123. ' +
@@ -39,7 +35,7 @@ export function createCreateTicketTool(db: Db, { chatId }: CreateTicketToolOptio
       orderId: orderIdSchema.optional().describe('Optional order number the ticket is about, e.g. "A1001".'),
     }),
     execute: async ({ title, detail, orderId }) => {
-      const ticket = await createTicket(db, { title, detail, orderId, chatId });
+      const ticket = await createTicket(db, { title, detail, orderId, chatId, userId });
       return { ticketId: ticket.ticketId, title: ticket.title, status: ticket.status };
     },
   });

@@ -2,16 +2,17 @@ import { tool } from 'ai';
 import { z } from 'zod';
 import type { Db } from '@/lib/db/engine';
 import { listTodos } from '@/lib/db/todos';
+import type { ToolContext } from './tool-context';
 
 /** Builds `listTodos`: read-only listing of the to-do list, newest first. */
-export function createListTodosTool(db: Db) {
+export function createListTodosTool(db: Db, { userId }: ToolContext) {
   return tool({
     description:
       'List the user’s to-dos, newest first. Call it when the user asks to see, list or check their to-dos (also right after adding one, if they asked for the list too). ' +
       'Takes no input. Do not call it to add an item.',
     inputSchema: z.object({}),
     execute: async () => ({
-      todos: (await listTodos(db, { limit: 50 })).map(({ id, title, status, createdAt }) => ({
+      todos: (await listTodos(db, { userId, limit: 50 })).map(({ id, title, status, createdAt }) => ({
         id,
         title,
         status,

@@ -1,10 +1,11 @@
 import type { ToolName } from '@/lib/config';
 import type { Db } from '@/lib/db/engine';
 import { createAddTodoTool } from './add-todo';
-import { type CreateTicketToolOptions, createCreateTicketTool } from './create-ticket';
+import { createCreateTicketTool } from './create-ticket';
 import { createGetOrderStatusTool } from './get-order-status';
 import { createListTodosTool } from './list-todos';
 import { createSearchKnowledgeBaseTool } from './search-knowledge-base';
+import type { ToolContext } from './tool-context';
 import {
   isWorkerName,
   toolNamesByWorker,
@@ -21,17 +22,14 @@ export {
   workerNames,
 } from './tool-names-by-worker';
 
-/** Options shared by the toolbox factories. */
-export type ToolboxOptions = CreateTicketToolOptions;
-
 /** Every tool the product has, keyed by name. */
-export function createToolbox(db: Db, options: ToolboxOptions = {}) {
+export function createToolbox(db: Db, context: ToolContext) {
   return {
     getOrderStatus: createGetOrderStatusTool(db),
-    createTicket: createCreateTicketTool(db, options),
+    createTicket: createCreateTicketTool(db, context),
     searchKnowledgeBase: createSearchKnowledgeBaseTool(db),
-    addTodo: createAddTodoTool(db),
-    listTodos: createListTodosTool(db),
+    addTodo: createAddTodoTool(db, context),
+    listTodos: createListTodosTool(db, context),
   } satisfies Record<ToolName, unknown>;
 }
 
@@ -48,7 +46,7 @@ export type WorkerTools<WORKER extends WorkerName> = Pick<Toolbox, WorkerToolNam
 export function createWorkerTools<WORKER extends WorkerName>(
   worker: WORKER,
   db: Db,
-  options: ToolboxOptions = {},
+  context: ToolContext,
 ): WorkerTools<WORKER> {
   if (!isWorkerName(worker)) {
     throw new TypeError(
@@ -57,10 +55,10 @@ export function createWorkerTools<WORKER extends WorkerName>(
   }
   const factories: { [NAME in ToolName]: () => Toolbox[NAME] } = {
     getOrderStatus: () => createGetOrderStatusTool(db),
-    createTicket: () => createCreateTicketTool(db, options),
+    createTicket: () => createCreateTicketTool(db, context),
     searchKnowledgeBase: () => createSearchKnowledgeBaseTool(db),
-    addTodo: () => createAddTodoTool(db),
-    listTodos: () => createListTodosTool(db),
+    addTodo: () => createAddTodoTool(db, context),
+    listTodos: () => createListTodosTool(db, context),
   };
   const table: Partial<Toolbox> = {};
   for (const name of toolNamesByWorker[worker] as readonly ToolName[]) {

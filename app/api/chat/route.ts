@@ -2,14 +2,15 @@ import type { NextRequest } from 'next/server';
 import { streamChatTurn } from '@/lib/chat/stream-chat-turn';
 import { jsonError, readJsonBody } from '@/lib/http/json';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
-import { ownerIdFromRequest } from '@/lib/server/owner';
+import { withSession } from '@/lib/http/with-session';
 import { parseChatRequest } from './schema';
 
 // Approvals hold the response open for up to the confirm timeout.
 export const maxDuration = 300;
 
 /** The streaming chat endpoint `useChat` talks to. */
-export const POST = withUnavailableAs503(async (request: NextRequest) => {
+export const POST = withUnavailableAs503(
+  withSession(async (request: NextRequest, user) => {
   const body = await readJsonBody(request);
   if (!body.ok) return body.response;
   const parsed = parseChatRequest(body.value);
@@ -17,8 +18,9 @@ export const POST = withUnavailableAs503(async (request: NextRequest) => {
 
   const result = await streamChatTurn({
     ...parsed.data,
-    ownerId: ownerIdFromRequest(request),
+    ownerId: user.id,
     signal: request.signal,
   });
   return result instanceof Response ? result : jsonError(result.status, result.error);
-});
+  }),
+);

@@ -1,9 +1,10 @@
 import { getDb, listTickets } from '@/lib/db';
+import { withSession } from '@/lib/http/with-session';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 
 export const dynamic = 'force-dynamic';
 
-/** Every ticket, newest first. */
-export const GET = withUnavailableAs503(async () => {
-  return Response.json(await listTickets(await getDb()));
-});
+/** This user's tickets, newest first. */
+export const GET = withUnavailableAs503(
+  withSession(async (_request, user) => Response.json(await listTickets(await getDb(), { userId: user.id }))),
+);

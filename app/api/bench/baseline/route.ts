@@ -7,7 +7,7 @@ import { workerInstructions } from '@/lib/chat/worker-instructions';
 import { getConfig } from '@/lib/config';
 import { saveMessages } from '@/lib/db';
 import { jsonError, readJsonBody } from '@/lib/http/json';
-import { ownerIdFromRequest } from '@/lib/server/owner';
+import { withSession } from '@/lib/http/with-session';
 import { parseChatRequest } from '../../chat/schema';
 
 /**
@@ -18,7 +18,7 @@ import { parseChatRequest } from '../../chat/schema';
  * The difference between the two is what the shells cost. Served only with
  * `TOOLGATE_BENCH_BASELINE=1`; 404 otherwise.
  */
-export async function POST(request: NextRequest) {
+export const POST = withSession(async (request: NextRequest, user) => {
   if (!getConfig().TOOLGATE_BENCH_BASELINE) return jsonError(404, 'Not found');
   const body = await readJsonBody(request);
   if (!body.ok) return body.response;
@@ -27,7 +27,7 @@ export async function POST(request: NextRequest) {
 
   const turn = await prepareChatTurn({
     ...parsed.data,
-    ownerId: ownerIdFromRequest(request),
+    ownerId: user.id,
     signal: request.signal,
   });
   if ('rejection' in turn) {
@@ -52,4 +52,4 @@ export async function POST(request: NextRequest) {
       await saveMessages(db, parsed.data.id, messages);
     },
   });
-}
+});

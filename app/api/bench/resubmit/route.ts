@@ -6,6 +6,7 @@ import { workerInstructions } from '@/lib/chat/worker-instructions';
 import { getConfig } from '@/lib/config';
 import { getDb } from '@/lib/db';
 import { describeZodError, jsonError, readJsonBody } from '@/lib/http/json';
+import { withSession } from '@/lib/http/with-session';
 import { createWorkerTools } from '@/lib/tools';
 
 const bodySchema = z.object({ messages: z.array(z.unknown()).min(1).max(100) });
@@ -23,7 +24,7 @@ const bodySchema = z.object({ messages: z.array(z.unknown()).min(1).max(100) });
  * `TOOLGATE_BENCH_BASELINE=1`; 404 otherwise. Never for production: it trusts
  * the client's approval, which is exactly why the product does not do this.
  */
-export async function POST(request: Request) {
+export const POST = withSession(async (request, user) => {
   const config = getConfig();
   if (!config.TOOLGATE_BENCH_BASELINE) return jsonError(404, 'Not found');
   const body = await readJsonBody(request);
@@ -31,7 +32,7 @@ export async function POST(request: Request) {
   const parsed = bodySchema.safeParse(body.value);
   if (!parsed.success) return jsonError(400, describeZodError(parsed.error));
 
-  const tools = createWorkerTools('refund', await getDb());
+  const tools = createWorkerTools('refund', await getDb(), { userId: user.id });
   const validated = await safeValidateUIMessages({ messages: parsed.data.messages, tools });
   if (!validated.success) return jsonError(400, `messages: ${validated.error.message}`);
 
@@ -45,4 +46,4 @@ export async function POST(request: Request) {
     abortSignal: request.signal,
   });
   return result.toUIMessageStreamResponse({ originalMessages: validated.data });
-}
+});

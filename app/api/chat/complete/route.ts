@@ -2,11 +2,12 @@ import type { NextRequest } from 'next/server';
 import { completeChatTurn } from '@/lib/chat/complete-chat-turn';
 import { jsonError, readJsonBody } from '@/lib/http/json';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
-import { ownerIdFromRequest } from '@/lib/server/owner';
+import { withSession } from '@/lib/http/with-session';
 import { parseChatRequest } from '../schema';
 
 /** One chat turn without streaming; refused while any tool needs approval. */
-export const POST = withUnavailableAs503(async (request: NextRequest) => {
+export const POST = withUnavailableAs503(
+  withSession(async (request: NextRequest, user) => {
   const body = await readJsonBody(request);
   if (!body.ok) return body.response;
   const parsed = parseChatRequest(body.value);
@@ -14,8 +15,9 @@ export const POST = withUnavailableAs503(async (request: NextRequest) => {
 
   const result = await completeChatTurn({
     ...parsed.data,
-    ownerId: ownerIdFromRequest(request),
+    ownerId: user.id,
     signal: request.signal,
   });
   return 'error' in result ? jsonError(result.status, result.error) : Response.json(result);
-});
+  }),
+);

@@ -3,24 +3,24 @@ import { deleteOwnedChat } from '@/lib/chat/delete-chat';
 import { readOwnedChat } from '@/lib/chat/read-chat';
 import { jsonError } from '@/lib/http/json';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
-import { ownerIdFromRequest } from '@/lib/server/owner';
+import { withSession } from '@/lib/http/with-session';
 import { StoreUnavailableError } from '@/lib/stores';
 
 /** One chat with its messages; another owner's chat answers like an unknown one. */
 export const GET = withUnavailableAs503(
-  async (request: NextRequest, { params }: { params: Promise<{ id: string }> }) => {
+  withSession(async (_request: NextRequest, user, { params }: { params: Promise<{ id: string }> }) => {
     const { id } = await params;
-    const chat = await readOwnedChat({ chatId: id, ownerId: ownerIdFromRequest(request) });
+    const chat = await readOwnedChat({ chatId: id, ownerId: user.id });
     return chat === undefined ? jsonError(404, 'Chat not found') : Response.json(chat);
-  },
+  }),
 );
 
 /** Deletes a chat, denies its pending approvals (`closed`) and clears its idempotency scope. */
 export const DELETE = withUnavailableAs503(
-  async (request: NextRequest, { params }: { params: Promise<{ id: string }> }) => {
+  withSession(async (_request: NextRequest, user, { params }: { params: Promise<{ id: string }> }) => {
     const { id } = await params;
     try {
-      const deleted = await deleteOwnedChat({ chatId: id, ownerId: ownerIdFromRequest(request) });
+      const deleted = await deleteOwnedChat({ chatId: id, ownerId: user.id });
       return deleted ? Response.json({ deleted: true }) : jsonError(404, 'Chat not found');
     } catch (error) {
       // The chat stays until its approvals and idempotency scope can be closed with it.
@@ -28,5 +28,5 @@ export const DELETE = withUnavailableAs503(
         return jsonError(503, 'Cannot delete the chat right now; try again');
       throw error;
     }
-  },
+  }),
 );

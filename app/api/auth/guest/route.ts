@@ -1,0 +1,24 @@
+import type { NextRequest } from 'next/server';
+import { getAuth } from '@/lib/auth/get-auth';
+import { getSessionUser } from '@/lib/auth/session-user';
+import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
+
+/** Only a path on this site: never an open redirect to somewhere else. */
+function safeRedirectPath(value: string | null): string {
+  if (value === null || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return '/';
+  return value;
+}
+
+/**
+ * Gives a visitor without a session a guest (anonymous) session and sends them back to
+ * `redirectUrl`. The page proxy sends first visits here, so chatting needs no sign-up.
+ */
+export const GET = withUnavailableAs503(async (request: NextRequest) => {
+  const target = new URL(safeRedirectPath(request.nextUrl.searchParams.get('redirectUrl')), request.url);
+  const redirect = new Response(null, { status: 303, headers: { location: target.pathname + target.search } });
+  if ((await getSessionUser(request.headers)) !== undefined) return redirect;
+  const signedIn = await (await getAuth()).api.signInAnonymous({ headers: request.headers, asResponse: true });
+  if (!signedIn.ok) return Response.json({ error: 'Could not start a guest session' }, { status: 503 });
+  for (const cookie of signedIn.headers.getSetCookie()) redirect.headers.append('set-cookie', cookie);
+  return redirect;
+});
