@@ -93,8 +93,12 @@ export class McpServerConnection {
     } catch (error) {
       if (signal?.aborted || isApplicationError(error)) throw error;
       this.markDown(generation, client, error);
+      // A refused connection never reached the server; anything else may have failed halfway.
+      const outcome = isConnectionRefused(error)
+        ? 'is not reachable right now, so the tool did not run'
+        : 'went away during the call; the tool may or may not have run';
       throw new McpServerUnavailableError(
-        `The MCP server "${this.name}" went away during the call (${describeError(error)}); it may or may not have run. Toolgate is reconnecting.`,
+        `The MCP server "${this.name}" ${outcome} (${describeError(error)}). Toolgate keeps reconnecting; try again shortly.`,
       );
     }
   }
@@ -229,6 +233,11 @@ function observeClose(inner: StdioMCPTransport, onClose: () => void): MCPTranspo
 /** A JSON-RPC error answered by a live server (bad arguments, unknown tool): not a reason to reconnect. */
 function isApplicationError(error: unknown): boolean {
   return typeof (error as { code?: unknown } | null)?.code === 'number';
+}
+
+function isConnectionRefused(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: unknown; cause?: { code?: unknown } } } | null)?.cause;
+  return cause?.code === 'ECONNREFUSED' || cause?.cause?.code === 'ECONNREFUSED';
 }
 
 function describeError(error: unknown): string {
