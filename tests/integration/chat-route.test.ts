@@ -251,3 +251,20 @@ describe('POST /api/chat/complete', () => {
     expect(body.text).toContain(body.toolResults[0].output.ticketId);
   });
 });
+
+describe('POST /api/chat with a /tool message', () => {
+  beforeEach(() => {
+    configureServer({ AGENT_CONFIRM_TOOLS: '' });
+  });
+
+  it('routes the message to the worker holding the tool, which calls it with the given input', async () => {
+    const reader = await startTurn('chat-command', [
+      userMessage('/tool addTodo {"title":"water the plants"}'),
+    ]);
+    await reader.rest();
+    expect(reader.chunks.find((chunk) => chunk.type === 'start')).toMatchObject({
+      messageMetadata: { worker: 'assistant' },
+    });
+    expect(toolOutput(reader)).toMatchObject({ title: 'water the plants' });
+  });
+});
