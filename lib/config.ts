@@ -126,30 +126,31 @@ const rateLimit = z
     return { points, windowMs };
   });
 
-const environmentSchema = z
-  .object({
-    AGENT_CONFIRM_TOOLS: confirmTools,
-    MCP_CONFIG: mcpConfig,
-    AGENT_CONFIRM_TIMEOUT_MS: positiveInteger('AGENT_CONFIRM_TIMEOUT_MS', 60_000),
-    IDEMPOTENCY_TTL_MS: positiveInteger('IDEMPOTENCY_TTL_MS', 600_000),
-    IDEMPOTENCY_MAX_ENTRIES: positiveInteger('IDEMPOTENCY_MAX_ENTRIES', 500),
-    AGENT_TOOL_RATE_LIMIT: rateLimit,
-    DATABASE_PATH: optionalText.transform((value) => value ?? '.data/toolgate.db'),
-    REDIS_URL: optionalText,
-    OPENAI_API_KEY: optionalText,
-    OPENAI_MODEL: optionalText.transform((value) => value ?? 'gpt-4o-mini'),
-    OPENAI_BASE_URL: optionalText,
-    AI_MODEL: z
-      .enum(['offline', 'openai', ''])
-      .optional()
-      .transform((value) => (value === '' ? undefined : value)),
-    OFFLINE_MODEL_DELAY_MS: nonNegativeInteger('OFFLINE_MODEL_DELAY_MS', 15),
-    TOOLGATE_BENCH_BASELINE: z
-      .string()
-      .optional()
-      .transform((value) => value === '1'),
-  })
-  .transform(checkConfirmTools);
+const environmentFields = z.object({
+  AGENT_CONFIRM_TOOLS: confirmTools,
+  MCP_CONFIG: mcpConfig,
+  AGENT_CONFIRM_TIMEOUT_MS: positiveInteger('AGENT_CONFIRM_TIMEOUT_MS', 60_000),
+  IDEMPOTENCY_TTL_MS: positiveInteger('IDEMPOTENCY_TTL_MS', 600_000),
+  IDEMPOTENCY_MAX_ENTRIES: positiveInteger('IDEMPOTENCY_MAX_ENTRIES', 500),
+  AGENT_TOOL_RATE_LIMIT: rateLimit,
+  DATABASE_PATH: optionalText.transform((value) => value ?? '.data/toolgate.db'),
+  REDIS_URL: optionalText,
+  OPENAI_API_KEY: optionalText,
+  OPENAI_MODEL: optionalText.transform((value) => value ?? 'gpt-4o-mini'),
+  OPENAI_BASE_URL: optionalText,
+  AI_MODEL: z
+    .enum(['offline', 'openai', ''])
+    .optional()
+    .transform((value) => (value === '' ? undefined : value)),
+  OFFLINE_MODEL_DELAY_MS: nonNegativeInteger('OFFLINE_MODEL_DELAY_MS', 15),
+  TOOLGATE_BENCH_BASELINE: z
+    .string()
+    .optional()
+    .transform((value) => value === '1'),
+});
+
+// Checked once every field is parsed: an MCP tool name is valid only for a configured server.
+const environmentSchema = environmentFields.transform(checkConfirmTools);
 
 export type AppConfig = z.output<typeof environmentSchema>;
 
