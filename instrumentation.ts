@@ -3,5 +3,5 @@
  * own module so the Edge bundle of this hook never sees `process.exit`.
  */
 export async function register() {
-  if (process.env.NEXT_RUNTIME === 'nodejs') await import('./instrumentation-node');
+  if (process.env.NEXT_RUNTIME === 'nodejs') await (await import('./instrumentation-node')).startServer();
 }

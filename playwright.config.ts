@@ -1,19 +1,21 @@
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 
 /**
  * e2e against a production build with the offline model at zero delay.
  *
- * Two servers run from one build: the main one with the default 60 s approval
- * timeout, and one with a 3 s timeout for the expiry test (env is read at run
- * time, so one build serves both). Each run gets fresh SQLite files.
+ * Three servers run from one build: the main one with the default 60 s approval
+ * timeout, one with a 3 s timeout for the expiry test, and one with the example
+ * MCP server configured (env is read at run time, so one build serves all).
+ * Each run gets fresh SQLite files.
  */
 
 // The build `npm run build:test` makes; E2E_DIST_DIR lets a developer keep a private one.
 const distDir = process.env.E2E_DIST_DIR ?? '.next-test';
 const mainPort = Number(process.env.E2E_PORT ?? 3107);
 const shortTimeoutPort = mainPort + 1;
+const mcpPort = mainPort + 2;
 const dataDir = '.data';
 // Wide enough for all three columns (chats, conversation, tickets and todos).
 const viewport = { width: 1440, height: 900 };
@@ -30,6 +32,21 @@ function removeOldDatabases() {
   }
 }
 removeOldDatabases();
+
+// The MCP server's config: the example notes server over stdio, its tools in a worker of their own.
+const mcpConfigPath = join(dataDir, `e2e-${runId}-mcp.json`);
+writeFileSync(
+  mcpConfigPath,
+  JSON.stringify({
+    servers: {
+      notes: {
+        command: process.execPath,
+        args: [resolve('examples/mcp-server/notes-server.mjs')],
+        worker: 'notes',
+      },
+    },
+  }),
+);
 
 const sourceRoots = [
   'app',
@@ -60,6 +77,8 @@ const next = `NEXT_DIST_DIR=${distDir} node_modules/.bin/next`;
 const build = buildIsFresh ? '' : `${next} build && `;
 
 const serverEnv = {
+  // Production servers refuse to start without a session secret; any fixed one does here.
+  BETTER_AUTH_SECRET: 'e2e-secret-that-is-long-enough-for-better-auth',
   AI_MODEL: 'offline',
   OFFLINE_MODEL_DELAY_MS: '0',
   NEXT_DIST_DIR: distDir,
@@ -96,7 +115,7 @@ export default defineConfig({
   projects: [
     {
       name: 'chromium',
-      testIgnore: /expiry\.spec\.ts/,
+      testIgnore: /(expiry|mcp)\.spec\.ts/,
       use: {
         ...devices['Desktop Chrome'],
         viewport,
@@ -111,6 +130,16 @@ export default defineConfig({
         ...devices['Desktop Chrome'],
         viewport,
         baseURL: `http://127.0.0.1:${shortTimeoutPort}`,
+        locale: 'zh-CN',
+      },
+    },
+    {
+      name: 'mcp',
+      testMatch: /mcp\.spec\.ts/,
+      use: {
+        ...devices['Desktop Chrome'],
+        viewport,
+        baseURL: `http://127.0.0.1:${mcpPort}`,
         locale: 'zh-CN',
       },
     },
@@ -137,6 +166,19 @@ export default defineConfig({
         ...serverEnv,
         DATABASE_PATH: join(dataDir, `e2e-${runId}-short.db`),
         AGENT_CONFIRM_TIMEOUT_MS: '3000',
+      },
+      timeout: 60_000,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
+      command: `${next} start -H 127.0.0.1 -p ${mcpPort}`,
+      url: `http://127.0.0.1:${mcpPort}/api/meta`,
+      env: {
+        ...serverEnv,
+        DATABASE_PATH: join(dataDir, `e2e-${runId}-mcp.db`),
+        MCP_CONFIG: mcpConfigPath,
       },
       timeout: 60_000,
       reuseExistingServer: false,

@@ -8,13 +8,18 @@ import type { UIMessage } from 'ai';
 /** The worker names the picker offers besides `auto`. */
 export const workerNames = ['order', 'refund', 'knowledge', 'assistant'] as const;
 
-/** A worker choice sent with each request; `auto` lets the router pick. */
-export type WorkerChoice = 'auto' | (typeof workerNames)[number];
+/** A worker choice sent with each request; `auto` lets the router pick. MCP servers may add workers. */
+export type WorkerChoice = 'auto' | (typeof workerNames)[number] | (string & {});
 
 /** What the server tells about itself: `GET /api/meta`. */
 export type Meta = {
   model: string;
-  workers: { name: string; tools: string[] }[];
+  workers: {
+    name: string;
+    tools: string[];
+    /** The worker's MCP tools: which server serves each, what it does, and whether it answers now. */
+    mcpTools?: { name: string; server: string; description: string; available: boolean }[];
+  }[];
   confirmTools: string[];
   confirmTimeoutMs: number;
 };

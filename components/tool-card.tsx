@@ -13,6 +13,7 @@ import {
   Wrench,
 } from 'lucide-react';
 import { useState } from 'react';
+import { parseMcpToolName } from '@/lib/mcp/mcp-tool-name';
 import type { ApproveToolCall } from './api-types';
 import { Badge } from './ui/badge';
 import { Button } from './ui/button';
@@ -106,6 +107,7 @@ export function ToolCard({
 }) {
   const { t } = useWorkspace();
   const toolName = getToolName(part);
+  const mcpServer = parseMcpToolName(toolName)?.server;
   // The server answered this call from the idempotency window instead of running the tool.
   const replayed = part.toolMetadata?.replayed === true;
   const [decision, setDecision] = useState<LocalDecision>({ kind: 'none' });
@@ -161,6 +163,11 @@ export function ToolCard({
         <Wrench className="size-4 text-muted-foreground" aria-hidden="true" />
         <CardTitle className="font-mono">{toolName}</CardTitle>
         <div className="ml-auto flex items-center gap-1">
+          {mcpServer !== undefined && (
+            <Badge variant="outline" data-testid="mcp-server">
+              {t.mcpServer(mcpServer)}
+            </Badge>
+          )}
           {replayed && (
             <Badge variant="outline" data-testid="replayed">
               <History aria-hidden="true" />

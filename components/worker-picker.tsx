@@ -5,10 +5,6 @@ import { Badge } from './ui/badge';
 import { NativeSelect, NativeSelectOption } from './ui/native-select';
 import { useWorkspace } from './workspace-provider';
 
-function isWorkerChoice(value: string): value is WorkerChoice {
-  return value === 'auto' || (workerNames as readonly string[]).includes(value);
-}
-
 /**
  * Pins the worker for the next messages, or leaves the choice to the router.
  * Each option shows the worker's whole tool table, which is its whole capability.
@@ -18,6 +14,10 @@ export function WorkerPicker() {
   const toolsByWorker = new Map(meta?.workers.map((entry) => [entry.name, entry.tools]));
   // Meta may list workers the client does not know yet; show those too.
   const names = [...new Set([...workerNames, ...(meta?.workers.map((entry) => entry.name) ?? [])])];
+  const mcpToolsByName = new Map(
+    meta?.workers.flatMap((entry) => entry.mcpTools ?? []).map((tool) => [tool.name, tool]),
+  );
+  const isWorkerChoice = (value: string): value is WorkerChoice => value === 'auto' || names.includes(value);
   const label = (name: string) => t.workerNames[name] ?? name;
   const selectedTools = worker === 'auto' ? null : (toolsByWorker.get(worker) ?? []);
 
@@ -45,13 +45,22 @@ export function WorkerPicker() {
         <span className="text-xs text-muted-foreground">{t.workerAutoHint}</span>
       ) : (
         <ul aria-label={t.toolsOf(label(worker))} className="flex flex-wrap gap-1">
-          {selectedTools.map((tool) => (
-            <li key={tool}>
-              <Badge variant="outline" className="font-mono">
-                {tool}
-              </Badge>
-            </li>
-          ))}
+          {selectedTools.map((tool) => {
+            const mcp = mcpToolsByName.get(tool);
+            return (
+              <li key={tool} className="flex items-center gap-1">
+                <Badge variant="outline" className="font-mono" title={mcp?.description}>
+                  {tool}
+                </Badge>
+                {mcp && (
+                  <span className="text-xs text-muted-foreground">
+                    {t.mcpServer(mcp.server)}: {mcp.description}
+                    {!mcp.available && ` (${t.unavailable})`}
+                  </span>
+                )}
+              </li>
+            );
+          })}
         </ul>
       )}
     </div>

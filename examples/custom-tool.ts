@@ -61,7 +61,9 @@ async function main(): Promise<void> {
     const title = '给植物浇水';
     await ask(guarded, `加一个待办：${title}`);
     await ask(guarded, `加一个待办：${title}`);
-    const copies = (await listTodos(db, { userId: 'example-user' })).filter((todo) => todo.title === title).length;
+    const copies = (await listTodos(db, { userId: 'example-user' })).filter(
+      (todo) => todo.title === title,
+    ).length;
     console.log(
       `\n  "${title}" appears ${copies} time(s) in the list: the second call was a replay, not a new row.`,
     );

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { type McpConfig, readMcpConfig } from './mcp/mcp-config';
+import { parseMcpToolName } from './mcp/mcp-tool-name';
 
 /** Every tool the product knows; `AGENT_CONFIRM_TOOLS` may only name these. */
 export const knownToolNames = [
@@ -52,28 +54,57 @@ const optionalText = z
 
 /**
  * `AGENT_CONFIRM_TOOLS`: comma-separated tool names. Absent means `createTicket`;
- * the empty string turns approvals off. An unknown name is a start-up error that
- * lists the known tools, so a typo can never silently turn approval off.
+ * the empty string turns approvals off. Names are checked against the known tools
+ * once `MCP_CONFIG` is read (see `checkConfirmTools`).
  */
 const confirmTools = z
   .string()
   .optional()
-  .transform((value, context) => {
-    if (value === undefined) return new Set<ToolName>(['createTicket']);
-    const names = value
-      .split(',')
-      .map((name) => name.trim())
-      .filter((name) => name !== '');
-    const unknown = names.filter((name) => !(knownToolNames as readonly string[]).includes(name));
-    if (unknown.length > 0) {
-      context.addIssue({
-        code: 'custom',
-        message: `AGENT_CONFIRM_TOOLS names unknown tool(s) ${unknown.map((name) => `"${name}"`).join(', ')}; known tools: ${knownToolNames.join(', ')}`,
-      });
-      return z.NEVER;
-    }
-    return new Set(names as ToolName[]);
+  .transform((value) =>
+    value === undefined
+      ? ['createTicket']
+      : value
+          .split(',')
+          .map((name) => name.trim())
+          .filter((name) => name !== ''),
+  );
+
+/** `MCP_CONFIG`: the path of a JSON file of MCP servers, read and validated here (lib/mcp/mcp-config.ts). */
+const mcpConfig = optionalText.transform((path, context): McpConfig | undefined => {
+  if (path === undefined) return undefined;
+  const result = readMcpConfig(path);
+  if ('config' in result) return result.config;
+  for (const message of result.problems) context.addIssue({ code: 'custom', message });
+  return z.NEVER;
+});
+
+/**
+ * An unknown name in `AGENT_CONFIRM_TOOLS` is a start-up error that lists the known
+ * tools, so a typo can never silently turn approval off. An MCP tool name must at
+ * least name a configured server here; its tool part is checked once the server answers.
+ */
+function checkConfirmTools<CONFIG extends { AGENT_CONFIRM_TOOLS: string[]; MCP_CONFIG?: McpConfig }>(
+  environment: CONFIG,
+  context: z.RefinementCtx,
+): Omit<CONFIG, 'AGENT_CONFIRM_TOOLS'> & { AGENT_CONFIRM_TOOLS: ReadonlySet<string> } {
+  const servers = environment.MCP_CONFIG?.servers ?? {};
+  const unknown = environment.AGENT_CONFIRM_TOOLS.filter((name) => {
+    if ((knownToolNames as readonly string[]).includes(name)) return false;
+    const server = parseMcpToolName(name)?.server;
+    return server === undefined || !Object.hasOwn(servers, server);
   });
+  if (unknown.length > 0) {
+    const mcpHint =
+      Object.keys(servers).length > 0
+        ? `, or <server>__<tool> for MCP servers ${Object.keys(servers).join(', ')}`
+        : '';
+    context.addIssue({
+      code: 'custom',
+      message: `AGENT_CONFIRM_TOOLS names unknown tool(s) ${unknown.map((name) => `"${name}"`).join(', ')}; known tools: ${knownToolNames.join(', ')}${mcpHint}`,
+    });
+  }
+  return { ...environment, AGENT_CONFIRM_TOOLS: new Set(environment.AGENT_CONFIRM_TOOLS) };
+}
 
 const rateLimit = z
   .string()
@@ -95,8 +126,9 @@ const rateLimit = z
     return { points, windowMs };
   });
 
-const environmentSchema = z.object({
+const environmentFields = z.object({
   AGENT_CONFIRM_TOOLS: confirmTools,
+  MCP_CONFIG: mcpConfig,
   AGENT_CONFIRM_TIMEOUT_MS: positiveInteger('AGENT_CONFIRM_TIMEOUT_MS', 60_000),
   IDEMPOTENCY_TTL_MS: positiveInteger('IDEMPOTENCY_TTL_MS', 600_000),
   IDEMPOTENCY_MAX_ENTRIES: positiveInteger('IDEMPOTENCY_MAX_ENTRIES', 500),
@@ -138,6 +170,9 @@ const environmentSchema = z.object({
     .optional()
     .transform((value) => value === '1'),
 });
+
+// Checked once every field is parsed: an MCP tool name is valid only for a configured server.
+const environmentSchema = environmentFields.transform(checkConfirmTools);
 
 export type AppConfig = z.output<typeof environmentSchema>;
 

@@ -8,6 +8,8 @@ import { NativeSelect, NativeSelectOption } from '@/components/ui/native-select'
 import { readAuditLog } from '@/lib/chat/read-audit-log';
 import { knownToolNames } from '@/lib/config';
 import { type AuditOutcome, auditOutcomes } from '@/lib/db/audit';
+import { listWorkers } from '@/lib/mcp/list-workers';
+import { parseMcpToolName } from '@/lib/mcp/mcp-tool-name';
 
 export const dynamic = 'force-dynamic';
 
@@ -41,6 +43,7 @@ const textByLocale = {
     worker: 'Worker',
     duration: 'Duration',
     argsHash: 'Arguments (sha256)',
+    mcpServer: 'MCP server',
     empty: 'No tool calls match.',
     invalid: 'Ignored invalid filters',
   },
@@ -59,6 +62,7 @@ const textByLocale = {
     worker: '助手',
     duration: '耗时',
     argsHash: '参数 (sha256)',
+    mcpServer: 'MCP 服务器',
     empty: '没有匹配的工具调用。',
     invalid: '已忽略无效的筛选条件',
   },
@@ -74,6 +78,10 @@ export default async function AuditPage({
   const parsed = parseAuditQuery(await searchParams);
   const query = parsed.success ? parsed.data : { limit: 100 };
   const rows = await readAuditLog(query);
+  const toolNames = [
+    ...knownToolNames,
+    ...(await listWorkers()).flatMap((worker) => worker.mcpTools.map((tool) => tool.name)),
+  ];
 
   return (
     <main className="mx-auto flex max-w-6xl flex-col gap-4 p-4 sm:p-6">
@@ -101,7 +109,7 @@ export default async function AuditPage({
           {text.tool}
           <NativeSelect id="audit-tool" name="tool" defaultValue={query.tool ?? ''}>
             <NativeSelectOption value="">{text.all}</NativeSelectOption>
-            {knownToolNames.map((tool) => (
+            {toolNames.map((tool) => (
               <NativeSelectOption key={tool} value={tool}>
                 {tool}
               </NativeSelectOption>
@@ -168,7 +176,15 @@ export default async function AuditPage({
                     </Link>
                   </td>
                   <td className="px-3 py-2">{row.worker}</td>
-                  <td className="px-3 py-2 font-mono text-xs">{row.toolName}</td>
+                  <td className="px-3 py-2 font-mono text-xs">
+                    {row.toolName}
+                    {/* The server is part of an MCP tool's name: `<server>__<tool>`. */}
+                    {parseMcpToolName(row.toolName) && (
+                      <Badge variant="outline" className="ml-2 font-sans">
+                        {text.mcpServer} {parseMcpToolName(row.toolName)?.server}
+                      </Badge>
+                    )}
+                  </td>
                   <td className="px-3 py-2">
                     <Badge variant={variantByOutcome[row.outcome]}>{row.outcome}</Badge>
                   </td>

@@ -88,6 +88,7 @@ export async function startApp({
   for (const name of clearedVariables) delete env[name];
   Object.assign(env, {
     NODE_ENV: 'production',
+    BETTER_AUTH_SECRET: 'bench-secret-that-is-long-enough-for-better-auth',
     NEXT_TELEMETRY_DISABLED: '1',
     NEXT_DIST_DIR: benchDistDir,
     AI_MODEL: 'offline',

@@ -18,6 +18,7 @@ import {
   type ToolOutcome,
   unknownReply,
 } from './offline-replies';
+import { parseToolCommand, toolNotInTableReply } from './tool-command';
 
 /** The provider id the offline model reports; `isOfflineModel` checks it. */
 export const offlineProviderId = 'toolgate.offline';
@@ -138,6 +139,32 @@ function planStep(options: LanguageModelV4CallOptions, generateId: () => string)
       if (part.type === 'tool-call') calls.push({ toolCallId: part.toolCallId, toolName: part.toolName });
       if (part.type === 'tool-result') outcomes.push(readOutcome(part.toolName, part.output));
     }
+  }
+
+  // `/tool <name> <json input>`: exactly that call if the table has it, then an answer from its result.
+  const command = parseToolCommand(text);
+  if (command !== undefined) {
+    if (!available.has(command.toolName))
+      return answer(toolNotInTableReply(command.toolName, offered, language));
+    const outcome = outcomes[0];
+    if (outcome === undefined) {
+      return {
+        content: [
+          {
+            type: 'tool-call',
+            toolCallId: `call_${generateId()}`,
+            toolName: command.toolName,
+            input: JSON.stringify(command.input),
+          },
+        ],
+        finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+      };
+    }
+    if (outcome.kind !== 'success') return answer(failureReply(outcome, language));
+    const resultText = isRecord(outcome.value) ? outcome.value.text : undefined;
+    return answer(
+      typeof resultText === 'string' ? resultText : successReply(outcome.toolName, outcome.value, language),
+    );
   }
 
   const intent = parseIntent(text);

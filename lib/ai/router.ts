@@ -2,6 +2,7 @@ import { generateText, type LanguageModel, Output } from 'ai';
 import { type WorkerName, workerNames } from '@/lib/tools/tool-names-by-worker';
 import { parseIntent } from './intents';
 import { isOfflineModel } from './offline-model';
+import { parseToolCommand } from './tool-command';
 
 const workerByIntent = {
   createTicket: 'refund',
@@ -36,6 +37,8 @@ export type RouteWorkerOptions = {
   timeoutMs?: number;
   /** Cancels the model call (the classifier answers instead). */
   abortSignal?: AbortSignal;
+  /** The worker holding a tool, for `/tool <name> …` messages (MCP workers included). */
+  workerOfTool?: (toolName: string) => string | undefined;
 };
 
 function workerNamedIn(text: unknown): WorkerName | undefined {
@@ -54,7 +57,11 @@ export async function routeWorker({
   model,
   timeoutMs = 10_000,
   abortSignal,
-}: RouteWorkerOptions): Promise<WorkerName> {
+  workerOfTool,
+}: RouteWorkerOptions): Promise<string> {
+  const command = parseToolCommand(text);
+  const owner = command === undefined ? undefined : workerOfTool?.(command.toolName);
+  if (owner !== undefined) return owner;
   if (model === undefined || isOfflineModel(model)) return classifyWorker(text);
   const signals = [AbortSignal.timeout(timeoutMs), ...(abortSignal === undefined ? [] : [abortSignal])];
   try {

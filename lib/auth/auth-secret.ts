@@ -12,7 +12,10 @@ export const developmentSecretPath = join('.data', 'auth-secret');
  * that changes with every start would sign everybody out, and one written to disk by the
  * app would be easy to leak). In development one is generated once and kept under `.data/`.
  */
-export function resolveAuthSecret(configured: string | undefined, { production }: { production: boolean }): string {
+export function resolveAuthSecret(
+  configured: string | undefined,
+  { production }: { production: boolean },
+): string {
   if (configured !== undefined) return configured;
   if (production) {
     throw new ConfigError(

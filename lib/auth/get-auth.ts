@@ -12,7 +12,9 @@ function createAuth(db: Db) {
     // The same database, through the same Kysely instance, as everything else; the
     // tables are created by our own migrations.
     database: { db, type: engineOf(db) },
-    secret: resolveAuthSecret(config.BETTER_AUTH_SECRET, { production: process.env.NODE_ENV === 'production' }),
+    secret: resolveAuthSecret(config.BETTER_AUTH_SECRET, {
+      production: process.env.NODE_ENV === 'production',
+    }),
     baseURL: config.BETTER_AUTH_URL,
     emailAndPassword: { enabled: true, autoSignIn: true, minPasswordLength: 8 },
     // A signed copy of the session in a short-lived cookie: most requests need no session query.
@@ -31,7 +33,10 @@ function createAuth(db: Db) {
         create: {
           // The admin plugin's role, for its own endpoints; the app itself asks `isAdmin`.
           before: async (user) => ({
-            data: { ...user, role: config.TOOLGATE_ADMIN_EMAILS.has(user.email.toLowerCase()) ? 'admin' : 'user' },
+            data: {
+              ...user,
+              role: config.TOOLGATE_ADMIN_EMAILS.has(user.email.toLowerCase()) ? 'admin' : 'user',
+            },
           }),
         },
       },

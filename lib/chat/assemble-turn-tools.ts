@@ -35,6 +35,8 @@ export type AssembleTurnToolsOptions = {
   /** Absent: no approval shell (the non-streaming endpoint). */
   approval?: TurnApprovalOptions;
   store: IdempotencyStore;
+  /** Tools the idempotency shell guards; default the built-in write tools. */
+  writeTools?: Iterable<string>;
   /** Writes one audit row per tool call; absent: no audit shell. */
   audit?: (row: NewAuditRow) => void;
   /** The per-chat tool-call budget; absent (`AGENT_TOOL_RATE_LIMIT` unset): no limit. */
@@ -60,6 +62,7 @@ export function assembleTurnTools({
   ownerId,
   approval,
   store,
+  writeTools,
   audit,
   rateLimiter,
   signal,
@@ -88,6 +91,7 @@ export function assembleTurnTools({
     wrapToolsWithIdempotency(table, store, {
       scope: sessionId,
       partition: ownerId,
+      tools: writeTools,
       onReplay: (event) => {
         if (audit !== undefined) replayedCallIds.add(event.toolCallId);
         onReplay?.(event);

@@ -1,8 +1,10 @@
 import 'server-only';
 import { convertToModelMessages, generateText, stepCountIs } from 'ai';
 import { getConfig } from '@/lib/config';
+import { mcpConfirmToolNames, waitForMcpServers } from '@/lib/mcp/merge-mcp-tools';
 import { getToolRateLimiter } from '@/lib/server/rate-limiter';
 import { getIdempotencyStore } from '@/lib/server/stores';
+import { writeToolNames } from '@/lib/shells';
 import { assembleTurnTools } from './assemble-turn-tools';
 import { createAuditWriter } from './create-audit-writer';
 import { prepareChatTurn } from './prepare-chat-turn';
@@ -24,7 +26,8 @@ export type CompletedTurn = {
  * out the timeout for nothing.
  */
 export async function completeChatTurn(request: ChatTurnRequest): Promise<CompletedTurn | ChatTurnRejection> {
-  const confirmTools = [...getConfig().AGENT_CONFIRM_TOOLS];
+  await waitForMcpServers();
+  const confirmTools = [...getConfig().AGENT_CONFIRM_TOOLS, ...mcpConfirmToolNames()];
   if (confirmTools.length > 0) {
     return {
       status: 400,
@@ -33,7 +36,7 @@ export async function completeChatTurn(request: ChatTurnRequest): Promise<Comple
   }
   const turn = await prepareChatTurn(request);
   if ('rejection' in turn) return turn.rejection;
-  const { db, model, worker, baseTools, history } = turn;
+  const { db, model, worker, baseTools, mcpWriteTools, history } = turn;
 
   // No approval shell: the turn was refused above while any tool needs one.
   const auditWriter = createAuditWriter(db, request.ownerId);
@@ -43,6 +46,7 @@ export async function completeChatTurn(request: ChatTurnRequest): Promise<Comple
     sessionId: request.id,
     ownerId: request.ownerId,
     store: getIdempotencyStore(),
+    writeTools: [...writeToolNames, ...mcpWriteTools],
     audit: auditWriter.record,
     rateLimiter: getToolRateLimiter(),
     signal: request.signal,

@@ -4,7 +4,8 @@ import { getChatModel } from '@/lib/ai/models';
 import { routeWorker } from '@/lib/ai/router';
 import { type AppConfig, getConfig } from '@/lib/config';
 import { type Db, getChat, getDb, saveChat } from '@/lib/db';
-import { createWorkerTools, type WorkerName } from '@/lib/tools';
+import { mergeMcpTools, waitForMcpServers, workerOfTool } from '@/lib/mcp/merge-mcp-tools';
+import { createWorkerTools, isWorkerName } from '@/lib/tools';
 import { sanitizeUIMessages } from './sanitize-ui-messages';
 import type { ChatTurnRejection, ChatTurnRequest } from './types';
 
@@ -29,9 +30,13 @@ export type PreparedChatTurn = {
   model: LanguageModel;
   /** How the page names the model answering. */
   modelLabel: string;
-  worker: WorkerName;
-  /** The worker's own tool table, before any shell. */
+  worker: string;
+  /** The worker's own tool table (its MCP tools included), before any shell. */
   baseTools: ToolSet;
+  /** MCP tools of this table that wait for a person, besides `AGENT_CONFIRM_TOOLS`. */
+  mcpConfirmTools: ReadonlySet<string>;
+  /** MCP tools of this table the idempotency shell guards, besides the built-in writes. */
+  mcpWriteTools: ReadonlySet<string>;
   /** The client's history with untrusted approval state stripped, validated by the SDK. */
   history: UIMessage[];
 };
@@ -65,10 +70,16 @@ export async function prepareChatTurn({
   if (text === '') return { rejection: { status: 400, error: 'The last message holds no text' } };
 
   const { model, label, kind } = getChatModel(config);
-  const chosenWorker: WorkerName =
+  // MCP tools are part of the tables the router and the worker see.
+  await waitForMcpServers();
+  const chosenWorker =
     worker === undefined || worker === 'auto'
-      ? await routeWorker({ text, model: kind === 'offline' ? undefined : model })
+      ? await routeWorker({ text, model: kind === 'offline' ? undefined : model, workerOfTool })
       : worker;
+  const table = mergeMcpTools(
+    chosenWorker,
+    isWorkerName(chosenWorker) ? createWorkerTools(chosenWorker, db, { chatId: id, userId: ownerId }) : {},
+  );
 
   await saveChat(db, {
     id,
@@ -83,7 +94,9 @@ export async function prepareChatTurn({
     model,
     modelLabel: label,
     worker: chosenWorker,
-    baseTools: createWorkerTools(chosenWorker, db, { chatId: id, userId: ownerId }),
+    baseTools: table.tools,
+    mcpConfirmTools: table.confirmTools,
+    mcpWriteTools: table.writeTools,
     history,
   };
 }

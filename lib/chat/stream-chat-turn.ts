@@ -31,17 +31,16 @@ export const maxTurnSteps = 6;
 export async function streamChatTurn(request: ChatTurnRequest): Promise<Response | ChatTurnRejection> {
   const turn = await prepareChatTurn(request);
   if ('rejection' in turn) return turn.rejection;
-  const { config, db, model, modelLabel, worker, baseTools, history } = turn;
+  const { config, db, model, modelLabel, worker, baseTools, mcpConfirmTools, mcpWriteTools, history } = turn;
   const timeoutMs = config.AGENT_CONFIRM_TIMEOUT_MS;
 
   // Approval, and the side channel that streams its cards and replays, only where this
   // worker's table holds a listed or a write tool: read-only workers pay nothing for them.
   const inTable = (name: string) => Object.hasOwn(baseTools, name);
-  const confirmTools = new Set([...config.AGENT_CONFIRM_TOOLS].filter(inTable));
+  const confirmTools = new Set([...config.AGENT_CONFIRM_TOOLS, ...mcpConfirmTools].filter(inTable));
+  const writeTools = new Set([...writeToolNames, ...mcpWriteTools]);
   const sideChannel =
-    confirmTools.size > 0 || [...writeToolNames].some(inTable)
-      ? createTurnSideChannel({ timeoutMs })
-      : undefined;
+    confirmTools.size > 0 || [...writeTools].some(inTable) ? createTurnSideChannel({ timeoutMs }) : undefined;
 
   const auditWriter = createAuditWriter(db, request.ownerId);
   const tools = assembleTurnTools({
@@ -54,6 +53,7 @@ export async function streamChatTurn(request: ChatTurnRequest): Promise<Response
         ? { confirmTools, registry: getApprovalRegistry(), emit: sideChannel.emitApprovalRequest, timeoutMs }
         : undefined,
     store: getIdempotencyStore(),
+    writeTools,
     audit: auditWriter.record,
     rateLimiter: getToolRateLimiter(),
     signal: request.signal,

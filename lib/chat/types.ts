@@ -1,13 +1,12 @@
 import type { UIMessage } from 'ai';
-import type { WorkerName } from '@/lib/tools';
 
 /** One user turn as the routes hand it to lib/chat (already validated). */
 export type ChatTurnRequest = {
   /** The chat id; also the idempotency scope and the approval session. */
   id: string;
   messages: UIMessage[];
-  /** A pinned worker, or `auto` / absent to let the router pick. */
-  worker?: WorkerName | 'auto';
+  /** A pinned worker (built-in or added by an MCP server), or `auto` / absent to let the router pick. */
+  worker?: string;
   /** The signed-in (or guest) user who sent it, from the session: the chat's owner. */
   ownerId: string;
   /** The request's abort signal. */
@@ -18,4 +17,4 @@ export type ChatTurnRequest = {
 export type ChatTurnRejection = { status: number; error: string };
 
 /** What the assistant message carries besides its parts. */
-export type ChatMessageMetadata = { worker: WorkerName; model: string };
+export type ChatMessageMetadata = { worker: string; model: string };

@@ -12,9 +12,13 @@ const roleByWorker: Record<WorkerName, string> = {
  * The system prompt of a worker. Tools carry their own manuals; this only fixes
  * the role and how to treat the shells' structured results.
  */
-export function workerInstructions(worker: WorkerName): string {
+export function workerInstructions(worker: string): string {
+  // A worker that only an MCP server adds has no role written here: its tools describe themselves.
+  const role = Object.hasOwn(roleByWorker, worker)
+    ? roleByWorker[worker as WorkerName]
+    : 'You act through the tools of the MCP servers you are given.';
   return [
-    `You are Toolgate's ${worker} worker. ${roleByWorker[worker]}`,
+    `You are Toolgate's ${worker} worker. ${role}`,
     'Use only the tools you are given. If the user asks for something outside them, say what you can do instead.',
     'If a tool result has "denied": true, the user declined or the request expired: say politely that nothing was done and do not call the tool again.',
     'If a tool result has "rateLimited": true, tell the user to try again after the given time.',

@@ -168,9 +168,17 @@ export async function deleteChat(db: Db, id: string): Promise<boolean> {
  */
 export async function moveUserRows(db: Db, fromUserId: string, toUserId: string): Promise<void> {
   await writeTransaction(db, async (transaction) => {
-    await transaction.updateTable('chats').set({ owner_id: toUserId }).where('owner_id', '=', fromUserId).execute();
+    await transaction
+      .updateTable('chats')
+      .set({ owner_id: toUserId })
+      .where('owner_id', '=', fromUserId)
+      .execute();
     for (const table of ['tickets', 'todos', 'tool_audit'] as const) {
-      await transaction.updateTable(table).set({ user_id: toUserId }).where('user_id', '=', fromUserId).execute();
+      await transaction
+        .updateTable(table)
+        .set({ user_id: toUserId })
+        .where('user_id', '=', fromUserId)
+        .execute();
     }
   });
 }

@@ -8,7 +8,13 @@ export type Todo = {
   createdAt: string;
 };
 
-type TodoRow = { id: number; title: string; status: 'open' | 'done'; created_at: string; user_id: string | null };
+type TodoRow = {
+  id: number;
+  title: string;
+  status: 'open' | 'done';
+  created_at: string;
+  user_id: string | null;
+};
 
 function toTodo(row: TodoRow): Todo {
   return { id: row.id, title: row.title, status: row.status, createdAt: row.created_at };

@@ -14,7 +14,7 @@ export type Audience = 'user' | 'admin';
 export function withSession<CONTEXT>(
   handler: (request: NextRequest, user: SessionUser, context: CONTEXT) => Promise<Response> | Response,
   { audience = 'user' }: { audience?: Audience } = {},
-): (request: NextRequest, context: CONTEXT) => Promise<Response> {
+): (request: NextRequest, context?: CONTEXT) => Promise<Response> {
   return async (request, context) => {
     const user = await getSessionUser(request.headers);
     if (user === undefined) {
@@ -24,6 +24,6 @@ export function withSession<CONTEXT>(
       );
     }
     if (audience === 'admin' && !user.isAdmin) return jsonError(403, 'Admins only');
-    return handler(request, user, context);
+    return handler(request, user, context as CONTEXT);
   };
 }

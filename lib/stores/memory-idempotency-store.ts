@@ -22,7 +22,13 @@ export type MemoryIdempotencyStore = IdempotencyStore & {
   readonly size: number;
 };
 
-type Entry = { scope: string; partition: string; promise: Promise<unknown>; expiresAt: number; settled: boolean };
+type Entry = {
+  scope: string;
+  partition: string;
+  promise: Promise<unknown>;
+  expiresAt: number;
+  settled: boolean;
+};
 
 /**
  * An idempotency store held in one process (the default without Redis).
@@ -120,7 +126,13 @@ export function createMemoryIdempotencyStore({
     }
 
     // `new Promise` turns a synchronous throw in `execute` into a rejection.
-    const entry: Entry = { scope, partition, promise: Promise.resolve(), expiresAt: current + ttlMs, settled: false };
+    const entry: Entry = {
+      scope,
+      partition,
+      promise: Promise.resolve(),
+      expiresAt: current + ttlMs,
+      settled: false,
+    };
     const promise: Promise<T> = new Promise<T>((resolve) => resolve(execute())).then(
       (value) => {
         entry.settled = true;

@@ -231,7 +231,8 @@ export function createRedisIdempotencyStore({
           arguments: [token, String(claimTtlMs), String(Math.max(ttlMs, claimTtlMs))],
         }),
       )) as [number, string?];
-      if (reply[0] === 1) return { value: await runClaimed(key, setKey, token, partition, execute), replayed: false };
+      if (reply[0] === 1)
+        return { value: await runClaimed(key, setKey, token, partition, execute), replayed: false };
       const current = String(reply[1]);
       if (current.startsWith(doneMarker)) {
         return { value: (JSON.parse(current.slice(doneMarker.length)) as { v: unknown }).v, replayed: true };

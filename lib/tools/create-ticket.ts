@@ -5,7 +5,6 @@ import { createTicket } from '@/lib/db/tickets';
 import { orderIdSchema } from './order-id-schema';
 import type { ToolContext } from './tool-context';
 
-
 /** Builds `createTicket`: a write that opens a support ticket and returns its number. */
 export function createCreateTicketTool(db: Db, { userId, chatId }: ToolContext) {
   return tool({

@@ -3,21 +3,21 @@ import type { UIMessage } from 'ai';
 import { sql } from 'kysely';
 import { NextRequest } from 'next/server';
 import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
-import { GET as auditLog } from '@/app/api/audit/route';
+import { GET as auditLog } from '@/app/api/activity/route';
 import { POST as approve } from '@/app/api/chat/approve/route';
 import { POST as complete } from '@/app/api/chat/complete/route';
 import { POST as chat } from '@/app/api/chat/route';
 import { GET as tickets } from '@/app/api/tickets/route';
 import { getDb } from '@/lib/db';
 import { getRedisClient } from '@/lib/stores';
-import { ChatStreamReader, jsonRequest, userMessage } from '../support/chat-client';
+import { ChatStreamReader, getRequest, jsonRequest, userMessage } from '../support/chat-client';
 import { configureServerOn } from '../support/server-env';
 import { databaseEngines } from '../support/test-database';
 
 type AuditRow = { chatId: string; worker: string; toolName: string; outcome: string; argsHash: string };
 
 async function readAudit(query: string): Promise<{ status: number; body: unknown }> {
-  const response = await auditLog(new NextRequest(new URL(`/api/audit${query}`, 'http://localhost')));
+  const response = await auditLog(getRequest(`/api/activity${query}`));
   return { status: response.status, body: await response.json() };
 }
 
@@ -113,7 +113,7 @@ describe.each(databaseEngines)('on %s', (engine) => {
 
       const retry = await runTurn('audit-error', [userMessage('create a ticket: flaky database')]);
       expect(toolOutput(retry)).toMatchObject({ ticketId: expect.stringMatching(/^TK-\d{6}$/) });
-      expect(await (await tickets()).json()).toHaveLength(1);
+      expect(await (await tickets(getRequest('/api/tickets'))).json()).toHaveLength(1);
       expect((await auditRows('audit-error')).map((row) => row.outcome)).toEqual(['executed', 'error']);
     });
 
@@ -136,7 +136,7 @@ describe.each(databaseEngines)('on %s', (engine) => {
         'executed',
       ]);
       expect((await auditRows('audit-quiet')).map((row) => row.outcome)).toEqual(['executed']);
-      expect(await (await tickets()).json()).toHaveLength(3);
+      expect(await (await tickets(getRequest('/api/tickets'))).json()).toHaveLength(3);
     });
 
     it('spends one budget per chat through Redis when REDIS_URL is set', async () => {
@@ -170,7 +170,7 @@ describe.each(databaseEngines)('on %s', (engine) => {
         });
         const result = await completeTurn('audit-redis-down', 'create a ticket: unmetered?');
         expect(result.toolResults[0].output).toMatchObject({ rateLimited: true, reason: 'unavailable' });
-        expect(await (await tickets()).json()).toEqual([]);
+        expect(await (await tickets(getRequest('/api/tickets'))).json()).toEqual([]);
         expect((await auditRows('audit-redis-down')).map((row) => row.outcome)).toEqual(['rate_limited']);
       });
     });

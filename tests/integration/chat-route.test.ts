@@ -6,13 +6,13 @@ import { POST as chat } from '@/app/api/chat/route';
 import { GET as readChat } from '@/app/api/chats/[id]/route';
 import { GET as tickets } from '@/app/api/tickets/route';
 import { getApprovalRegistry } from '@/lib/server/stores';
-import { ChatStreamReader, jsonRequest, userMessage } from '../support/chat-client';
+import { ChatStreamReader, getRequest, jsonRequest, userMessage } from '../support/chat-client';
 import { configureServer } from '../support/server-env';
 
 type Ticket = { ticketId: string; title: string };
 
 async function listTickets(): Promise<Ticket[]> {
-  return (await tickets()).json();
+  return (await tickets(getRequest('/api/tickets'))).json();
 }
 
 async function startTurn(
@@ -35,8 +35,8 @@ function toolOutput(reader: ChatStreamReader): unknown {
 }
 
 describe('POST /api/chat', () => {
-  beforeEach(() => {
-    configureServer();
+  beforeEach(async () => {
+    await configureServer();
   });
 
   it('writes the approval request right after its tool input and holds the tool until a decision', async () => {
@@ -135,7 +135,7 @@ describe('POST /api/chat', () => {
   });
 
   it('denies with reason timeout when nobody answers in time', async () => {
-    configureServer({ AGENT_CONFIRM_TIMEOUT_MS: '150' });
+    await configureServer({ AGENT_CONFIRM_TIMEOUT_MS: '150' });
     const reader = await startTurn('chat-timeout', [userMessage('帮我创建一个工单：没人理我')]);
     const request = await reader.until('tool-approval-request');
     await reader.rest();
@@ -215,7 +215,7 @@ describe('POST /api/chat/approve', () => {
     ['approved as a string', { approvalId: 'a', sessionId: 's', approved: 'yes' }],
     ['a missing sessionId', { approvalId: 'a', approved: true }],
   ])('answers 400 for %s', async (_name, body) => {
-    configureServer();
+    await configureServer();
     const response = await approve(jsonRequest('/api/chat/approve', body));
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ error: expect.any(String) });
@@ -224,7 +224,7 @@ describe('POST /api/chat/approve', () => {
 
 describe('POST /api/chat/complete', () => {
   it('refuses while approvals are on, pointing at the streaming endpoint', async () => {
-    configureServer();
+    await configureServer();
     const response = await complete(
       jsonRequest('/api/chat/complete', { id: 'c1', messages: [userMessage('create a ticket: x')] }),
     );
@@ -234,7 +234,7 @@ describe('POST /api/chat/complete', () => {
   });
 
   it('answers text, worker, tool calls and results when approvals are off', async () => {
-    configureServer({ AGENT_CONFIRM_TOOLS: '' });
+    await configureServer({ AGENT_CONFIRM_TOOLS: '' });
     const response = await complete(
       jsonRequest('/api/chat/complete', {
         id: 'c2',
@@ -249,5 +249,22 @@ describe('POST /api/chat/complete', () => {
       toolResults: [{ toolName: 'createTicket', output: { ticketId: expect.stringMatching(/^TK-/) } }],
     });
     expect(body.text).toContain(body.toolResults[0].output.ticketId);
+  });
+});
+
+describe('POST /api/chat with a /tool message', () => {
+  beforeEach(async () => {
+    await configureServer({ AGENT_CONFIRM_TOOLS: '' });
+  });
+
+  it('routes the message to the worker holding the tool, which calls it with the given input', async () => {
+    const reader = await startTurn('chat-command', [
+      userMessage('/tool addTodo {"title":"water the plants"}'),
+    ]);
+    await reader.rest();
+    expect(reader.chunks.find((chunk) => chunk.type === 'start')).toMatchObject({
+      messageMetadata: { worker: 'assistant' },
+    });
+    expect(toolOutput(reader)).toMatchObject({ title: 'water the plants' });
   });
 });

@@ -163,20 +163,25 @@ describe.each(databaseEngines)('database on %s', (engine) => {
       const target = await emptyDatabase(engine);
       const writer = await connect(target);
       const reader = await connect(target);
-      await createTicket(writer, { title: 'from the first process' });
-      expect((await listTickets(reader)).map((ticket) => ticket.title)).toEqual(['from the first process']);
+      await createTicket(writer, { title: 'from the first process', userId: 'user-a' });
+      expect((await listTickets(reader, { userId: 'user-a' })).map((ticket) => ticket.title)).toEqual([
+        'from the first process',
+      ]);
     });
   });
 
   describe('tickets and todos repositories', () => {
     it('lists tickets and todos newest first', async () => {
       const db = await open(engine);
-      await createTicket(db, { title: 'first' });
-      await createTicket(db, { title: 'second' });
-      await addTodo(db, { title: 'a' });
-      await addTodo(db, { title: 'b' });
-      expect((await listTickets(db)).map((ticket) => ticket.ticketId)).toEqual(['TK-000002', 'TK-000001']);
-      expect((await listTodos(db)).map((todo) => todo.title)).toEqual(['b', 'a']);
+      await createTicket(db, { title: 'first', userId: 'user-a' });
+      await createTicket(db, { title: 'second', userId: 'user-a' });
+      await addTodo(db, { title: 'a', userId: 'user-a' });
+      await addTodo(db, { title: 'b', userId: 'user-a' });
+      expect((await listTickets(db, { userId: 'user-a' })).map((ticket) => ticket.ticketId)).toEqual([
+        'TK-000002',
+        'TK-000001',
+      ]);
+      expect((await listTodos(db, { userId: 'user-a' })).map((todo) => todo.title)).toEqual(['b', 'a']);
     });
 
     it('gives 30 tickets created at once on two connections 30 distinct numbers', async () => {
@@ -184,7 +189,7 @@ describe.each(databaseEngines)('database on %s', (engine) => {
       const [first, second] = [await connect(target), await connect(target)];
       const created = await Promise.all(
         Array.from({ length: 30 }, (_, index) =>
-          createTicket(index % 2 === 0 ? first : second, { title: `ticket ${index}` }),
+          createTicket(index % 2 === 0 ? first : second, { title: `ticket ${index}`, userId: 'user-a' }),
         ),
       );
       expect(new Set(created.map((ticket) => ticket.ticketId)).size).toBe(30);
@@ -193,10 +198,10 @@ describe.each(databaseEngines)('database on %s', (engine) => {
 
     it('never hands out a deleted ticket’s number again', async () => {
       const db = await open(engine);
-      await createTicket(db, { title: 'one' });
-      const second = await createTicket(db, { title: 'two' });
+      await createTicket(db, { title: 'one', userId: 'user-a' });
+      const second = await createTicket(db, { title: 'two', userId: 'user-a' });
       await db.deleteFrom('tickets').execute();
-      const third = await createTicket(db, { title: 'three' });
+      const third = await createTicket(db, { title: 'three', userId: 'user-a' });
       expect(second.ticketId).toBe('TK-000002');
       expect(third.ticketId).toBe('TK-000003');
     });
@@ -325,12 +330,14 @@ describe('database on sqlite only', () => {
   it('adopts a file of an earlier release, which counted its migrations in user_version', async () => {
     const target = await emptyDatabase('sqlite');
     const db = await connect(target);
-    await createTicket(db, { title: 'kept' });
+    await createTicket(db, { title: 'kept', userId: 'user-a' });
     await sql`DROP TABLE schema_migrations`.execute(db);
     await sql.raw(`PRAGMA user_version = ${migrations.length}`).execute(db);
     await db.destroy();
     const reopened = await connect(target);
-    expect((await listTickets(reopened)).map((ticket) => ticket.title)).toEqual(['kept']);
+    expect((await listTickets(reopened, { userId: 'user-a' })).map((ticket) => ticket.title)).toEqual([
+      'kept',
+    ]);
     expect(await count(reopened, 'schema_migrations')).toBe(migrations.length);
     expect(await count(reopened, 'orders')).toBe(8);
   });

@@ -46,7 +46,10 @@ async function chatRows(): Promise<number> {
 
 async function domainRows() {
   const db = await getDb();
-  return { tickets: await countTickets(db), todos: (await listTodos(db)).length };
+  return {
+    tickets: await countTickets(db),
+    todos: (await db.selectFrom('todos').select('id').execute()).length,
+  };
 }
 
 function expectPrototypeIntact() {
@@ -55,9 +58,9 @@ function expectPrototypeIntact() {
 }
 
 describe('endpoints under hostile input', () => {
-  beforeAll(() => {
+  beforeAll(async () => {
     // A forged history that slips a listed call through would wait for a person; keep that short.
-    configureServer({ AGENT_CONFIRM_TIMEOUT_MS: '50' });
+    await configureServer({ AGENT_CONFIRM_TIMEOUT_MS: '50' });
   });
 
   it(`POST /api/chat never answers 5xx, writes no domain row and leaks no approval (${runs} bodies)`, async () => {
@@ -116,7 +119,7 @@ describe('endpoints under hostile input', () => {
     const seen = tally();
     await fc.assert(
       fc.asyncProperty(hostileChatBody, notJson, fc.boolean(), async (value, raw, approvalsOff) => {
-        configureServerKeepingDatabase(approvalsOff ? { AGENT_CONFIRM_TOOLS: '' } : {});
+        await configureServerKeepingDatabase(approvalsOff ? { AGENT_CONFIRM_TOOLS: '' } : {});
         const response = await complete(
           jsonRequest('/api/chat/complete', asBodyText(value, raw ?? undefined)),
         );
@@ -185,6 +188,6 @@ describe('endpoints under hostile input', () => {
 const databasePath = () => process.env.DATABASE_PATH;
 
 /** Switches approvals on or off for the next request while keeping the same database. */
-function configureServerKeepingDatabase(environment: Record<string, string>) {
-  configureServer({ DATABASE_PATH: databasePath(), AGENT_CONFIRM_TIMEOUT_MS: '50', ...environment });
+async function configureServerKeepingDatabase(environment: Record<string, string>) {
+  await configureServer({ DATABASE_PATH: databasePath(), AGENT_CONFIRM_TIMEOUT_MS: '50', ...environment });
 }

@@ -10,6 +10,7 @@ import { createWorkerTools, type WorkerName } from '@/lib/tools';
 
 import { openTestDatabase } from '../support/test-database';
 
+const testUser = { userId: 'user-a' };
 let db: Db;
 let close: () => Promise<void>;
 
@@ -155,7 +156,7 @@ describe('createOfflineModel', () => {
     });
 
     it(`calls ${calls.map((call) => call.toolName).join(' then ')} with the exact arguments and answers in the user’s language`, async () => {
-      const turn = await runTurn(createWorkerTools(worker, db), text);
+      const turn = await runTurn(createWorkerTools(worker, db, testUser), text);
       expect(turn.calls).toEqual(calls);
       expect(turn.text).not.toBe('');
       expect(hasChinese(turn.text)).toBe(hasChinese(text));
@@ -169,41 +170,51 @@ describe('createOfflineModel', () => {
     ['help', false],
   ])('answers "%s" without a tool, naming what this worker’s tools can do', async (text, chinese) => {
     for (const worker of ['order', 'assistant'] as const) {
-      const turn = await runTurn(createWorkerTools(worker, db), text);
+      const turn = await runTurn(createWorkerTools(worker, db, testUser), text);
       expect(turn.calls).toEqual([]);
       expect(hasChinese(turn.text)).toBe(chinese);
-      for (const toolName of Object.keys(createWorkerTools(worker, db)))
+      for (const toolName of Object.keys(createWorkerTools(worker, db, testUser)))
         expect(turn.text).toContain(toolName);
     }
   });
 
   it('creates a ticket when asked in Chinese', async () => {
-    const turn = await runTurn(createWorkerTools('refund', db), '帮我创建一个工单：测试审批');
+    const turn = await runTurn(createWorkerTools('refund', db, testUser), '帮我创建一个工单：测试审批');
     expect(turn.text).toBe('已为你创建工单 TK-000001：测试审批。客服会尽快跟进。');
     expect(await countTickets(db)).toBe(1);
   });
 
   it('creates a ticket when asked in English', async () => {
-    const turn = await runTurn(createWorkerTools('refund', db), 'create a ticket: Parcel arrived damaged');
+    const turn = await runTurn(
+      createWorkerTools('refund', db, testUser),
+      'create a ticket: Parcel arrived damaged',
+    );
     expect(turn.text).toContain('Created ticket TK-000001: Parcel arrived damaged');
   });
 
   it('adds a todo, reads the result, lists the todos, then answers — one request, two tools', async () => {
-    const turn = await runTurn(createWorkerTools('assistant', db), '加一个待办：买牛奶，然后列出我的待办', {
-      stream: true,
-    });
+    const turn = await runTurn(
+      createWorkerTools('assistant', db, testUser),
+      '加一个待办：买牛奶，然后列出我的待办',
+      {
+        stream: true,
+      },
+    );
     expect(turn.calls.map((call) => call.toolName)).toEqual(['addTodo', 'listTodos']);
     expect(turn.steps).toBe(3);
     expect(turn.text).toContain('- 买牛奶');
-    expect((await listTodos(db)).map((todo) => todo.title)).toEqual(['买牛奶']);
+    expect((await listTodos(db, testUser)).map((todo) => todo.title)).toEqual(['买牛奶']);
   });
 
   it('never calls a tool outside its table: the order worker asked for a ticket says what it can do', async () => {
-    const chinese = await runTurn(createWorkerTools('order', db), '帮我创建一个工单：耳机坏了');
+    const chinese = await runTurn(createWorkerTools('order', db, testUser), '帮我创建一个工单：耳机坏了');
     expect(chinese.calls).toEqual([]);
     expect(chinese.text).toContain('不能创建客服工单');
     expect(chinese.text).toContain('getOrderStatus');
-    const english = await runTurn(createWorkerTools('order', db), 'create a ticket: broken headphones');
+    const english = await runTurn(
+      createWorkerTools('order', db, testUser),
+      'create a ticket: broken headphones',
+    );
     expect(english.calls).toEqual([]);
     expect(english.text).toMatch(/^I can’t open a support ticket here\. I can:/);
     expect(english.text).toContain('look up an order’s status (getOrderStatus)');
@@ -211,10 +222,10 @@ describe('createOfflineModel', () => {
   });
 
   it('does not add a to-do from the knowledge worker', async () => {
-    const turn = await runTurn(createWorkerTools('knowledge', db), 'add a todo: buy milk');
+    const turn = await runTurn(createWorkerTools('knowledge', db, testUser), 'add a todo: buy milk');
     expect(turn.calls).toEqual([]);
     expect(turn.text).toContain('searchKnowledgeBase');
-    expect(await listTodos(db)).toEqual([]);
+    expect(await listTodos(db, testUser)).toEqual([]);
   });
 
   it('calls no tool when the call offers none', async () => {
@@ -224,31 +235,31 @@ describe('createOfflineModel', () => {
   });
 
   it('answers from the order it found, and says so when there is none', async () => {
-    const found = await runTurn(createWorkerTools('order', db), 'where is my order A1001');
+    const found = await runTurn(createWorkerTools('order', db, testUser), 'where is my order A1001');
     expect(found.text).toContain('Order A1001 is shipped');
     expect(found.text).toContain('SF Express');
-    const missing = await runTurn(createWorkerTools('order', db), '订单 A9999 到哪了');
+    const missing = await runTurn(createWorkerTools('order', db, testUser), '订单 A9999 到哪了');
     expect(missing.text).toBe('没有找到订单 A9999。请核对订单号（形如 A1001）。');
   });
 
   it('summarises the top knowledge-base hit with its title', async () => {
-    const chinese = await runTurn(createWorkerTools('knowledge', db), '退货政策是什么');
+    const chinese = await runTurn(createWorkerTools('knowledge', db, testUser), '退货政策是什么');
     expect(chinese.text).toMatch(/^根据帮助中心的「退货政策」/);
-    const english = await runTurn(createWorkerTools('knowledge', db), 'what is your return policy');
+    const english = await runTurn(createWorkerTools('knowledge', db, testUser), 'what is your return policy');
     expect(english.text).toMatch(/^From the help centre article “Return policy”/);
   });
 
   it('asks for a ticket title when the call fails validation, and does not retry', async () => {
-    const chinese = await runTurn(createWorkerTools('refund', db), '帮我创建一个工单');
+    const chinese = await runTurn(createWorkerTools('refund', db, testUser), '帮我创建一个工单');
     expect(chinese.calls).toEqual([{ toolName: 'createTicket', input: { title: '' } }]);
     expect(chinese.text).toContain('我还需要一个标题');
-    const english = await runTurn(createWorkerTools('refund', db), 'create a ticket');
+    const english = await runTurn(createWorkerTools('refund', db, testUser), 'create a ticket');
     expect(english.text).toContain('To open a ticket I need a title');
     expect(await countTickets(db)).toBe(0);
   });
 
   it('asks for the order number when none was given', async () => {
-    const turn = await runTurn(createWorkerTools('order', db), 'where is my order');
+    const turn = await runTurn(createWorkerTools('order', db, testUser), 'where is my order');
     expect(turn.calls).toEqual([{ toolName: 'getOrderStatus', input: { orderId: '' } }]);
     expect(turn.text).toContain('Please give me the order number');
   });
@@ -256,7 +267,7 @@ describe('createOfflineModel', () => {
   describe('behind the approval shell', () => {
     const approvalTurn = async (prompt: string, decide: 'deny' | 'expire') => {
       const registry = createMemoryApprovalRegistry();
-      const tools = wrapToolsWithApproval(createWorkerTools('refund', db), ['createTicket'], {
+      const tools = wrapToolsWithApproval(createWorkerTools('refund', db, testUser), ['createTicket'], {
         registry,
         sessionId: 'chat-1',
         timeoutMs: decide === 'expire' ? 20 : 60_000,
@@ -289,7 +300,7 @@ describe('createOfflineModel', () => {
   it('tells the user when to try again after a rate limit', async () => {
     const tools = {
       createTicket: {
-        ...createWorkerTools('refund', db).createTicket,
+        ...createWorkerTools('refund', db, testUser).createTicket,
         execute: async () => ({ rateLimited: true, retryAfterMs: 4200 }),
       },
     };
@@ -300,12 +311,12 @@ describe('createOfflineModel', () => {
   it('reports a failing tool once instead of calling it again', async () => {
     const tools = {
       addTodo: {
-        ...createWorkerTools('assistant', db).addTodo,
+        ...createWorkerTools('assistant', db, testUser).addTodo,
         execute: async () => {
           throw new Error('database is locked');
         },
       },
-      listTodos: createWorkerTools('assistant', db).listTodos,
+      listTodos: createWorkerTools('assistant', db, testUser).listTodos,
     };
     const turn = await runTurn(tools, 'add a todo: buy milk, then list my todos');
     expect(turn.calls.map((call) => call.toolName)).toEqual(['addTodo']);
@@ -313,7 +324,11 @@ describe('createOfflineModel', () => {
   });
 
   it('streams its answer as several small text deltas', async () => {
-    const result = streamText({ model, tools: createWorkerTools('assistant', db), prompt: 'hello' });
+    const result = streamText({
+      model,
+      tools: createWorkerTools('assistant', db, testUser),
+      prompt: 'hello',
+    });
     const deltas: string[] = [];
     for await (const part of result.fullStream) if (part.type === 'text-delta') deltas.push(part.text);
     expect(deltas.length).toBeGreaterThan(5);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POST as approve } from '@/app/api/chat/approve/route';
 import { POST as chat } from '@/app/api/chat/route';
 import { GET as tickets } from '@/app/api/tickets/route';
-import { ChatStreamReader, jsonRequest, userMessage } from '../support/chat-client';
+import { ChatStreamReader, getRequest, jsonRequest, userMessage } from '../support/chat-client';
 import { type RecordedRequest, startFakeOpenAIServer } from '../support/fake-openai-server';
 import { configureServer } from '../support/server-env';
 
@@ -18,7 +18,7 @@ describe('an OpenAI-compatible model', () => {
 
   beforeAll(async () => {
     fake = await startFakeOpenAIServer();
-    configureServer({ OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseURL, AI_MODEL: undefined });
+    await configureServer({ OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseURL, AI_MODEL: undefined });
   });
 
   afterAll(async () => {
@@ -59,7 +59,7 @@ describe('an OpenAI-compatible model', () => {
 
     const closing = await turn(history);
     expect(closing.reader.text()).toContain('Happy to help');
-    expect(await (await tickets()).json()).toEqual([
+    expect(await (await tickets(getRequest('/api/tickets'))).json()).toEqual([
       expect.objectContaining({ ticketId, title: 'second try' }),
     ]);
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { postChat, postDecision, singleMessageChat } from '../support/http-chat';
+import { postChat, postDecision, sessionFetch, signInAsGuest, singleMessageChat, useSession } from '../support/http-chat';
 import { type NextServer, startNextServer } from '../support/next-server';
 import { type PostgresCluster, startPostgresCluster } from '../support/postgres-cluster';
 
@@ -26,6 +26,7 @@ describe('two instances on one Postgres', () => {
       startNextServer({ ...environment, ...extra, DATABASE_PATH: ownPath() }),
     ]);
     servers.push(...pair);
+    await signInAsGuest(pair[0].url);
     return pair;
   };
   const stopAll = async () => {
@@ -33,7 +34,7 @@ describe('two instances on one Postgres', () => {
     servers = [];
   };
   const tickets = async (server: NextServer): Promise<Ticket[]> =>
-    (await fetch(`${server.url}/api/tickets`)).json() as Promise<Ticket[]>;
+    (await sessionFetch(`${server.url}/api/tickets`)).json() as Promise<Ticket[]>;
 
   beforeAll(async () => {
     cluster = await startPostgresCluster();
@@ -60,6 +61,7 @@ describe('two instances on one Postgres', () => {
 
   it('lists on B a ticket allowed on A, continues A’s chat on B, and keeps both after a restart of both', async () => {
     const [a, b] = await startPair();
+    const owner = await signInAsGuest(a.url);
     const chatId = `pg-chat-${Date.now()}`;
     const reader = await postChat(a.url, singleMessageChat(chatId, 'create a ticket: printer on fire'));
     const request = await reader.until('tool-approval-request');
@@ -74,19 +76,20 @@ describe('two instances on one Postgres', () => {
     const ticketId = (output.output as Ticket).ticketId;
     expect((await tickets(b)).map((ticket) => ticket.ticketId)).toContain(ticketId);
 
-    const saved = await (await fetch(`${b.url}/api/chats/${chatId}`)).json();
+    const saved = await (await sessionFetch(`${b.url}/api/chats/${chatId}`)).json();
     const next = await postChat(b.url, {
       id: chatId,
       messages: [...saved.messages, ...singleMessageChat(chatId, 'list my todos').messages],
     });
     await next.rest();
-    const continued = await (await fetch(`${a.url}/api/chats/${chatId}`)).json();
+    const continued = await (await sessionFetch(`${a.url}/api/chats/${chatId}`)).json();
     expect(continued.messages).toHaveLength(4);
 
     await stopAll();
     const [c, d] = await startPair();
+    useSession(owner);
     expect((await tickets(c)).map((ticket) => ticket.ticketId)).toContain(ticketId);
-    expect((await (await fetch(`${d.url}/api/chats/${chatId}`)).json()).messages).toHaveLength(4);
+    expect((await (await sessionFetch(`${d.url}/api/chats/${chatId}`)).json()).messages).toHaveLength(4);
     await stopAll();
   });
 
@@ -96,7 +99,7 @@ describe('two instances on one Postgres', () => {
     const created = await Promise.all(
       Array.from({ length: 30 }, async (_, index) => {
         const server = index % 2 === 0 ? a : b;
-        const response = await fetch(`${server.url}/api/chat/complete`, {
+        const response = await sessionFetch(`${server.url}/api/chat/complete`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify(
@@ -115,13 +118,13 @@ describe('two instances on one Postgres', () => {
 
   it('answers 503 while Postgres is down and recovers without a restart when it is back', async () => {
     const [a] = await startPair({ AGENT_CONFIRM_TOOLS: '' });
-    expect((await fetch(`${a.url}/api/tickets`)).status).toBe(200);
+    expect((await sessionFetch(`${a.url}/api/tickets`)).status).toBe(200);
     cluster.pause();
     try {
-      const during = await fetch(`${a.url}/api/tickets`);
+      const during = await sessionFetch(`${a.url}/api/tickets`);
       expect(during.status).toBe(503);
       expect(await during.json()).toEqual({ error: expect.stringMatching(/database is unavailable/) });
-      const chat = await fetch(`${a.url}/api/chat/complete`, {
+      const chat = await sessionFetch(`${a.url}/api/chat/complete`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(singleMessageChat(`pg-down-${Date.now()}`, 'create a ticket: while down')),
@@ -130,7 +133,7 @@ describe('two instances on one Postgres', () => {
     } finally {
       cluster.resume();
     }
-    const after = await fetch(`${a.url}/api/tickets`);
+    const after = await sessionFetch(`${a.url}/api/tickets`);
     expect(after.status).toBe(200);
     const titles = ((await after.json()) as Ticket[]).map((ticket) => ticket.title);
     expect(titles).not.toContain('while down');

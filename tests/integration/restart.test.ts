@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { postChat, postDecision, singleMessageChat } from '../support/http-chat';
+import { guestCookie, postChat, postDecision, singleMessageChat } from '../support/http-chat';
 import { type NextServer, startNextServer } from '../support/next-server';
 
 /*
@@ -12,7 +11,7 @@ import { type NextServer, startNextServer } from '../support/next-server';
  * gone, and its tool must never have run. Everything written stays.
  */
 describe('a server restart', () => {
-  const cookie = `toolgate_owner=${randomUUID()}`;
+  let cookie: string;
   const environment = {
     DATABASE_PATH: join(mkdtempSync(join(tmpdir(), 'toolgate-restart-')), 'toolgate.db'),
     AI_MODEL: 'offline',
@@ -31,6 +30,7 @@ describe('a server restart', () => {
 
   it('keeps tickets, todos and chats, and drops pending approvals without running their tools', async () => {
     server = await startNextServer(environment);
+    cookie = await guestCookie(server.url);
     const todo = await postChat(
       server.url,
       singleMessageChat('restart-todo', 'add a todo: survive a restart'),

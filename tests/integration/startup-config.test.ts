@@ -1,6 +1,9 @@
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freePort, testDistDir } from '../support/next-server';
+import { notesServerFiles, notesStdioServer, writeMcpConfig } from '../support/notes-mcp-server';
 
 /** Starts `next start` with the environment and resolves with its exit code and output. */
 async function startAndWaitForExit(environment: Record<string, string>) {
@@ -30,5 +33,27 @@ describe('server start-up', () => {
     expect(output).toContain(
       'known tools: getOrderStatus, createTicket, searchKnowledgeBase, addTodo, listTodos',
     );
+  });
+
+  it('refuses to start with a bad MCP_CONFIG file, saying which field is wrong', async () => {
+    const files = notesServerFiles();
+    const path = join(files.folder, 'bad-mcp.json');
+    writeFileSync(path, JSON.stringify({ servers: { notes: { command: 'node', aproval: 'never' } } }));
+    const { code, output } = await startAndWaitForExit({ MCP_CONFIG: path });
+    expect(code).toBe(1);
+    expect(output).toContain(`MCP_CONFIG "${path}": servers.notes.worker: worker is required`);
+    expect(output).toContain('servers.notes: Unrecognized key: "aproval"');
+  });
+
+  it('refuses to start when AGENT_CONFIRM_TOOLS misspells a tool of a reachable MCP server', async () => {
+    const files = notesServerFiles();
+    const path = writeMcpConfig(files, { notes: notesStdioServer(files, { worker: 'notes' }) });
+    const { code, output } = await startAndWaitForExit({
+      MCP_CONFIG: path,
+      AGENT_CONFIRM_TOOLS: 'createTicket,notes__list_note',
+    });
+    expect(code).toBe(1);
+    expect(output).toContain('"notes__list_note"');
+    expect(output).toMatch(/known tools: .*notes__list_notes, notes__delete_note/);
   });
 });

@@ -29,6 +29,7 @@ function validationMessages(tool: Tool, input: unknown): string[] {
 }
 
 describe.each(databaseEngines)('tools on %s', (engine) => {
+  const testUser = { userId: 'user-a' };
   let db: Db;
   let close: () => Promise<void>;
 
@@ -42,7 +43,7 @@ describe.each(databaseEngines)('tools on %s', (engine) => {
 
   describe('createCreateTicketTool', () => {
     it('numbers tickets TK-000001, TK-000002 and so on', async () => {
-      const tool = createCreateTicketTool(db);
+      const tool = createCreateTicketTool(db, testUser);
       expect(await execute(tool, { title: 'Broken headphones' })).toEqual({
         ticketId: 'TK-000001',
         title: 'Broken headphones',
@@ -57,7 +58,7 @@ describe.each(databaseEngines)('tools on %s', (engine) => {
     });
 
     it('never reuses a ticket number after a delete', async () => {
-      const tool = createCreateTicketTool(db);
+      const tool = createCreateTicketTool(db, testUser);
       await execute(tool, { title: 'one' });
       await execute(tool, { title: 'two' });
       await db.deleteFrom('tickets').execute();
@@ -65,7 +66,10 @@ describe.each(databaseEngines)('tools on %s', (engine) => {
     });
 
     it('stores the order id normalised and the chat id it was built with', async () => {
-      await execute(createCreateTicketTool(db, { chatId: 'chat-1' }), { title: 'late', orderId: ' a1004 ' });
+      await execute(createCreateTicketTool(db, { ...testUser, chatId: 'chat-1' }), {
+        title: 'late',
+        orderId: ' a1004 ',
+      });
       expect(await db.selectFrom('tickets').select(['order_id', 'chat_id']).executeTakeFirst()).toEqual({
         order_id: 'A1004',
         chat_id: 'chat-1',
@@ -73,7 +77,7 @@ describe.each(databaseEngines)('tools on %s', (engine) => {
     });
 
     it('tells the model what to fix when the title is empty or too long', () => {
-      const tool = createCreateTicketTool(db);
+      const tool = createCreateTicketTool(db, testUser);
       expect(validationMessages(tool, { title: '   ' })[0]).toMatch(/title is empty: ask the user/);
       expect(validationMessages(tool, { title: 'x'.repeat(201) })[0]).toMatch(/longer than 200/);
       expect(validationMessages(tool, {})[0]).toMatch(/title is required/);
@@ -154,18 +158,20 @@ describe.each(databaseEngines)('tools on %s', (engine) => {
 
   describe('createAddTodoTool and createListTodosTool', () => {
     it('adds to-dos and lists them newest first', async () => {
-      expect(await execute(createAddTodoTool(db), { title: ' buy milk ' })).toEqual({
+      expect(await execute(createAddTodoTool(db, testUser), { title: ' buy milk ' })).toEqual({
         id: 1,
         title: 'buy milk',
         status: 'open',
       });
-      await execute(createAddTodoTool(db), { title: '买牛奶' });
-      const { todos } = (await execute(createListTodosTool(db), {})) as { todos: { title: string }[] };
+      await execute(createAddTodoTool(db, testUser), { title: '买牛奶' });
+      const { todos } = (await execute(createListTodosTool(db, testUser), {})) as {
+        todos: { title: string }[];
+      };
       expect(todos.map((todo) => todo.title)).toEqual(['买牛奶', 'buy milk']);
     });
 
     it('asks for the to-do text when the title is empty', () => {
-      expect(validationMessages(createAddTodoTool(db), { title: '' })[0]).toMatch(
+      expect(validationMessages(createAddTodoTool(db, testUser), { title: '' })[0]).toMatch(
         /title is empty: ask the user what to add/,
       );
     });
@@ -173,25 +179,25 @@ describe.each(databaseEngines)('tools on %s', (engine) => {
 
   describe('createWorkerTools', () => {
     it('gives each worker exactly the tools of its table', () => {
-      expect(Object.keys(createWorkerTools('order', db))).toEqual(['getOrderStatus']);
-      expect(Object.keys(createWorkerTools('refund', db))).toEqual(['createTicket']);
-      expect(Object.keys(createWorkerTools('knowledge', db))).toEqual(['searchKnowledgeBase']);
-      expect(Object.keys(createWorkerTools('assistant', db))).toEqual(['addTodo', 'listTodos']);
+      expect(Object.keys(createWorkerTools('order', db, testUser))).toEqual(['getOrderStatus']);
+      expect(Object.keys(createWorkerTools('refund', db, testUser))).toEqual(['createTicket']);
+      expect(Object.keys(createWorkerTools('knowledge', db, testUser))).toEqual(['searchKnowledgeBase']);
+      expect(Object.keys(createWorkerTools('assistant', db, testUser))).toEqual(['addTodo', 'listTodos']);
       for (const worker of workerNames) {
-        expect(Object.keys(createWorkerTools(worker, db))).toEqual([...toolNamesByWorker[worker]]);
+        expect(Object.keys(createWorkerTools(worker, db, testUser))).toEqual([...toolNamesByWorker[worker]]);
       }
     });
 
     it('rejects a worker name that is not its own property, such as toString', () => {
-      expect(() => createWorkerTools('toString' as never, db)).toThrow(/Unknown worker "toString"/);
-      expect(() => createWorkerTools('admin' as never, db)).toThrow(
+      expect(() => createWorkerTools('toString' as never, db, testUser)).toThrow(/Unknown worker "toString"/);
+      expect(() => createWorkerTools('admin' as never, db, testUser)).toThrow(
         /expected one of order, refund, knowledge, assistant/,
       );
     });
 
     it('returns a new table each time, so wrapping one never changes another', () => {
-      const first = createWorkerTools('assistant', db);
-      const second = createWorkerTools('assistant', db);
+      const first = createWorkerTools('assistant', db, testUser);
+      const second = createWorkerTools('assistant', db, testUser);
       expect(first).not.toBe(second);
       expect(first.addTodo).not.toBe(second.addTodo);
     });
@@ -199,7 +205,7 @@ describe.each(databaseEngines)('tools on %s', (engine) => {
 
   describe('createToolbox', () => {
     it('holds all five tools, each with a description and an input schema', () => {
-      const toolbox = createToolbox(db);
+      const toolbox = createToolbox(db, testUser);
       expect(Object.keys(toolbox).sort()).toEqual(
         ['addTodo', 'createTicket', 'getOrderStatus', 'listTodos', 'searchKnowledgeBase'].sort(),
       );

@@ -1,8 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { postChat, postDecision, singleMessageChat } from '../support/http-chat';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { postChat, postDecision, sessionFetch, signInAsGuest, singleMessageChat } from '../support/http-chat';
 import { type NextServer, startNextServer } from '../support/next-server';
 
 /*
@@ -40,6 +40,11 @@ describe('two instances behind one Redis', () => {
     ]);
   });
 
+  beforeEach(async () => {
+    // One guest per test, signed in on A: B reads the same session from the shared database.
+    await signInAsGuest(approvalPair[0].url);
+  });
+
   afterAll(async () => {
     await Promise.all(servers.map((server) => server.stop()));
   });
@@ -72,7 +77,7 @@ describe('two instances behind one Redis', () => {
     console.log(
       `decision on B → tool output on A: ${latencies.map((ms) => `${ms.toFixed(1)} ms`).join(', ')}`,
     );
-    const tickets = await (await fetch(`${b.url}/api/tickets`)).json();
+    const tickets = await (await sessionFetch(`${b.url}/api/tickets`)).json();
     expect(tickets).toHaveLength(3);
   });
 
@@ -100,6 +105,7 @@ describe('two instances behind one Redis', () => {
 
   it('creates one ticket when the same request reaches A and B at once', async () => {
     const [a, b] = openPair;
+    await signInAsGuest(a.url);
     const chatId = `race-${Date.now()}`;
     const body = singleMessageChat(chatId, 'create a ticket: sent twice at once');
     const readers = await Promise.all([postChat(a.url, body), postChat(b.url, body)]);
@@ -107,7 +113,7 @@ describe('two instances behind one Redis', () => {
     await Promise.all(readers.map((reader) => reader.rest()));
 
     expect(outputs[0].output).toEqual(outputs[1].output);
-    const tickets = await (await fetch(`${a.url}/api/tickets`)).json();
+    const tickets = await (await sessionFetch(`${a.url}/api/tickets`)).json();
     expect(tickets).toHaveLength(1);
   });
 });

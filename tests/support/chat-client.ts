@@ -9,20 +9,44 @@ export function userMessage(text: string): UIMessage {
   return { id: `user-${messageCounter}`, role: 'user', parts: [{ type: 'text', text }] };
 }
 
-/** A real request to a route handler, as Next.js would build it. */
+let defaultCookie: string | undefined;
+
+/** The session `jsonRequest` sends when none is given (set by `configureServer`). */
+export function setDefaultTestCookie(cookie: string | undefined): void {
+  defaultCookie = cookie;
+}
+
+/** The default test session's `cookie` header. */
+export function defaultTestCookie(): string | undefined {
+  return defaultCookie;
+}
+
+/**
+ * A real request to a route handler, as Next.js would build it, with the default test
+ * session unless `cookie` is given (`cookie: ''` sends none).
+ */
 export function jsonRequest(
   path: string,
   body: unknown,
-  { cookie, signal, method = 'POST' }: { cookie?: string; signal?: AbortSignal; method?: string } = {},
+  {
+    cookie = defaultCookie,
+    signal,
+    method = 'POST',
+  }: { cookie?: string; signal?: AbortSignal; method?: string } = {},
 ): NextRequest {
   const headers = new Headers({ 'content-type': 'application/json' });
-  if (cookie !== undefined) headers.set('cookie', cookie);
+  if (cookie !== undefined && cookie !== '') headers.set('cookie', cookie);
   return new NextRequest(new URL(path, 'http://localhost'), {
     method,
     headers,
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     signal,
   });
+}
+
+/** A GET request to a route handler, with the default test session unless `cookie` is given. */
+export function getRequest(path: string, { cookie = defaultCookie }: { cookie?: string } = {}): NextRequest {
+  return jsonRequest(path, undefined, { cookie, method: 'GET' });
 }
 
 /**

@@ -5,7 +5,7 @@ import { createTicket } from '../../lib/db/tickets';
 
 async function main(target: string): Promise<void> {
   const db = await openDatabase(target.startsWith('postgres') ? { url: target } : { path: target });
-  const ticket = await createTicket(db, { title: `from process ${process.pid}` });
+  const ticket = await createTicket(db, { title: `from process ${process.pid}`, userId: 'user-a' });
   console.log(ticket.ticketId);
   await db.destroy();
 }

@@ -22,6 +22,9 @@ export async function freePort(): Promise<number> {
 }
 
 /** A `next start` process serving the test build. */
+/** The session secret every test server shares, so servers on one database accept each other's cookies. */
+export const testAuthSecret = 'test-secret-that-is-long-enough-for-better-auth';
+
 export type NextServer = { url: string; port: number; process: ChildProcess; stop: () => Promise<void> };
 
 /**
@@ -40,7 +43,13 @@ export async function startNextServer(
   }
   const chosenPort = port ?? (await freePort());
   const child = spawn('node_modules/.bin/next', ['start', '-p', String(chosenPort), '-H', '127.0.0.1'], {
-    env: { ...process.env, NEXT_DIST_DIR: testDistDir, NODE_ENV: 'production', ...environment },
+    env: {
+      ...process.env,
+      NEXT_DIST_DIR: testDistDir,
+      NODE_ENV: 'production',
+      BETTER_AUTH_SECRET: testAuthSecret,
+      ...environment,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -55,8 +64,9 @@ export async function startNextServer(
   for (;;) {
     if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}:\n${output}`);
     try {
+      // Any answer but a server error means it is serving (the API answers 401 without a session).
       const response = await fetch(`${url}/api/meta`);
-      if (response.ok) break;
+      if (response.status < 500) break;
     } catch {
       // not listening yet
     }

@@ -1,18 +1,20 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { getAuth } from '@/lib/auth/get-auth';
 import { resetConfig } from '@/lib/config';
 import type { DatabaseEngine } from '@/lib/db/engine';
+import { setDefaultTestCookie } from './chat-client';
 import { createEmptyDatabase } from './test-database';
 
 const singletonKeys = ['__toolgateIdempotencyStore', '__toolgateApprovalRegistry', '__toolgateRateLimiter'];
 
 /**
- * Points the server code at a fresh SQLite file and the given environment, and
- * forgets the process singletons so the next request builds them from it.
- * Returns the database path.
+ * Points the server code at a fresh SQLite file and the given environment, forgets the
+ * process singletons so the next request builds them from it, and signs in a guest whose
+ * session `jsonRequest` sends by default. Returns the database path.
  */
-export function configureServer(environment: Record<string, string | undefined> = {}): string {
+export async function configureServer(environment: Record<string, string | undefined> = {}): Promise<string> {
   const databasePath = join(mkdtempSync(join(tmpdir(), 'toolgate-test-')), 'toolgate.db');
   const defaults: Record<string, string | undefined> = {
     DATABASE_PATH: databasePath,
@@ -25,6 +27,9 @@ export function configureServer(environment: Record<string, string | undefined> 
     REDIS_URL: undefined,
     OPENAI_API_KEY: undefined,
     OPENAI_BASE_URL: undefined,
+    BETTER_AUTH_SECRET: 'test-secret-that-is-long-enough-for-better-auth',
+    BETTER_AUTH_URL: 'http://localhost',
+    TOOLGATE_ADMIN_EMAILS: undefined,
   };
   for (const [key, value] of Object.entries({ ...defaults, ...environment })) {
     if (value === undefined) delete process.env[key];
@@ -39,6 +44,7 @@ export function configureServer(environment: Record<string, string | undefined> 
     | undefined;
   for (const db of databases?.values() ?? []) db.then((open) => open.destroy()).catch(() => undefined);
   databases?.clear();
+  setDefaultTestCookie(await signInGuest());
   return process.env.DATABASE_PATH as string;
 }
 
@@ -51,5 +57,19 @@ export async function configureServerOn(
   environment: Record<string, string | undefined> = {},
 ): Promise<void> {
   const target = await createEmptyDatabase(engine);
-  configureServer({ ...target.environment, ...environment });
+  await configureServer({ ...target.environment, ...environment });
+}
+
+/** The `cookie` header of a new guest session on the configured server (another user). */
+export async function signInGuest(): Promise<string> {
+  const response = await (await getAuth()).api.signInAnonymous({ headers: new Headers(), asResponse: true });
+  return cookieHeaderOf(response);
+}
+
+/** A `cookie` request header holding every cookie a response sets. */
+export function cookieHeaderOf(response: Response): string {
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(';')[0])
+    .join('; ');
 }

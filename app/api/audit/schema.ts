@@ -12,13 +12,28 @@ const optional = <SCHEMA extends z.ZodType>(schema: SCHEMA) =>
 
 /** `GET /api/audit` query (also the `/audit` page's filters). */
 export const auditQuerySchema = z.object({
+  userId: optional(
+    z
+      .string()
+      .max(128)
+      .regex(/^[\w-]+$/, 'userId may hold letters, digits, "_" and "-" only'),
+  ),
   chatId: optional(
     z
       .string()
       .max(128)
       .regex(/^[\w-]+$/, 'chatId may hold letters, digits, "_" and "-" only'),
   ),
-  tool: optional(z.enum(knownToolNames)),
+  // MCP tools are named `<server>__<tool>`; which exist depends on the servers, so only the shape is checked.
+  tool: optional(
+    z.union([
+      z.enum(knownToolNames),
+      z
+        .string()
+        .max(64)
+        .regex(/^[\w-]+__[\w-]+$/),
+    ]),
+  ),
   outcome: optional(z.enum(auditOutcomes)),
   limit: optional(z.coerce.number().int().min(1).max(maxAuditLimit)).transform((value) => value ?? 100),
 });

@@ -1,8 +1,8 @@
 import type { NextRequest } from 'next/server';
 import { streamChatTurn } from '@/lib/chat/stream-chat-turn';
 import { jsonError, readJsonBody } from '@/lib/http/json';
-import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 import { withSession } from '@/lib/http/with-session';
+import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 import { parseChatRequest } from './schema';
 
 // Approvals hold the response open for up to the confirm timeout.
@@ -11,16 +11,16 @@ export const maxDuration = 300;
 /** The streaming chat endpoint `useChat` talks to. */
 export const POST = withUnavailableAs503(
   withSession(async (request: NextRequest, user) => {
-  const body = await readJsonBody(request);
-  if (!body.ok) return body.response;
-  const parsed = parseChatRequest(body.value);
-  if (!parsed.success) return jsonError(400, parsed.error);
+    const body = await readJsonBody(request);
+    if (!body.ok) return body.response;
+    const parsed = parseChatRequest(body.value);
+    if (!parsed.success) return jsonError(400, parsed.error);
 
-  const result = await streamChatTurn({
-    ...parsed.data,
-    ownerId: user.id,
-    signal: request.signal,
-  });
-  return result instanceof Response ? result : jsonError(result.status, result.error);
+    const result = await streamChatTurn({
+      ...parsed.data,
+      ownerId: user.id,
+      signal: request.signal,
+    });
+    return result instanceof Response ? result : jsonError(result.status, result.error);
   }),
 );

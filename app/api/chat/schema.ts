@@ -1,7 +1,8 @@
 import type { UIMessage } from 'ai';
 import { z } from 'zod';
+import { getConfig } from '@/lib/config';
 import { describeZodError } from '@/lib/http/json';
-import { workerNames } from '@/lib/tools';
+import { allWorkerNames } from '@/lib/mcp/mcp-config';
 
 /** Limits that keep one request from costing more than a conversation should. */
 export const chatLimits = { maxMessages: 100, maxParts: 50, maxTextLength: 8_000, maxIdLength: 128 };
@@ -32,7 +33,17 @@ export const chatRequestSchema = z.object({
     .min(1, 'messages must hold at least the user message')
     .max(chatLimits.maxMessages)
     .refine((messages) => messages.at(-1)?.role === 'user', 'the last message must come from the user'),
-  worker: z.enum(['auto', ...workerNames]).optional(),
+  // The built-in workers, and those MCP servers add (read from the configuration per request).
+  worker: z
+    .string()
+    .max(64)
+    .superRefine((worker, context) => {
+      const choices = ['auto', ...allWorkerNames(getConfig().MCP_CONFIG)];
+      if (!choices.includes(worker)) {
+        context.addIssue({ code: 'custom', message: `worker must be one of ${choices.join(', ')}` });
+      }
+    })
+    .optional(),
 });
 
 export type ChatRequest = Omit<z.output<typeof chatRequestSchema>, 'messages'> & { messages: UIMessage[] };

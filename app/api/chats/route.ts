@@ -1,7 +1,7 @@
 import type { NextRequest } from 'next/server';
 import { listOwnedChats } from '@/lib/chat/read-chat';
-import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 import { withSession } from '@/lib/http/with-session';
+import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 
 export const dynamic = 'force-dynamic';
 

@@ -5,7 +5,8 @@ import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 
 /** Only a path on this site: never an open redirect to somewhere else. */
 function safeRedirectPath(value: string | null): string {
-  if (value === null || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return '/';
+  if (value === null || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\'))
+    return '/';
   return value;
 }
 
@@ -15,9 +16,15 @@ function safeRedirectPath(value: string | null): string {
  */
 export const GET = withUnavailableAs503(async (request: NextRequest) => {
   const target = new URL(safeRedirectPath(request.nextUrl.searchParams.get('redirectUrl')), request.url);
-  const redirect = new Response(null, { status: 303, headers: { location: target.pathname + target.search } });
+  const redirect = new Response(null, {
+    status: 303,
+    headers: { location: target.pathname + target.search },
+  });
   if ((await getSessionUser(request.headers)) !== undefined) return redirect;
-  const signedIn = await (await getAuth()).api.signInAnonymous({ headers: request.headers, asResponse: true });
+  const signedIn = await (await getAuth()).api.signInAnonymous({
+    headers: request.headers,
+    asResponse: true,
+  });
   if (!signedIn.ok) return Response.json({ error: 'Could not start a guest session' }, { status: 503 });
   for (const cookie of signedIn.headers.getSetCookie()) redirect.headers.append('set-cookie', cookie);
   return redirect;

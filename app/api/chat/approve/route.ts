@@ -1,15 +1,15 @@
 import type { NextRequest } from 'next/server';
 import { decideApproval } from '@/lib/chat/resolve-approval';
 import { readJsonBody } from '@/lib/http/json';
-import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 import { withSession } from '@/lib/http/with-session';
+import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 
 /** A person's decision on a pending approval, for HTTP clients. */
 export const POST = withUnavailableAs503(
   withSession(async (request: NextRequest, user) => {
-  const body = await readJsonBody(request, { maxBytes: 4096 });
-  if (!body.ok) return body.response;
-  const result = await decideApproval(body.value, user.id);
-  return Response.json(result.body, { status: result.status });
+    const body = await readJsonBody(request, { maxBytes: 4096 });
+    if (!body.ok) return body.response;
+    const result = await decideApproval(body.value, user.id);
+    return Response.json(result.body, { status: result.status });
   }),
 );

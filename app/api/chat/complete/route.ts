@@ -1,23 +1,23 @@
 import type { NextRequest } from 'next/server';
 import { completeChatTurn } from '@/lib/chat/complete-chat-turn';
 import { jsonError, readJsonBody } from '@/lib/http/json';
-import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 import { withSession } from '@/lib/http/with-session';
+import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 import { parseChatRequest } from '../schema';
 
 /** One chat turn without streaming; refused while any tool needs approval. */
 export const POST = withUnavailableAs503(
   withSession(async (request: NextRequest, user) => {
-  const body = await readJsonBody(request);
-  if (!body.ok) return body.response;
-  const parsed = parseChatRequest(body.value);
-  if (!parsed.success) return jsonError(400, parsed.error);
+    const body = await readJsonBody(request);
+    if (!body.ok) return body.response;
+    const parsed = parseChatRequest(body.value);
+    if (!parsed.success) return jsonError(400, parsed.error);
 
-  const result = await completeChatTurn({
-    ...parsed.data,
-    ownerId: user.id,
-    signal: request.signal,
-  });
-  return 'error' in result ? jsonError(result.status, result.error) : Response.json(result);
+    const result = await completeChatTurn({
+      ...parsed.data,
+      ownerId: user.id,
+      signal: request.signal,
+    });
+    return 'error' in result ? jsonError(result.status, result.error) : Response.json(result);
   }),
 );

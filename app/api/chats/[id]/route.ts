@@ -2,8 +2,8 @@ import type { NextRequest } from 'next/server';
 import { deleteOwnedChat } from '@/lib/chat/delete-chat';
 import { readOwnedChat } from '@/lib/chat/read-chat';
 import { jsonError } from '@/lib/http/json';
-import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 import { withSession } from '@/lib/http/with-session';
+import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 import { StoreUnavailableError } from '@/lib/stores';
 
 /** One chat with its messages; another owner's chat answers like an unknown one. */
