@@ -22,6 +22,8 @@ export function configureServer(environment: Record<string, string | undefined> 
     REDIS_URL: undefined,
     OPENAI_API_KEY: undefined,
     OPENAI_BASE_URL: undefined,
+    TOOLGATE_TRUST_PROXY: undefined,
+    TOOLGATE_ALLOWED_IMAGE_ORIGINS: undefined,
   };
   for (const [key, value] of Object.entries({ ...defaults, ...environment })) {
     if (value === undefined) delete process.env[key];
