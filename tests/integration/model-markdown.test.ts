@@ -1,4 +1,4 @@
-import { createElement } from 'react';
+import { jsx } from 'react/jsx-runtime';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { MarkdownPolicyProvider } from '@/components/markdown-policy';
@@ -7,9 +7,10 @@ import { ModelMarkdown } from '@/components/model-markdown';
 /** The HTML a reader's browser gets for this model text; relative URLs are this site's. */
 function render(markdown: string, allowedImageOrigins: string[] = []): string {
   return renderToStaticMarkup(
-    createElement(MarkdownPolicyProvider, {
+    // What `<MarkdownPolicyProvider><ModelMarkdown>` compiles to; test files here are plain .ts.
+    jsx(MarkdownPolicyProvider, {
       allowedImageOrigins,
-      children: createElement(ModelMarkdown, { isAnimating: false, children: markdown }),
+      children: jsx(ModelMarkdown, { isAnimating: false, children: markdown }),
     }),
   );
 }
