@@ -7,6 +7,7 @@ import {
   type ToolShell,
   wrapToolsWithApproval,
   wrapToolsWithAudit,
+  wrapToolsWithErrorReferences,
   wrapToolsWithIdempotency,
   wrapToolsWithRateLimit,
 } from '@/lib/shells';
@@ -49,9 +50,11 @@ export type AssembleTurnToolsOptions = {
  * order (docs/decisions/2026-11-30-shell-order.md):
  *
  * 1. audit, outermost, so it records every outcome, the other shells' refusals included;
- * 2. rate limit, before approval, so a flood of calls cannot flood a person with cards;
- * 3. approval, outside idempotency, so a denied call never reaches the cache;
- * 4. idempotency, innermost, next to the tool.
+ * 2. error references, so what any inner shell or the tool throws reaches the model
+ *    and the user as a short text with a reference id, the details only in the log;
+ * 3. rate limit, before approval, so a flood of calls cannot flood a person with cards;
+ * 4. approval, outside idempotency, so a denied call never reaches the cache;
+ * 5. idempotency, innermost, next to the tool.
  */
 export function assembleTurnTools({
   baseTools,
@@ -74,6 +77,7 @@ export function assembleTurnTools({
       wrapToolsWithAudit(table, { record: audit, chatId: sessionId, worker, replayedCallIds }),
     );
   }
+  shells.push((table) => wrapToolsWithErrorReferences(table));
   if (rateLimiter !== undefined) {
     shells.push((table) => wrapToolsWithRateLimit(table, { limiter: rateLimiter, key: sessionId }));
   }
