@@ -90,7 +90,7 @@ describe('tool call audit', () => {
     expect((await auditRows('audit-timeout')).map((row) => row.outcome)).toEqual(['timeout']);
   });
 
-  it('records error when the tool throws, gives the model a tool error, caches nothing, and the retry executes', async () => {
+  it('records error when the tool throws, gives the model a tool error with a reference id, caches nothing, and the retry executes', async () => {
     configureServer({ AGENT_CONFIRM_TOOLS: '' });
     const db = getDb();
     // Hide the table so the real tool's INSERT throws; the audit table is untouched.
@@ -101,12 +101,14 @@ describe('tool call audit', () => {
     } finally {
       db.exec('ALTER TABLE tickets_hidden RENAME TO tickets');
     }
+    // The user sees a reference id; the database's own words stay in the server log.
     expect(broken.chunks).toContainEqual(
       expect.objectContaining({
         type: 'tool-output-error',
-        errorText: expect.stringMatching(/no such table/),
+        errorText: expect.stringMatching(/^createTicket failed \(reference ERR-[0-9A-Z]{6}\)/),
       }),
     );
+    expect(JSON.stringify(broken.chunks)).not.toMatch(/no such table/);
 
     const retry = await runTurn('audit-error', [userMessage('create a ticket: flaky database')]);
     expect(toolOutput(retry)).toMatchObject({ ticketId: expect.stringMatching(/^TK-\d{6}$/) });
