@@ -94,3 +94,21 @@ test('a state-changing request from another site is refused, one from this site 
   });
   expect(sameSite.status()).toBe(404);
 });
+
+test.describe('in Chinese', () => {
+  test.use({ locale: 'zh-CN' });
+
+  test('a failed tool call shows a localized message and a reference id, never the validation text', async ({
+    chatPage,
+  }) => {
+    await chatPage.goto('/');
+    // Longer than the 200 characters addTodo accepts: the SDK rejects the input before the tool runs.
+    await chatPage.send(`加一个待办：${'很长'.repeat(120)}`);
+    const card = chatPage.toolCards('addTodo').last();
+    await expect(card).toHaveAttribute('data-state', 'output-error');
+    await expect(card).toContainText('工具执行失败');
+    await expect(card.getByTestId('error-reference')).toHaveText(/^参考编号：ERR-[0-9A-Z]{6}$/);
+    await expect(card).not.toContainText(/too big|expected|invalid|characters/i);
+    await chatPage.waitForTurnEnd();
+  });
+});
