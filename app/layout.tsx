@@ -2,9 +2,11 @@ import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
 import 'streamdown/styles.css';
 import './globals.css';
+import { MarkdownPolicyProvider } from '@/components/markdown-policy';
 import { getRequestLocale } from '@/components/request-locale';
 import { themeInitScript } from '@/components/theme-script';
 import { WorkspaceProvider } from '@/components/workspace-provider';
+import { getConfig } from '@/lib/config';
 
 export const metadata: Metadata = {
   title: 'Toolgate',
@@ -22,7 +24,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         <script dangerouslySetInnerHTML={{ __html: themeInitScript }} />
       </head>
       <body className="min-h-dvh font-sans antialiased">
-        <WorkspaceProvider initialLocale={locale}>{children}</WorkspaceProvider>
+        <MarkdownPolicyProvider allowedImageOrigins={getConfig().TOOLGATE_ALLOWED_IMAGE_ORIGINS}>
+          <WorkspaceProvider initialLocale={locale}>{children}</WorkspaceProvider>
+        </MarkdownPolicyProvider>
       </body>
     </html>
   );

@@ -4,6 +4,7 @@ import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport } from 'ai';
 import { Sparkles } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { findErrorReference } from '@/lib/errors/error-reference';
 import type { ApproveToolCall, ToolgateMessage } from './api-types';
 import { Composer } from './composer';
 import { MessageList } from './message-list';
@@ -105,6 +106,8 @@ function ChatSession({
   });
 
   const busy = status === 'submitted' || status === 'streaming';
+  // Only the reference is shown: the error's own text is not for users (nor in their language).
+  const errorReference = findErrorReference(error?.message);
   const viewportRef = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
 
@@ -156,7 +159,11 @@ function ChatSession({
               className="flex items-center gap-2 rounded-md border border-destructive/40 p-2 text-sm"
             >
               <span className="text-destructive">{t.chatError}</span>
-              <span className="truncate text-xs text-muted-foreground">{error.message}</span>
+              {errorReference !== undefined && (
+                <span className="truncate font-mono text-xs text-muted-foreground">
+                  {t.errorReference(errorReference)}
+                </span>
+              )}
               <Button
                 size="sm"
                 variant="outline"

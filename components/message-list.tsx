@@ -2,8 +2,8 @@ import type { ChatStatus } from 'ai';
 import { isToolUIPart } from 'ai';
 import { Bot, User } from 'lucide-react';
 import { Fragment } from 'react';
-import { Streamdown } from 'streamdown';
 import type { ApproveToolCall, ToolgateMessage } from './api-types';
+import { ModelMarkdown } from './model-markdown';
 import { ToolCard } from './tool-card';
 import { Badge } from './ui/badge';
 import { cn } from './ui/cn';
@@ -77,9 +77,9 @@ export function MessageList({
                       data-testid="assistant-text"
                       className="w-full max-w-prose text-sm leading-relaxed"
                     >
-                      <Streamdown isAnimating={streaming && part.state === 'streaming'}>
+                      <ModelMarkdown isAnimating={streaming && part.state === 'streaming'}>
                         {part.text}
-                      </Streamdown>
+                      </ModelMarkdown>
                     </div>
                   );
                 }

@@ -13,6 +13,7 @@ import {
   Wrench,
 } from 'lucide-react';
 import { useState } from 'react';
+import { findErrorReference } from '@/lib/errors/error-reference';
 import { parseMcpToolName } from '@/lib/mcp/mcp-tool-name';
 import type { ApproveToolCall } from './api-types';
 import { Badge } from './ui/badge';
@@ -48,12 +49,22 @@ const outcomeViews: Record<Outcome, { icon: LucideIcon; variant: BadgeVariant }>
   cancelled: { icon: CircleX, variant: 'secondary' },
 };
 
-/** The server's denial result: `{ denied: true, reason, message }`, returned to the model as a normal output. */
-type Denial = { denied: true; reason?: string; message?: string };
+/**
+ * The server's denial result, returned to the model as a normal output. Its
+ * `message` is written for the model, in English: the card never shows it.
+ */
+type Denial = { denied: true; reason?: string };
 
 function asDenial(output: unknown): Denial | null {
   if (typeof output !== 'object' || output === null) return null;
   return (output as { denied?: unknown }).denied === true ? (output as Denial) : null;
+}
+
+/** The server's rate-limit refusal; like a denial, its `message` is for the model. */
+function rateLimitedWait(output: unknown): number | null {
+  if (typeof output !== 'object' || output === null) return null;
+  const { rateLimited, retryAfterMs } = output as { rateLimited?: unknown; retryAfterMs?: unknown };
+  return rateLimited === true && typeof retryAfterMs === 'number' ? retryAfterMs : null;
 }
 
 // 'denied' is a person saying no; 'timeout' nobody answered; 'aborted' / 'closed' the request or chat went away.
@@ -84,7 +95,7 @@ type LocalDecision =
   | { kind: 'none' }
   | { kind: 'sending'; approved: boolean }
   | { kind: 'decided'; outcome: Outcome }
-  | { kind: 'failed'; message: string; retryable: boolean };
+  | { kind: 'failed'; retryable: boolean };
 
 /**
  * One tool call, in whichever of its seven states it is. While the call waits for
@@ -134,17 +145,13 @@ export function ToolCard({
       const result = await approve({ approvalId: part.approval.id, sessionId: chatId, approved });
       if ('error' in result) {
         // Unknown, mismatched or already settled: deciding again cannot help, so the buttons go.
-        setDecision({ kind: 'failed', message: result.error, retryable: false });
+        setDecision({ kind: 'failed', retryable: false });
       } else {
         setDecision({ kind: 'decided', outcome: result.status === 'approved' ? 'approved' : 'denied' });
       }
-    } catch (error) {
+    } catch {
       // The action never ran (network, server restart): the approval may still be open, so let the user retry.
-      setDecision({
-        kind: 'failed',
-        message: error instanceof Error ? error.message : String(error),
-        retryable: true,
-      });
+      setDecision({ kind: 'failed', retryable: true });
     } finally {
       onDecided();
     }
@@ -201,10 +208,10 @@ export function ToolCard({
             {t.replayedExplain}
           </p>
         )}
-        <ToolBody part={part} denial={denial} />
+        <ToolBody part={part} denial={denial} outcome={outcome} />
         {decision.kind === 'failed' && (
           <p role="alert" className="text-xs text-destructive">
-            {t.approvalFailed}: {decision.message}
+            {t.approvalFailed}
           </p>
         )}
       </CardContent>
@@ -290,7 +297,15 @@ function Section({ label, children }: { label: string; children: React.ReactNode
   );
 }
 
-function ToolBody({ part, denial }: { part: ToolPart; denial: Denial | null }) {
+function ToolBody({
+  part,
+  denial,
+  outcome,
+}: {
+  part: ToolPart;
+  denial: Denial | null;
+  outcome: Outcome | null;
+}) {
   const { t } = useWorkspace();
   switch (part.state) {
     case 'input-streaming':
@@ -299,15 +314,30 @@ function ToolBody({ part, denial }: { part: ToolPart; denial: Denial | null }) {
     case 'approval-responded':
     case 'output-denied':
       return null;
-    case 'output-error':
+    case 'output-error': {
+      // The server sends a reference id, never the error itself; the words are ours, in the reader's language.
+      const reference = findErrorReference(part.errorText);
       return (
         <Section label={t.error}>
-          <p className="text-xs text-destructive">{part.errorText}</p>
+          <p className="text-xs text-destructive">{t.toolFailed}</p>
+          {reference !== undefined && (
+            <p className="font-mono text-xs text-muted-foreground" data-testid="error-reference">
+              {t.errorReference(reference)}
+            </p>
+          )}
         </Section>
       );
-    case 'output-available':
+    }
+    case 'output-available': {
       if (denial !== null) {
-        return denial.message ? <p className="text-xs text-muted-foreground">{denial.message}</p> : null;
+        return outcome !== null && outcome !== 'approved' ? (
+          <p className="text-xs text-muted-foreground">{t.denialExplain[outcome]}</p>
+        ) : null;
+      }
+      const waitMs = rateLimitedWait(part.output);
+      if (waitMs !== null) {
+        const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+        return <p className="text-xs text-muted-foreground">{t.rateLimitedExplain(seconds)}</p>;
       }
       return (
         <Section label={t.result}>
@@ -316,5 +346,6 @@ function ToolBody({ part, denial }: { part: ToolPart; denial: Denial | null }) {
           </pre>
         </Section>
       );
+    }
   }
 }

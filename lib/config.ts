@@ -126,6 +126,49 @@ const rateLimit = z
     return { points, windowMs };
   });
 
+/** `TOOLGATE_TRUST_PROXY`: `1` / `true` when a reverse proxy in front sets `X-Forwarded-*` honestly. */
+const flag = (name: string) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((value, context) => {
+      if (value === undefined || value === '' || value === '0' || value === 'false') return false;
+      if (value === '1' || value === 'true') return true;
+      context.addIssue({ code: 'custom', message: `${name} must be 1 or 0, got "${value}"` });
+      return z.NEVER;
+    });
+
+/**
+ * `TOOLGATE_ALLOWED_IMAGE_ORIGINS`: comma-separated origins (`https://cdn.example.com`)
+ * whose images model text may show, besides this site's own. Anything with a path,
+ * or not http(s), is a start-up error: a prefix that matched more than meant would
+ * reopen the leak the allowlist closes.
+ */
+const imageOrigins = z
+  .string()
+  .optional()
+  .transform((value, context) => {
+    const origins: string[] = [];
+    for (const entry of (value ?? '').split(',')) {
+      const text = entry.trim();
+      if (text === '') continue;
+      let url: URL | undefined;
+      try {
+        url = new URL(text);
+      } catch {}
+      if (url === undefined || !/^https?:$/.test(url.protocol) || text.replace(/\/$/, '') !== url.origin) {
+        context.addIssue({
+          code: 'custom',
+          message: `TOOLGATE_ALLOWED_IMAGE_ORIGINS entries must be origins such as https://cdn.example.com, got "${text}"`,
+        });
+        return z.NEVER;
+      }
+      origins.push(url.origin);
+    }
+    return origins;
+  });
+
 const environmentFields = z.object({
   AGENT_CONFIRM_TOOLS: confirmTools,
   MCP_CONFIG: mcpConfig,
@@ -165,6 +208,8 @@ const environmentFields = z.object({
         ),
     ),
   OFFLINE_MODEL_DELAY_MS: nonNegativeInteger('OFFLINE_MODEL_DELAY_MS', 15),
+  TOOLGATE_TRUST_PROXY: flag('TOOLGATE_TRUST_PROXY'),
+  TOOLGATE_ALLOWED_IMAGE_ORIGINS: imageOrigins,
   TOOLGATE_BENCH_BASELINE: z
     .string()
     .optional()

@@ -1,4 +1,5 @@
 import type { ToolName } from '@/lib/config';
+import { findErrorReference } from '@/lib/errors/error-reference';
 import { describeCapabilities, toolCapabilities } from './capabilities';
 import type { Language } from './intents';
 
@@ -96,6 +97,13 @@ export function failureReply(outcome: Exclude<ToolOutcome, { kind: 'success' }>,
     case 'error': {
       const missing = outcome.validation ? missingInputReply(outcome.toolName, language) : undefined;
       if (missing !== undefined) return missing;
+      // A failure the server logged: its reference is all the user needs (and all there is to say).
+      const reference = findErrorReference(outcome.message);
+      if (reference !== undefined) {
+        return zh
+          ? `抱歉，${outcome.toolName} 执行失败（参考编号 ${reference}）。请稍后再试。`
+          : `Sorry, ${outcome.toolName} failed (reference ${reference}). Please try again later.`;
+      }
       const detail = outcome.message.replace(/^(?:AI_)?\w*Error:\s*/, '').slice(0, 200);
       return zh
         ? `抱歉，${outcome.toolName} 执行失败：${detail}。请稍后再试。`

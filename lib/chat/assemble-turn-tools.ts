@@ -7,6 +7,7 @@ import {
   type ToolShell,
   wrapToolsWithApproval,
   wrapToolsWithAudit,
+  wrapToolsWithErrorReferences,
   wrapToolsWithIdempotency,
   wrapToolsWithRateLimit,
 } from '@/lib/shells';
@@ -51,9 +52,11 @@ export type AssembleTurnToolsOptions = {
  * order (docs/decisions/2026-11-30-shell-order.md):
  *
  * 1. audit, outermost, so it records every outcome, the other shells' refusals included;
- * 2. rate limit, before approval, so a flood of calls cannot flood a person with cards;
- * 3. approval, outside idempotency, so a denied call never reaches the cache;
- * 4. idempotency, innermost, next to the tool.
+ * 2. error references, so what any inner shell or the tool throws reaches the model
+ *    and the user as a short text with a reference id, the details only in the log;
+ * 3. rate limit, before approval, so a flood of calls cannot flood a person with cards;
+ * 4. approval, outside idempotency, so a denied call never reaches the cache;
+ * 5. idempotency, innermost, next to the tool.
  */
 export function assembleTurnTools({
   baseTools,
@@ -77,6 +80,7 @@ export function assembleTurnTools({
       wrapToolsWithAudit(table, { record: audit, chatId: sessionId, worker, replayedCallIds }),
     );
   }
+  shells.push((table) => wrapToolsWithErrorReferences(table));
   if (rateLimiter !== undefined) {
     // Per user, across chats: a new chat id per request must not reset the budget.
     shells.push((table) => wrapToolsWithRateLimit(table, { limiter: rateLimiter, key: ownerId }));

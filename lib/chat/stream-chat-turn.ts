@@ -6,6 +6,7 @@ import {
   stepCountIs,
   streamText,
 } from 'ai';
+import { publicErrorText } from '@/lib/errors/public-error';
 import { getToolRateLimiter } from '@/lib/server/rate-limiter';
 import { getApprovalRegistry, getIdempotencyStore } from '@/lib/server/stores';
 import { writeToolNames } from '@/lib/shells';
@@ -74,6 +75,8 @@ export async function streamChatTurn(request: ChatTurnRequest): Promise<Response
     originalMessages: history,
     // The client keeps and sends back this id; without it the next turn's history is invalid.
     generateMessageId: generateId,
+    // Tool and stream errors reach the client (and the saved chat) as a reference id; details go to the log.
+    onError: publicErrorText,
     messageMetadata: ({ part }) => (part.type === 'start' ? metadata : undefined),
     onEnd: async ({ messages }) => {
       await auditWriter.flush();

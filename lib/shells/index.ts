@@ -9,6 +9,10 @@ export {
 } from './wrap-tools-with-approval';
 export { type AuditShellOptions, hashToolArguments, wrapToolsWithAudit } from './wrap-tools-with-audit';
 export {
+  type ErrorReferenceShellOptions,
+  wrapToolsWithErrorReferences,
+} from './wrap-tools-with-error-references';
+export {
   type IdempotencyReplayEvent,
   type IdempotencyShellOptions,
   wrapToolsWithIdempotency,

@@ -44,4 +44,26 @@ describe('parseConfig', () => {
     });
     expect(() => parseConfig({ AGENT_TOOL_RATE_LIMIT: 'lots' })).toThrow(/AGENT_TOOL_RATE_LIMIT/);
   });
+
+  it('trusts X-Forwarded-* headers only when TOOLGATE_TRUST_PROXY says so', () => {
+    expect(parseConfig({}).TOOLGATE_TRUST_PROXY).toBe(false);
+    expect(parseConfig({ TOOLGATE_TRUST_PROXY: '1' }).TOOLGATE_TRUST_PROXY).toBe(true);
+    expect(parseConfig({ TOOLGATE_TRUST_PROXY: '0' }).TOOLGATE_TRUST_PROXY).toBe(false);
+    expect(() => parseConfig({ TOOLGATE_TRUST_PROXY: 'yes please' })).toThrow(
+      /TOOLGATE_TRUST_PROXY.*"yes please"/,
+    );
+  });
+
+  it('reads allowed image origins as a list of origins and refuses anything broader or unsafe', () => {
+    expect(parseConfig({}).TOOLGATE_ALLOWED_IMAGE_ORIGINS).toEqual([]);
+    expect(
+      parseConfig({ TOOLGATE_ALLOWED_IMAGE_ORIGINS: ' https://cdn.example.com/ , http://127.0.0.1:9000 ' })
+        .TOOLGATE_ALLOWED_IMAGE_ORIGINS,
+    ).toEqual(['https://cdn.example.com', 'http://127.0.0.1:9000']);
+    for (const entry of ['https://cdn.example.com/images', 'cdn.example.com', 'javascript:alert(1)', '*']) {
+      expect(() => parseConfig({ TOOLGATE_ALLOWED_IMAGE_ORIGINS: entry })).toThrow(
+        /TOOLGATE_ALLOWED_IMAGE_ORIGINS/,
+      );
+    }
+  });
 });

@@ -93,7 +93,7 @@ describe.each(databaseEngines)('on %s', (engine) => {
       expect((await auditRows('audit-timeout')).map((row) => row.outcome)).toEqual(['timeout']);
     });
 
-    it('records error when the tool throws, gives the model a tool error, caches nothing, and the retry executes', async () => {
+    it('records error when the tool throws, gives the model a tool error with a reference id, caches nothing, and the retry executes', async () => {
       await configureServerOn(engine, { AGENT_CONFIRM_TOOLS: '' });
       const db = await getDb();
       // Hide the table so the real tool's INSERT throws; the audit table is untouched.
@@ -104,12 +104,14 @@ describe.each(databaseEngines)('on %s', (engine) => {
       } finally {
         await sql`ALTER TABLE tickets_hidden RENAME TO tickets`.execute(db);
       }
+      // The user sees a reference id; the database's own words stay in the server log.
       expect(broken.chunks).toContainEqual(
         expect.objectContaining({
           type: 'tool-output-error',
-          errorText: expect.stringMatching(/no such table|does not exist/),
+          errorText: expect.stringMatching(/^createTicket failed \(reference ERR-[0-9A-Z]{6}\)/),
         }),
       );
+      expect(JSON.stringify(broken.chunks)).not.toMatch(/no such table|does not exist/);
 
       const retry = await runTurn('audit-error', [userMessage('create a ticket: flaky database')]);
       expect(toolOutput(retry)).toMatchObject({ ticketId: expect.stringMatching(/^TK-\d{6}$/) });

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOfflineModel, isOfflineModel } from '@/lib/ai/offline-model';
 import { routeWorker } from '@/lib/ai/router';
 import { countTickets, type Db, listTodos } from '@/lib/db';
+import { PublicError } from '@/lib/errors/public-error';
 import { wrapToolsWithApproval } from '@/lib/shells';
 import { createMemoryApprovalRegistry } from '@/lib/stores';
 import { createWorkerTools, type WorkerName } from '@/lib/tools';
@@ -321,6 +322,23 @@ describe('createOfflineModel', () => {
     const turn = await runTurn(tools, 'add a todo: buy milk, then list my todos');
     expect(turn.calls.map((call) => call.toolName)).toEqual(['addTodo']);
     expect(turn.text).toBe('Sorry, addTodo failed: database is locked. Please try again later.');
+  });
+
+  it("answers a failure the server logged with its reference id, in the user's language", async () => {
+    const tools = {
+      addTodo: {
+        ...createWorkerTools('assistant', db, testUser).addTodo,
+        execute: async () => {
+          throw new PublicError('ERR-7F3K2A', 'addTodo failed');
+        },
+      },
+    };
+    expect((await runTurn(tools, '加一个待办：买牛奶')).text).toBe(
+      '抱歉，addTodo 执行失败（参考编号 ERR-7F3K2A）。请稍后再试。',
+    );
+    expect((await runTurn(tools, 'add a todo: buy milk')).text).toBe(
+      'Sorry, addTodo failed (reference ERR-7F3K2A). Please try again later.',
+    );
   });
 
   it('streams its answer as several small text deltas', async () => {

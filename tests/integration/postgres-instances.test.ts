@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { postChat, postDecision, sessionFetch, signInAsGuest, singleMessageChat, useSession } from '../support/http-chat';
+import {
+  postChat,
+  postDecision,
+  sessionFetch,
+  signInAsGuest,
+  singleMessageChat,
+  useSession,
+} from '../support/http-chat';
 import { type NextServer, startNextServer } from '../support/next-server';
 import { type PostgresCluster, startPostgresCluster } from '../support/postgres-cluster';
 

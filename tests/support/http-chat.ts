@@ -13,7 +13,8 @@ export async function guestCookie(baseUrl: string): Promise<string> {
     headers: { 'content-type': 'application/json' },
     body: '{}',
   });
-  if (!response.ok) throw new Error(`anonymous sign-in answered ${response.status}: ${await response.text()}`);
+  if (!response.ok)
+    throw new Error(`anonymous sign-in answered ${response.status}: ${await response.text()}`);
   return response.headers
     .getSetCookie()
     .map((cookie) => cookie.split(';')[0])

@@ -30,6 +30,8 @@ export async function configureServer(environment: Record<string, string | undef
     BETTER_AUTH_SECRET: 'test-secret-that-is-long-enough-for-better-auth',
     BETTER_AUTH_URL: 'http://localhost',
     TOOLGATE_ADMIN_EMAILS: undefined,
+    TOOLGATE_TRUST_PROXY: undefined,
+    TOOLGATE_ALLOWED_IMAGE_ORIGINS: undefined,
   };
   for (const [key, value] of Object.entries({ ...defaults, ...environment })) {
     if (value === undefined) delete process.env[key];
