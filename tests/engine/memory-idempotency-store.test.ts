@@ -172,10 +172,11 @@ describe('createMemoryIdempotencyStore', () => {
   });
 
   it('does not let a late failure remove a newer entry with the same key', async () => {
-    const store = createMemoryIdempotencyStore({ maxEntries: 1 });
+    let clock = 0;
+    const store = createMemoryIdempotencyStore({ ttlMs: 100, now: () => clock });
     let fail!: (error: Error) => void;
     const slow = store.run('s', 't', { n: 1 }, () => new Promise((_, reject) => (fail = reject)));
-    await store.run('s', 't', { n: 2 }, async () => 'evicts n=1'); // n=1 evicted while in flight
+    clock = 200; // the slow call's entry has expired while it still runs
     const execute = vi.fn(async () => 'fresh');
     await store.run('s', 't', { n: 1 }, execute); // a newer n=1 entry
     fail(new Error('late'));
@@ -183,6 +184,44 @@ describe('createMemoryIdempotencyStore', () => {
 
     await store.run('s', 't', { n: 1 }, execute);
     expect(execute).toHaveBeenCalledTimes(1);
+  });
+
+  it('never evicts an entry whose execution is still running', async () => {
+    const store = createMemoryIdempotencyStore({ maxEntries: 1 });
+    let finish!: (value: string) => void;
+    const execute = vi.fn(() => new Promise<string>((resolve) => (finish = resolve)));
+    const first = store.run('s', 't', { n: 1 }, execute);
+    await store.run('s', 't', { n: 2 }, async () => 'over the cap while n=1 runs');
+    const second = store.run('s', 't', { n: 1 }, execute);
+    finish('once');
+    expect(await Promise.all([first, second])).toEqual(['once', 'once']);
+    expect(execute).toHaveBeenCalledTimes(1);
+  });
+
+  it('evicts only within a partition: one user flooding the store never evicts another user’s entry', async () => {
+    const store = createMemoryIdempotencyStore({ maxEntries: 5 });
+    const aliceTicket = vi.fn(async () => 'TK-000001');
+    await store.run('alice-chat', 'createTicket', { title: 'printer' }, aliceTicket, { partition: 'alice' });
+    for (let index = 0; index < 50; index++) {
+      await store.run(`flood-${index}`, 'createTicket', { index }, async () => index, {
+        partition: 'mallory',
+      });
+    }
+    await store.run('alice-chat', 'createTicket', { title: 'printer' }, aliceTicket, { partition: 'alice' });
+    expect(aliceTicket).toHaveBeenCalledTimes(1);
+    expect(store.size).toBe(6);
+  });
+
+  it('keeps the total under maxTotalEntries by evicting from the largest partition', async () => {
+    const store = createMemoryIdempotencyStore({ maxEntries: 10, maxTotalEntries: 12 });
+    const small = vi.fn(async () => 'kept');
+    await store.run('s', 't', { who: 'small' }, small, { partition: 'small' });
+    for (let index = 0; index < 20; index++) {
+      await store.run('s', 't', { index }, async () => index, { partition: 'large' });
+    }
+    expect(store.size).toBeLessThanOrEqual(12);
+    await store.run('s', 't', { who: 'small' }, small, { partition: 'small' });
+    expect(small).toHaveBeenCalledTimes(1);
   });
 
   it('rejects invalid options with a TypeError that names the option', () => {

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { UIMessage } from 'ai';
 import { sql } from 'kysely';
-import { NextRequest } from 'next/server';
 import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import { GET as auditLog } from '@/app/api/activity/route';
 import { POST as approve } from '@/app/api/chat/approve/route';
@@ -10,8 +9,14 @@ import { POST as chat } from '@/app/api/chat/route';
 import { GET as tickets } from '@/app/api/tickets/route';
 import { getDb } from '@/lib/db';
 import { getRedisClient } from '@/lib/stores';
-import { ChatStreamReader, getRequest, jsonRequest, userMessage } from '../support/chat-client';
-import { configureServerOn } from '../support/server-env';
+import {
+  ChatStreamReader,
+  getRequest,
+  jsonRequest,
+  setDefaultTestCookie,
+  userMessage,
+} from '../support/chat-client';
+import { configureServerOn, signInGuest } from '../support/server-env';
 import { databaseEngines } from '../support/test-database';
 
 type AuditRow = { chatId: string; worker: string; toolName: string; outcome: string; argsHash: string };
@@ -119,29 +124,27 @@ describe.each(databaseEngines)('on %s', (engine) => {
       expect((await auditRows('audit-error')).map((row) => row.outcome)).toEqual(['executed', 'error']);
     });
 
-    it('refuses the third call in a chat over AGENT_TOOL_RATE_LIMIT=2/60s and leaves another chat unaffected', async () => {
+    it('refuses a user’s third call over AGENT_TOOL_RATE_LIMIT=2/60s even in a new chat, and leaves another user unaffected', async () => {
       await configureServerOn(engine, { AGENT_CONFIRM_TOOLS: '', AGENT_TOOL_RATE_LIMIT: '2/60s' });
-      await completeTurn('audit-busy', 'create a ticket: one');
-      await completeTurn('audit-busy', 'create a ticket: two');
-      const third = await completeTurn('audit-busy', 'create a ticket: three');
+      await completeTurn('audit-busy-1', 'create a ticket: one');
+      await completeTurn('audit-busy-2', 'create a ticket: two');
+      // A new chat id does not reset the budget: it belongs to the user.
+      const third = await completeTurn('audit-busy-3', 'create a ticket: three');
       expect(third.toolResults[0].output).toMatchObject({
         rateLimited: true,
         retryAfterMs: expect.any(Number),
       });
+      expect((await auditRows('audit-busy-3')).map((row) => row.outcome)).toEqual(['rate_limited']);
+      expect(await (await tickets(getRequest('/api/tickets'))).json()).toHaveLength(2);
 
+      setDefaultTestCookie(await signInGuest());
       const elsewhere = await runTurn('audit-quiet', [userMessage('create a ticket: three')]);
       expect(toolOutput(elsewhere)).toMatchObject({ ticketId: expect.stringMatching(/^TK-/) });
-
-      expect((await auditRows('audit-busy')).map((row) => row.outcome)).toEqual([
-        'rate_limited',
-        'executed',
-        'executed',
-      ]);
       expect((await auditRows('audit-quiet')).map((row) => row.outcome)).toEqual(['executed']);
-      expect(await (await tickets(getRequest('/api/tickets'))).json()).toHaveLength(3);
+      expect(await (await tickets(getRequest('/api/tickets'))).json()).toHaveLength(1);
     });
 
-    it('spends one budget per chat through Redis when REDIS_URL is set', async () => {
+    it('spends one budget per user through Redis when REDIS_URL is set', async () => {
       await configureServerOn(engine, {
         AGENT_CONFIRM_TOOLS: '',
         AGENT_TOOL_RATE_LIMIT: '1/60s',
@@ -149,9 +152,10 @@ describe.each(databaseEngines)('on %s', (engine) => {
       });
       const chatId = `audit-redis-${randomUUID()}`;
       await completeTurn(chatId, 'add a todo: water the plants');
-      const second = await completeTurn(chatId, 'add a todo: feed the cat');
+      const second = await completeTurn(`${chatId}-new`, 'add a todo: feed the cat');
       expect(second.toolResults[0].output).toMatchObject({ rateLimited: true, reason: 'limit' });
-      expect((await auditRows(chatId)).map((row) => row.outcome)).toEqual(['rate_limited', 'executed']);
+      expect((await auditRows(chatId)).map((row) => row.outcome)).toEqual(['executed']);
+      expect((await auditRows(`${chatId}-new`)).map((row) => row.outcome)).toEqual(['rate_limited']);
     });
 
     describe('when the rate limiter cannot reach Redis', () => {

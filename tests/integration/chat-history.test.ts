@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { POST as approve } from '@/app/api/chat/approve/route';
 import { POST as chat } from '@/app/api/chat/route';
@@ -6,10 +5,10 @@ import { DELETE as deleteChat, GET as readChat } from '@/app/api/chats/[id]/rout
 import { GET as listChats } from '@/app/api/chats/route';
 import { GET as tickets } from '@/app/api/tickets/route';
 import { ChatStreamReader, getRequest, jsonRequest, userMessage } from '../support/chat-client';
-import { configureServer } from '../support/server-env';
+import { configureServer, signInGuest } from '../support/server-env';
 
-const alice = `toolgate_owner=${randomUUID()}`;
-const bob = `toolgate_owner=${randomUUID()}`;
+let alice: string;
+let bob: string;
 
 async function startTurn(chatId: string, text: string, cookie: string) {
   const response = await chat(
@@ -30,6 +29,7 @@ function get(path: string, cookie: string) {
 describe('saved chats', () => {
   beforeEach(async () => {
     await configureServer({ AGENT_CONFIRM_TOOLS: '' });
+    [alice, bob] = [await signInGuest(), await signInGuest()];
   });
 
   it('saves a finished turn and restores it for its owner only', async () => {
@@ -63,18 +63,19 @@ describe('saved chats', () => {
   it('forgets the idempotency window of a deleted chat', async () => {
     await (await startTurn('history-3', 'create a ticket: once per chat', alice)).rest();
     await (await startTurn('history-3', 'create a ticket: once per chat', alice)).rest();
-    expect(await (await tickets(getRequest('/api/tickets'))).json()).toHaveLength(1);
+    expect(await (await tickets(getRequest('/api/tickets', { cookie: alice }))).json()).toHaveLength(1);
 
     const removed = await deleteChat(get('/api/chats/history-3', alice), params('history-3'));
     expect(await removed.json()).toEqual({ deleted: true });
     expect((await readChat(get('/api/chats/history-3', alice), params('history-3'))).status).toBe(404);
 
     await (await startTurn('history-3', 'create a ticket: once per chat', alice)).rest();
-    expect(await (await tickets(getRequest('/api/tickets'))).json()).toHaveLength(2);
+    expect(await (await tickets(getRequest('/api/tickets', { cookie: alice }))).json()).toHaveLength(2);
   });
 
   it('denies the pending approvals of a deleted chat with reason closed', async () => {
     await configureServer();
+    [alice, bob] = [await signInGuest(), await signInGuest()];
     const reader = await startTurn('history-4', 'create a ticket: chat deleted while waiting', alice);
     const request = await reader.until('tool-approval-request');
 
@@ -91,11 +92,12 @@ describe('saved chats', () => {
       ),
     );
     expect(late.status).toBe(404);
-    expect(await (await tickets(getRequest('/api/tickets'))).json()).toEqual([]);
+    expect(await (await tickets(getRequest('/api/tickets', { cookie: alice }))).json()).toEqual([]);
   });
 
   it("answers another owner's decision like an unknown id and leaves the call pending", async () => {
     await configureServer();
+    [alice, bob] = [await signInGuest(), await signInGuest()];
     const reader = await startTurn('history-5', 'create a ticket: only alice decides', alice);
     const request = await reader.until('tool-approval-request');
     const decision = { approvalId: request.approvalId, sessionId: 'history-5', approved: true };
@@ -108,6 +110,6 @@ describe('saved chats', () => {
       status: 'approved',
     });
     await reader.rest();
-    expect(await (await tickets(getRequest('/api/tickets'))).json()).toHaveLength(1);
+    expect(await (await tickets(getRequest('/api/tickets', { cookie: alice }))).json()).toHaveLength(1);
   });
 });

@@ -1,6 +1,5 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import type { UIMessage } from 'ai';
-import { NextRequest } from 'next/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET as auditLog } from '@/app/api/activity/route';
 import { POST as approve } from '@/app/api/chat/approve/route';

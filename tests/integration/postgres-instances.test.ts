@@ -7,9 +7,9 @@ import {
   postChat,
   postDecision,
   sessionFetch,
+  setSessionCookie,
   signInAsGuest,
   singleMessageChat,
-  useSession,
 } from '../support/http-chat';
 import { type NextServer, startNextServer } from '../support/next-server';
 import { type PostgresCluster, startPostgresCluster } from '../support/postgres-cluster';
@@ -94,7 +94,7 @@ describe('two instances on one Postgres', () => {
 
     await stopAll();
     const [c, d] = await startPair();
-    useSession(owner);
+    setSessionCookie(owner);
     expect((await tickets(c)).map((ticket) => ticket.ticketId)).toContain(ticketId);
     expect((await (await sessionFetch(`${d.url}/api/chats/${chatId}`)).json()).messages).toHaveLength(4);
     await stopAll();

@@ -22,14 +22,14 @@ export async function guestCookie(baseUrl: string): Promise<string> {
 }
 
 /** Sets the session the helpers below send when a call gives no `cookie`. */
-export function useSession(cookie: string | undefined): void {
+export function setSessionCookie(cookie: string | undefined): void {
   sessionCookie = cookie;
 }
 
 /** Signs in a new guest on `baseUrl` and makes it the helpers' session; returns its cookie. */
 export async function signInAsGuest(baseUrl: string): Promise<string> {
   const cookie = await guestCookie(baseUrl);
-  useSession(cookie);
+  setSessionCookie(cookie);
   return cookie;
 }
 
