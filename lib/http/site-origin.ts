@@ -51,3 +51,19 @@ export function siteAddressOf(request: Request, { trustProxy }: ProxyTrust): Sit
 export function isSecureRequest(request: Request, trust: ProxyTrust): boolean {
   return siteAddressOf(request, trust)?.protocol === 'https:';
 }
+
+/**
+ * `response` with `Secure` added to every cookie it sets when the browser came over TLS
+ * (see `isSecureRequest`): better-auth decides Secure once, from its base URL, which
+ * behind a TLS-terminating proxy says nothing about what the browser used.
+ */
+export function withSecureCookies(response: Response, request: Request, trust: ProxyTrust): Response {
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length === 0 || !isSecureRequest(request, trust)) return response;
+  const secured = new Response(response.body, response);
+  secured.headers.delete('set-cookie');
+  for (const cookie of cookies) {
+    secured.headers.append('set-cookie', /;\s*secure\s*(;|$)/i.test(cookie) ? cookie : `${cookie}; Secure`);
+  }
+  return secured;
+}

@@ -17,6 +17,13 @@ export type McpToolDefinition = ListToolsResult['tools'][number];
 /** Thrown when a call cannot reach its server; the message says so in words a person can act on. */
 export class McpServerUnavailableError extends Error {
   override name = 'McpServerUnavailableError';
+  /** What a user may be told (no addresses or internal error text); the message has the details. */
+  readonly publicSummary: string;
+
+  constructor(message: string, publicSummary: string) {
+    super(message);
+    this.publicSummary = publicSummary;
+  }
 }
 
 /** Options of {@link McpServerConnection}. */
@@ -99,6 +106,7 @@ export class McpServerConnection {
         : 'went away during the call; the tool may or may not have run';
       throw new McpServerUnavailableError(
         `The MCP server "${this.name}" ${outcome} (${describeError(error)}). Toolgate keeps reconnecting; try again shortly.`,
+        `The MCP server "${this.name}" ${outcome}; try again shortly`,
       );
     }
   }
@@ -121,6 +129,7 @@ export class McpServerConnection {
     if (client !== undefined) return client;
     throw new McpServerUnavailableError(
       `The MCP server "${this.name}" is not reachable right now${this.lastError ? ` (${this.lastError})` : ''}, so the tool did not run. Toolgate keeps reconnecting; try again shortly.`,
+      `The MCP server "${this.name}" is not reachable right now, so the tool did not run; try again shortly`,
     );
   }
 

@@ -27,7 +27,12 @@ export function wrapToolsWithErrorReferences<TOOLS extends ToolSet>(
   return wrapExecute(table, tools, (execute, toolName) => (input, options) => {
     const replace = (error: unknown): never => {
       if (error instanceof PublicError) throw error;
-      throw new PublicError(report(error, `tool ${toolName} failed`), `${toolName} failed`);
+      // An error may say what a user can be told (an MCP server that is down); the rest is logged.
+      const summary = (error as { publicSummary?: unknown } | null)?.publicSummary;
+      throw new PublicError(
+        report(error, `tool ${toolName} failed`),
+        typeof summary === 'string' ? `${toolName} failed: ${summary}` : `${toolName} failed`,
+      );
     };
     let result: unknown;
     try {

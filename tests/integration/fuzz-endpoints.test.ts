@@ -8,7 +8,7 @@ import { DELETE as deleteChat, GET as readChat } from '@/app/api/chats/[id]/rout
 import { decideApproval } from '@/lib/chat/resolve-approval';
 import { countTickets, getDb } from '@/lib/db';
 import { getApprovalRegistry } from '@/lib/server/stores';
-import { ChatStreamReader, jsonRequest } from '../support/chat-client';
+import { ChatStreamReader, defaultTestCookie, jsonRequest } from '../support/chat-client';
 import {
   asBodyText,
   hostileChatBody,
@@ -135,7 +135,7 @@ describe('endpoints under hostile input', () => {
     expectPrototypeIntact();
   });
 
-  it(`GET /api/audit answers 200 or 400 to any query string, never 5xx (${runs} queries)`, async () => {
+  it(`GET /api/activity answers 200 or 400 to any query string, never 5xx (${runs} queries)`, async () => {
     const key = fc.oneof(
       fc.constantFrom('chatId', 'tool', 'outcome', 'limit', '__proto__', 'constructor'),
       fc.string(),
@@ -153,7 +153,9 @@ describe('endpoints under hostile input', () => {
     await fc.assert(
       fc.asyncProperty(query, async (pairs) => {
         const search = new URLSearchParams(pairs).toString();
-        const response = await readAudit(jsonRequest(`/api/audit?${search}`, undefined, { method: 'GET' }));
+        const response = await readAudit(
+          jsonRequest(`/api/activity?${search}`, undefined, { method: 'GET' }),
+        );
         expect([200, 400]).toContain(response.status);
         const body = await response.json();
         if (response.status === 400) expect(body).toEqual({ error: expect.any(String) });
@@ -164,12 +166,13 @@ describe('endpoints under hostile input', () => {
     expectPrototypeIntact();
   });
 
-  it(`GET and DELETE /api/chats/:id answer 404 for ids that are not this browser's (${runs} ids)`, async () => {
+  it(`GET and DELETE /api/chats/:id answer 404 for ids that are not this user's (${runs} ids)`, async () => {
     await fc.assert(
       fc.asyncProperty(fc.string({ maxLength: 200 }), hostileJson, async (id, cookie) => {
         const init = {
           method: 'GET',
-          cookie: `toolgate_owner=${encodeURIComponent(JSON.stringify(cookie))}`,
+          // A real session plus a cookie of junk beside it.
+          cookie: `${defaultTestCookie()}; junk=${encodeURIComponent(JSON.stringify(cookie))}`,
         };
         const params = { params: Promise.resolve({ id }) };
         const read = await readChat(jsonRequest('/api/chats/x', undefined, init), params);

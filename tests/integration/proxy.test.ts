@@ -1,5 +1,7 @@
 import { NextRequest } from 'next/server';
 import { describe, expect, it } from 'vitest';
+import { GET as guest } from '@/app/api/auth/guest/route';
+import { GET as listChats } from '@/app/api/chats/route';
 import { proxy } from '@/proxy';
 import { configureServer } from '../support/server-env';
 
@@ -24,14 +26,14 @@ const passedOn = (response: Response) => response.headers.get('x-middleware-next
 
 describe('proxy', () => {
   it('refuses a POST to the chat API whose Origin is another site', async () => {
-    configureServer();
+    await configureServer();
     await refused(
       proxy(request('/api/chat', { method: 'POST', headers: { origin: 'https://evil.example' } })),
     );
   });
 
   it('refuses every state-changing method, a server action included, that the browser marks cross-site', async () => {
-    configureServer();
+    await configureServer();
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
       await refused(
         proxy(request('/api/chats/abc', { method, headers: { 'sec-fetch-site': 'cross-site' } })),
@@ -48,15 +50,15 @@ describe('proxy', () => {
   });
 
   it('refuses a sibling subdomain and an opaque origin', async () => {
-    configureServer();
+    await configureServer();
     await refused(
       proxy(request('/api/chat/approve', { method: 'POST', headers: { 'sec-fetch-site': 'same-site' } })),
     );
     await refused(proxy(request('/api/chat/approve', { method: 'POST', headers: { origin: 'null' } })));
   });
 
-  it('lets this site’s own pages, HTTP clients without browser headers and reads from anywhere through', () => {
-    configureServer();
+  it('lets this site’s own pages, HTTP clients without browser headers and reads from anywhere through', async () => {
+    await configureServer();
     const sameSite = { origin: 'http://127.0.0.1:3000', 'sec-fetch-site': 'same-origin' };
     expect(passedOn(proxy(request('/api/chat', { method: 'POST', headers: sameSite })))).toBe(true);
     expect(passedOn(proxy(request('/api/chat', { method: 'POST' })))).toBe(true);
@@ -71,7 +73,7 @@ describe('proxy', () => {
       'x-forwarded-host': 'chat.example.com',
       'x-forwarded-proto': 'https',
     };
-    configureServer({ TOOLGATE_TRUST_PROXY: '1' });
+    await configureServer({ TOOLGATE_TRUST_PROXY: '1' });
     const fromSite = { ...behindProxy, origin: 'https://chat.example.com' };
     expect(passedOn(proxy(request('/api/chat', { method: 'POST', headers: fromSite })))).toBe(true);
     // Same host, other scheme: a page served over plain http is not this site.
@@ -85,33 +87,59 @@ describe('proxy', () => {
     );
 
     // Untrusted, the forwarded host is anyone's claim: the Host header decides.
-    configureServer();
+    await configureServer();
     await refused(proxy(request('/api/chat', { method: 'POST', headers: fromSite })));
   });
 
-  it('marks the owner cookie Secure when a trusted proxy says the browser used https', () => {
-    configureServer({ TOOLGATE_TRUST_PROXY: '1' });
-    const overTls = proxy(request('/', { headers: { 'x-forwarded-proto': 'https' } }));
-    expect(overTls.headers.get('set-cookie')).toMatch(/toolgate_owner=.*;.*Secure/i);
-    const plain = proxy(request('/'));
-    expect(plain.headers.get('set-cookie')).toMatch(/toolgate_owner=/);
-    expect(plain.headers.get('set-cookie')).not.toMatch(/Secure/i);
+  it('marks session cookies Secure when a trusted proxy says the browser used https', async () => {
+    await configureServer({ TOOLGATE_TRUST_PROXY: '1' });
+    const overTls = await guest(
+      request('/api/auth/guest?redirectUrl=/', { headers: { 'x-forwarded-proto': 'https' } }),
+    );
+    expect(overTls.headers.getSetCookie().join('\n')).toMatch(/session_token=.*;.*Secure/i);
+    const plain = await guest(request('/api/auth/guest?redirectUrl=/'));
+    expect(plain.headers.getSetCookie().join('\n')).toMatch(/session_token=/);
+    expect(plain.headers.getSetCookie().join('\n')).not.toMatch(/Secure/i);
 
-    configureServer();
-    expect(
-      proxy(request('/', { headers: { 'x-forwarded-proto': 'https' } })).headers.get('set-cookie'),
-    ).not.toMatch(/Secure/i);
+    await configureServer();
+    const untrusted = await guest(
+      request('/api/auth/guest?redirectUrl=/', { headers: { 'x-forwarded-proto': 'https' } }),
+    );
+    expect(untrusted.headers.getSetCookie().join('\n')).not.toMatch(/Secure/i);
   });
 
-  it('gives pages an owner cookie but not API calls', () => {
-    configureServer();
-    expect(proxy(request('/')).headers.get('set-cookie')).toMatch(/toolgate_owner=[0-9a-f-]{36};.*HttpOnly/i);
-    expect(proxy(request('/api/chats')).headers.get('set-cookie')).toBeNull();
+  it('sends a page visit without a session to the guest route and back, but leaves API calls to answer 401', async () => {
+    await configureServer();
+    const page = proxy(request('/chat/abc?x=1'));
+    expect(page.status).toBe(303);
+    expect(page.headers.get('location')).toBe(
+      'http://127.0.0.1:3000/api/auth/guest?redirectUrl=%2Fchat%2Fabc%3Fx%3D1',
+    );
+    expect(passedOn(proxy(request('/api/chats')))).toBe(true);
+    const signedIn = proxy(request('/', { headers: { cookie: 'better-auth.session_token=abc' } }));
+    expect(passedOn(signedIn)).toBe(true);
   });
 
-  it('serves a Content-Security-Policy that loads images only from this site and the allowed origins', () => {
-    configureServer({ TOOLGATE_ALLOWED_IMAGE_ORIGINS: 'https://cdn.example.com' });
-    const policy = proxy(request('/')).headers.get('content-security-policy') ?? '';
+  it('starts a guest session that the API accepts, and never redirects off this site', async () => {
+    await configureServer();
+    const response = await guest(request('/api/auth/guest?redirectUrl=//evil.example/x'));
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe('/');
+    const cookie = response.headers
+      .getSetCookie()
+      .map((line) => line.split(';')[0])
+      .join('; ');
+    const chats = await listChats(request('/api/chats', { headers: { cookie } }));
+    expect(chats.status).toBe(200);
+    expect((await listChats(request('/api/chats'))).status).toBe(401);
+  });
+
+  it('serves a Content-Security-Policy that loads images only from this site and the allowed origins', async () => {
+    await configureServer({ TOOLGATE_ALLOWED_IMAGE_ORIGINS: 'https://cdn.example.com' });
+    const policy =
+      proxy(request('/', { headers: { cookie: 'better-auth.session_token=abc' } })).headers.get(
+        'content-security-policy',
+      ) ?? '';
     const directives = Object.fromEntries(
       policy.split(';').map((directive) => {
         const [name, ...sources] = directive.trim().split(/\s+/);

@@ -1,8 +1,14 @@
 import { getAuth } from '@/lib/auth/get-auth';
+import { getConfig } from '@/lib/config';
+import { withSecureCookies } from '@/lib/http/site-origin';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 
 /** better-auth's endpoints: sign-up, sign-in (email, anonymous), sign-out, session. */
-const handle = withUnavailableAs503(async (request: Request) => (await getAuth()).handler(request));
+const handle = withUnavailableAs503(async (request: Request) =>
+  withSecureCookies(await (await getAuth()).handler(request), request, {
+    trustProxy: getConfig().TOOLGATE_TRUST_PROXY,
+  }),
+);
 
 export const GET = handle;
 export const POST = handle;

@@ -1,6 +1,8 @@
 import type { NextRequest } from 'next/server';
 import { getAuth } from '@/lib/auth/get-auth';
 import { getSessionUser } from '@/lib/auth/session-user';
+import { getConfig } from '@/lib/config';
+import { withSecureCookies } from '@/lib/http/site-origin';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 
 /** Only a path on this site: never an open redirect to somewhere else. */
@@ -27,5 +29,5 @@ export const GET = withUnavailableAs503(async (request: NextRequest) => {
   });
   if (!signedIn.ok) return Response.json({ error: 'Could not start a guest session' }, { status: 503 });
   for (const cookie of signedIn.headers.getSetCookie()) redirect.headers.append('set-cookie', cookie);
-  return redirect;
+  return withSecureCookies(redirect, request, { trustProxy: getConfig().TOOLGATE_TRUST_PROXY });
 });
