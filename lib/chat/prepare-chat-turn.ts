@@ -67,7 +67,7 @@ export async function prepareChatTurn({
   const { model, label, kind } = getChatModel(config);
   const chosenWorker: WorkerName =
     worker === undefined || worker === 'auto'
-      ? await routeWorker({ text, model: kind === 'offline' ? undefined : model })
+      ? await routeWorker({ text, messages: history, model: kind === 'offline' ? undefined : model })
       : worker;
 
   saveChat(db, {

@@ -51,7 +51,7 @@ describe('routeWorker', () => {
   });
 
   it('asks a real model to choose among the four workers and takes its choice', async () => {
-    const model = new MockLanguageModelV4({ doGenerate: answer('{"result":"refund"}') });
+    const model = new MockLanguageModelV4({ doGenerate: answer('{"worker":"refund"}') });
     // The keywords alone would say "order"; the model's reading wins.
     expect(await routeWorker({ text: 'my order A1001 arrived broken, I want my money back', model })).toBe(
       'refund',
@@ -59,7 +59,7 @@ describe('routeWorker', () => {
     const [call] = model.doGenerateCalls;
     expect(call.responseFormat).toMatchObject({
       type: 'json',
-      schema: { properties: { result: { enum: ['order', 'refund', 'knowledge', 'assistant'] } } },
+      schema: { properties: { worker: { enum: ['order', 'refund', 'knowledge', 'assistant'] } } },
     });
     expect(call.prompt.at(-1)).toEqual({
       role: 'user',
@@ -77,7 +77,7 @@ describe('routeWorker', () => {
   });
 
   it('falls back to the classifier when the model names no worker', async () => {
-    const model = new MockLanguageModelV4({ doGenerate: answer('{"result":"billing"}') });
+    const model = new MockLanguageModelV4({ doGenerate: answer('{"worker":"billing"}') });
     expect(await routeWorker({ text: 'what is your return policy', model })).toBe('knowledge');
   });
 

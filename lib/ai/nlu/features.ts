@@ -117,7 +117,12 @@ export function titleTokenFeatures(
 ): string[] {
   const at = (offset: number) => tokens[index + offset] ?? (offset < 0 ? '<s>' : '</s>');
   const current = at(0);
-  const shape = isHan(current) ? 'han' : isWord(current) ? 'word' : 'punct';
+  const shape =
+    current === '<han>' || isHan(current)
+      ? 'han'
+      : current === '<word>' || isWord(current)
+        ? 'word'
+        : 'punct';
   const isSeparator = (token: string) => /^[:：,，;；—-]$/.test(token);
   const separatorBefore = tokens.slice(0, index).some(isSeparator);
   const separatorAfter = tokens.slice(index + 1, -1).some(isSeparator);
