@@ -11,7 +11,8 @@ import { seededRandom, type Utterance } from './generate-corpus';
 import { intentLabels } from './intent-labels';
 import type { NluWeights } from './nlu-weights';
 
-const round = (value: number) => Math.round(value * 1000) / 1000;
+// `|| 0` folds -0 into 0, which JSON cannot tell apart anyway.
+const round = (value: number) => Math.round(value * 1000) / 1000 || 0;
 
 /** A stable fingerprint of a corpus, stored with the weights fitted on it. */
 export function hashCorpus(utterances: readonly Utterance[]): string {
