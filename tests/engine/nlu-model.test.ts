@@ -58,7 +58,9 @@ describe('the intent model', () => {
         `Held-out: ${evaluation.total} utterances, intent accuracy ${(evaluation.accuracy * 100).toFixed(1)} %, ` +
           `titles exact ${(evaluation.titleAccuracy * 100).toFixed(1)} %, order numbers exact ${(evaluation.orderIdAccuracy * 100).toFixed(1)} %`,
         confusionTable(evaluation),
-        ...evaluation.misses.map((miss) => `  miss: ${JSON.stringify(miss.text)} ${miss.gold} → ${miss.predicted}`),
+        ...evaluation.misses.map(
+          (miss) => `  miss: ${JSON.stringify(miss.text)} ${miss.gold} → ${miss.predicted}`,
+        ),
       ].join('\n'),
     );
     expect(evaluation.accuracy).toBeGreaterThanOrEqual(0.97);

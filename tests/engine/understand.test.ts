@@ -11,7 +11,10 @@ describe('understand', () => {
     ['make sure I remember to renew my passport', { toolName: 'addTodo', title: 'renew my passport' }],
     ['别让我忘了交物业费', { toolName: 'addTodo', title: '交物业费' }],
     ['hey, make sure I don’t forget to water the cactus', { toolName: 'addTodo', title: 'water the cactus' }],
-    ['please remind me that I have to call the bank tomorrow', { toolName: 'addTodo', title: 'call the bank tomorrow' }],
+    [
+      'please remind me that I have to call the bank tomorrow',
+      { toolName: 'addTodo', title: 'call the bank tomorrow' },
+    ],
     ['帮我记一下周五去银行', { toolName: 'addTodo', title: '周五去银行' }],
     ['any news on A1008?', { toolName: 'getOrderStatus', orderIds: ['A1008'] }],
     ['is a1003 going to make it by friday', { toolName: 'getOrderStatus', orderIds: ['A1003'] }],
@@ -21,7 +24,10 @@ describe('understand', () => {
     ['帮我登记一下，洗衣机漏水', { toolName: 'createTicket', title: '洗衣机漏水' }],
     ['我要反馈：屏幕有坏点', { toolName: 'createTicket', title: '屏幕有坏点' }],
     ['开个单，快递丢了', { toolName: 'createTicket', title: '快递丢了' }],
-    ['please tell support that the microwave sparks', { toolName: 'createTicket', title: 'the microwave sparks' }],
+    [
+      'please tell support that the microwave sparks',
+      { toolName: 'createTicket', title: 'the microwave sparks' },
+    ],
     ['can I get my money back for a sweater that shrank?', { toolName: 'searchKnowledgeBase' }],
     ['发票怎么申请', { toolName: 'searchKnowledgeBase' }],
   ] as const)('reads "%s" as one request with its argument', (text, expected) => {
@@ -53,7 +59,9 @@ describe('understand', () => {
   });
 
   it('leaves the title empty when a request only says there is a problem', () => {
-    expect(understand('I’d like to report a problem').requests).toEqual([{ toolName: 'createTicket', title: '' }]);
+    expect(understand('I’d like to report a problem').requests).toEqual([
+      { toolName: 'createTicket', title: '' },
+    ]);
     expect(understand('我想反馈个问题').requests).toEqual([{ toolName: 'createTicket', title: '' }]);
   });
 
