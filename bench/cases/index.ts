@@ -3,12 +3,14 @@ import { approvalResume } from './approval-resume';
 import { chatThroughput } from './chat-throughput';
 import { keyDerivation } from './key-derivation';
 import { memory } from './memory';
+import { nlu } from './nlu';
 import { redisStores } from './redis-stores';
 import { singleFlight } from './single-flight';
 
 /** Every benchmark by name; the order and build needs live in `bench/support/case-list.ts`. */
 export const benchCases: Record<string, BenchCase> = {
   'key-derivation': keyDerivation,
+  nlu: nlu,
   'single-flight': singleFlight,
   memory: memory,
   redis: redisStores,
