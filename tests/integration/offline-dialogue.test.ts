@@ -178,7 +178,9 @@ describe('a conversation with the offline model', () => {
           registry,
           sessionId: 'chat-1',
           timeoutMs: 60_000,
-          emit: (event) => setTimeout(() => registry.resolve(event.approvalId, 'chat-1', false), 0),
+          emit: (event) => {
+            setTimeout(() => registry.resolve(event.approvalId, 'chat-1', false), 0);
+          },
         }),
     });
     const english = await say('where is my order A1001');
