@@ -4,12 +4,14 @@ import { chatThroughput } from './chat-throughput';
 import { databaseEngines } from './database-engines';
 import { keyDerivation } from './key-derivation';
 import { memory } from './memory';
+import { nlu } from './nlu';
 import { redisStores } from './redis-stores';
 import { singleFlight } from './single-flight';
 
 /** Every benchmark by name; the order and build needs live in `bench/support/case-list.ts`. */
 export const benchCases: Record<string, BenchCase> = {
   'key-derivation': keyDerivation,
+  nlu: nlu,
   'single-flight': singleFlight,
   memory: memory,
   redis: redisStores,

@@ -4,6 +4,7 @@
  */
 const needsBuildByCase: Record<string, boolean> = {
   'key-derivation': false,
+  nlu: false,
   'single-flight': false,
   memory: false,
   redis: false,

@@ -1,5 +1,5 @@
 import type { ToolName } from '@/lib/config';
-import type { Language } from './intents';
+import type { Language } from './language';
 
 type Localized = Record<Language, string>;
 

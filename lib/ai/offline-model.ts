@@ -8,17 +8,21 @@ import type {
   LanguageModelV4ToolResultOutput,
   LanguageModelV4Usage,
 } from '@ai-sdk/provider';
-import type { ToolName } from '@/lib/config';
-import { detectLanguage, type Intent, type Language, looksLikeQuestion, parseIntent } from './intents';
+import { answerTo, missingArgumentQuestion, questionAskedIn, startsNewTopic } from './follow-up';
+import { detectLanguage, type Language } from './language';
+import { looksLikeQuestion, type ToolRequest, understand } from './nlu/understand';
 import {
   failureReply,
   greetingReply,
+  otherWorkerReply,
   outOfTableReply,
   successReply,
   type ToolOutcome,
+  toolCommandUsageReply,
   unknownReply,
+  unknownToolReply,
 } from './offline-replies';
-import { parseToolCommand, toolNotInTableReply } from './tool-command';
+import { looksLikeToolCommand, parseToolCommand } from './tool-command';
 
 /** The provider id the offline model reports; `isOfflineModel` checks it. */
 export const offlineProviderId = 'toolgate.offline';
@@ -35,6 +39,8 @@ type Plan = { content: LanguageModelV4Content[]; finishReason: LanguageModelV4Fi
 
 type ToolCallRecord = { toolCallId: string; toolName: string };
 
+type ToolName = ToolRequest['toolName'];
+
 const userText = (message: LanguageModelV4Prompt[number]) =>
   message.role === 'user'
     ? message.content
@@ -43,25 +49,46 @@ const userText = (message: LanguageModelV4Prompt[number]) =>
         .trim()
     : '';
 
-/** The tools each intent calls, in order. */
-function toolPlan(intent: Intent): { toolName: ToolName; input: Record<string, unknown> }[] {
-  switch (intent.kind) {
-    case 'createTicket':
-      return [{ toolName: 'createTicket', input: { title: intent.title } }];
+type PlannedCall = { toolName: string; input: unknown };
+
+/** The calls one request makes: one lookup per order number, one call otherwise. */
+function callsFor(request: ToolRequest): PlannedCall[] {
+  switch (request.toolName) {
     case 'getOrderStatus':
-      return [{ toolName: 'getOrderStatus', input: { orderId: intent.orderId } }];
-    case 'searchKnowledgeBase':
-      return [{ toolName: 'searchKnowledgeBase', input: { query: intent.query } }];
+      return request.orderIds.map((orderId) => ({ toolName: request.toolName, input: { orderId } }));
+    case 'createTicket':
     case 'addTodo':
-      return [
-        { toolName: 'addTodo', input: { title: intent.title } },
-        ...(intent.thenList ? [{ toolName: 'listTodos' as const, input: {} }] : []),
-      ];
+      return [{ toolName: request.toolName, input: { title: request.title } }];
+    case 'searchKnowledgeBase':
+      return [{ toolName: request.toolName, input: { query: request.query } }];
     case 'listTodos':
-      return [{ toolName: 'listTodos', input: {} }];
-    default:
-      return [];
+      return [{ toolName: request.toolName, input: {} }];
   }
+}
+
+const messageText = (message: LanguageModelV4Prompt[number]) =>
+  message.role === 'user' || message.role === 'assistant'
+    ? message.content
+        .flatMap((part) => (part.type === 'text' ? [part.text] : []))
+        .join('\n')
+        .trim()
+    : '';
+
+/**
+ * The conversation before the latest user message, as the offline model needs it: the
+ * question the last answer ended with (if it was one of its own) and the language the user
+ * wrote in last, for a message such as "A1008" that has no language of its own.
+ */
+function readConversation(prompt: LanguageModelV4Prompt, lastUserIndex: number) {
+  const earlier = prompt.slice(0, Math.max(0, lastUserIndex));
+  const lastAnswer = earlier.findLast(
+    (message) => message.role === 'assistant' && messageText(message) !== '',
+  );
+  const language = earlier
+    .filter((message) => message.role === 'user')
+    .map((message) => detectLanguage(messageText(message)))
+    .findLast((found) => found !== undefined);
+  return { asked: lastAnswer === undefined ? undefined : questionAskedIn(messageText(lastAnswer)), language };
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -112,15 +139,17 @@ function readOutcome(toolName: string, output: LanguageModelV4ToolResultOutput):
 
 /**
  * Decides the next step from the prompt alone, so the same conversation always gets the
- * same step: call the next planned tool that has not been called in this user turn, or
- * answer from the results. Each planned tool is called at most once per user turn, which is
- * what keeps the loop finite whatever `stopWhen` says.
+ * same step. The latest user message is read by the trained model (or as a `/tool` command,
+ * or as the answer to the question the last reply asked); its requests for this worker's
+ * tools become a fixed list of calls, made one per step until all are made, then the
+ * answer. The list is fixed per user turn, which keeps the loop finite whatever `stopWhen` says.
  */
 function planStep(options: LanguageModelV4CallOptions, generateId: () => string): Plan {
   const { prompt } = options;
   const lastUserIndex = prompt.findLastIndex((message) => message.role === 'user');
   const text = lastUserIndex >= 0 ? userText(prompt[lastUserIndex]) : '';
-  const language: Language = detectLanguage(text);
+  const conversation = readConversation(prompt, lastUserIndex);
+  const language: Language = detectLanguage(text) ?? conversation.language ?? 'en';
   const offered =
     options.toolChoice?.type === 'none'
       ? []
@@ -141,77 +170,75 @@ function planStep(options: LanguageModelV4CallOptions, generateId: () => string)
     }
   }
 
-  // `/tool <name> <json input>`: exactly that call if the table has it, then an answer from its result.
-  const command = parseToolCommand(text);
-  if (command !== undefined) {
-    if (!available.has(command.toolName))
-      return answer(toolNotInTableReply(command.toolName, offered, language));
-    const outcome = outcomes[0];
-    if (outcome === undefined) {
-      return {
-        content: [
-          {
-            type: 'tool-call',
-            toolCallId: `call_${generateId()}`,
-            toolName: command.toolName,
-            input: JSON.stringify(command.input),
-          },
-        ],
-        finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
-      };
-    }
-    if (outcome.kind !== 'success') return answer(failureReply(outcome, language));
-    const resultText = isRecord(outcome.value) ? outcome.value.text : undefined;
-    return answer(
-      typeof resultText === 'string' ? resultText : successReply(outcome.toolName, outcome.value, language),
-    );
-  }
-
-  const intent = parseIntent(text);
-  let steps = toolPlan(intent);
-  if (
-    steps.length === 0 &&
-    intent.kind === 'unknown' &&
-    available.has('searchKnowledgeBase') &&
-    looksLikeQuestion(text)
-  ) {
-    steps = [{ toolName: 'searchKnowledgeBase', input: { query: text } }];
-  }
-  if (steps.length === 0) {
-    return answer(
-      intent.kind === 'greeting' || text === ''
-        ? greetingReply(offered, language)
-        : unknownReply(offered, language),
-    );
-  }
-  if (!available.has(steps[0].toolName)) return answer(outOfTableReply(steps[0].toolName, offered, language));
-
   // A declined, expired, rate-limited or failed call ends the turn: no retry, no chaining past it.
   const failure = outcomes.find(
     (outcome): outcome is Exclude<ToolOutcome, { kind: 'success' }> => outcome.kind !== 'success',
   );
   if (failure !== undefined) return answer(failureReply(failure, language));
-
-  const calledNames = new Set(calls.map((call) => call.toolName));
-  const next = steps.find((step) => available.has(step.toolName) && !calledNames.has(step.toolName));
-  if (next !== undefined) {
-    return {
-      content: [
-        {
-          type: 'tool-call',
-          toolCallId: `call_${generateId()}`,
-          toolName: next.toolName,
-          input: JSON.stringify(next.input),
-        },
-      ],
-      finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
-    };
-  }
-
-  const paragraphs = outcomes.flatMap((outcome) =>
+  const successes = outcomes.flatMap((outcome) =>
     outcome.kind === 'success' ? [successReply(outcome.toolName, outcome.value, language)] : [],
   );
-  return answer(paragraphs.length > 0 ? paragraphs.join('\n\n') : greetingReply(offered, language));
+  const callOrAnswer = (planned: PlannedCall[], closing: string[]): Plan => {
+    // Calls are made one per step, in order; the number already made says which comes next.
+    const next = planned[calls.length];
+    if (next !== undefined) {
+      return {
+        content: [
+          {
+            type: 'tool-call',
+            toolCallId: `call_${generateId()}`,
+            toolName: next.toolName,
+            input: JSON.stringify(next.input),
+          },
+        ],
+        finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+      };
+    }
+    const paragraphs = [...successes, ...closing];
+    return answer(paragraphs.length > 0 ? paragraphs.join('\n\n') : greetingReply(offered, language));
+  };
+
+  if (looksLikeToolCommand(text)) {
+    const command = parseToolCommand(text);
+    if (command === undefined) return answer(toolCommandUsageReply(language));
+    if (!available.has(command.toolName))
+      return answer(unknownToolReply(command.toolName, offered, language));
+    return callOrAnswer([command], []);
+  }
+
+  const understanding = understand(text);
+  const answersQuestion =
+    conversation.asked !== undefined && available.has(conversation.asked) && !startsNewTopic(understanding);
+  const requests = answersQuestion
+    ? [answerTo(conversation.asked as NonNullable<typeof conversation.asked>, text)]
+    : understanding.requests;
+
+  if (requests.length === 0) {
+    if (
+      understanding.intent !== 'greeting' &&
+      available.has('searchKnowledgeBase') &&
+      looksLikeQuestion(text)
+    ) {
+      return callOrAnswer([{ toolName: 'searchKnowledgeBase', input: { query: text } }], []);
+    }
+    return answer(
+      understanding.intent === 'greeting' || text === ''
+        ? greetingReply(offered, language)
+        : unknownReply(offered, language),
+    );
+  }
+  const mine = requests.filter((request) => available.has(request.toolName));
+  if (mine.length === 0) return answer(outOfTableReply(requests[0]?.toolName as ToolName, offered, language));
+
+  // A request with its argument missing becomes a question, asked last so the next message answers it.
+  const questions = mine.flatMap((request) => missingArgumentQuestion(request, language) ?? []);
+  const planned = mine
+    .filter((request) => missingArgumentQuestion(request, language) === undefined)
+    .flatMap(callsFor);
+  const elsewhere = requests
+    .filter((request) => !available.has(request.toolName))
+    .map((request) => otherWorkerReply(request, language));
+  return callOrAnswer(planned, [...elsewhere, ...questions.slice(0, 1)]);
 }
 
 const approximateTokens = (value: string) => Math.max(1, Math.ceil(value.length / 4));

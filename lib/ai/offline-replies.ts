@@ -1,7 +1,9 @@
 import type { ToolName } from '@/lib/config';
 import { findErrorReference } from '@/lib/errors/error-reference';
 import { describeCapabilities, toolCapabilities } from './capabilities';
-import type { Language } from './intents';
+import { type AskingToolName, missingArgumentQuestions } from './follow-up';
+import type { Language } from './language';
+import type { ToolRequest } from './nlu/understand';
 
 /** How one tool call ended, as the offline model reads it back from the prompt. */
 export type ToolOutcome =
@@ -46,25 +48,50 @@ export function unknownReply(toolNames: readonly string[], language: Language): 
 }
 
 function missingInputReply(toolName: string, language: Language): string | undefined {
-  const replies: Record<string, Record<Language, string>> = {
-    createTicket: {
-      zh: '要创建工单，我还需要一个标题：请用一句话说说遇到了什么问题？',
-      en: 'To open a ticket I need a title: what is the problem, in one sentence?',
-    },
-    addTodo: {
-      zh: '要添加待办，请告诉我具体内容，例如「加一个待办：买牛奶」。',
-      en: 'What should the to-do say? For example: “add a todo: buy milk”.',
-    },
-    getOrderStatus: {
-      zh: '请告诉我订单号（形如 A1001），我来帮你查询。',
-      en: 'Which order? Please give me the order number (it looks like A1001).',
-    },
-    searchKnowledgeBase: {
-      zh: '你想了解什么？请把问题说得具体一些。',
-      en: 'What would you like to know? Please ask a specific question.',
-    },
-  };
-  return Object.hasOwn(replies, toolName) ? replies[toolName][language] : undefined;
+  return Object.hasOwn(missingArgumentQuestions, toolName)
+    ? missingArgumentQuestions[toolName as AskingToolName][language]
+    : undefined;
+}
+
+/** The answer to `/tool <name>` for a tool this worker does not hold. */
+export function unknownToolReply(toolName: string, toolNames: readonly string[], language: Language): string {
+  const refusal =
+    language === 'zh' ? `这里没有名为 ${toolName} 的工具。` : `There is no tool named ${toolName} here.`;
+  return `${refusal}${language === 'zh' ? '' : ' '}${describeCapabilities(toolNames, language)}`;
+}
+
+/** The answer to a `/tool` message whose input is not JSON. */
+export function toolCommandUsageReply(language: Language): string {
+  return language === 'zh'
+    ? '格式是 `/tool <工具名> <JSON 输入>`，例如 `/tool getOrderStatus {"orderId":"A1001"}`。'
+    : 'The form is `/tool <name> <json input>`, e.g. `/tool getOrderStatus {"orderId":"A1001"}`.';
+}
+
+function requestSummary(request: ToolRequest, language: Language): string {
+  switch (request.toolName) {
+    case 'searchKnowledgeBase':
+      return request.query;
+    case 'getOrderStatus':
+      return `${language === 'zh' ? '订单 ' : 'order '}${request.orderIds.join(', ')}`.trim();
+    case 'createTicket':
+    case 'addTodo':
+      return request.title;
+    case 'listTodos':
+      return language === 'zh' ? '列出待办' : 'list my todos';
+  }
+}
+
+/**
+ * The note for a request that belongs to another worker's tools: it is named, not dropped,
+ * so the user knows to ask again (the router sends that message to the worker that has the tool).
+ */
+export function otherWorkerReply(request: ToolRequest, language: Language): string {
+  const action = toolCapabilities[request.toolName].action[language];
+  const summary = requestSummary(request, language);
+  if (language === 'zh') {
+    return `这里不能${action}${summary === '' ? '' : `（「${summary}」）`}，请单独再发一条消息问我。`;
+  }
+  return `I can’t ${action} here${summary === '' ? '' : ` (“${summary}”)`}: please ask me that in a separate message.`;
 }
 
 /** The answer when a call did not succeed: declined, expired, rate limited or failed. Never suggests a retry loop. */
@@ -179,7 +206,10 @@ export function successReply(toolName: string, value: unknown, language: Languag
       return zh ? `已添加待办：${text(result.title)}。` : `Added to your to-dos: ${text(result.title)}.`;
     case 'listTodos':
       return todosReply(result, language);
-    default:
-      return zh ? `${toolName} 已完成。` : `${toolName} is done.`;
+    default: {
+      const json = JSON.stringify(value) ?? '';
+      const shown = json.length > 600 ? `${json.slice(0, 600)}…` : json;
+      return `${zh ? `${toolName} 已完成：` : `${toolName} returned:`}\n\n\`\`\`json\n${shown}\n\`\`\``;
+    }
   }
 }

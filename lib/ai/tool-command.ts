@@ -1,35 +1,25 @@
-/** A user message that names the tool to call: `/tool <name> <json input>`. */
+/** A message in the form `/tool <name> <json input>` (DESIGN §10): the user names the call outright. */
 export type ToolCommand = { toolName: string; input: unknown };
 
-const commandPattern = /^\/tool\s+([A-Za-z0-9_-]{1,64})(?:\s+([\s\S]*))?$/;
+const commandPattern = /^\s*\/tool\s+([A-Za-z_][\w.-]*)(?:\s+([\s\S]*))?$/;
+
+/** True when the message starts like a `/tool` command, parseable or not. */
+export function looksLikeToolCommand(text: string): boolean {
+  return /^\s*\/tool\b/.test(text);
+}
 
 /**
- * Reads `/tool <name> <json input>` (the input may be left out for `{}`). Anything
- * else, a malformed JSON input included, is not a command and gets the usual reading.
- * The offline model calls the named tool if its table has it, and the router sends
- * the message to the worker that holds it: a way to reach any tool, MCP ones included,
- * without a phrase for it.
+ * Reads `/tool <name> <json input>`. The input defaults to `{}` when absent; a message that is
+ * not a command, or whose input is not valid JSON, gives `undefined`. The tool's own schema
+ * validates the input later, exactly as for a model's call.
  */
 export function parseToolCommand(text: string): ToolCommand | undefined {
-  const match = commandPattern.exec(text.trim());
+  const match = commandPattern.exec(text);
   if (match === null) return undefined;
-  const [, toolName, json] = match;
-  if (json === undefined || json.trim() === '') return { toolName, input: {} };
+  const json = match[2]?.trim() || '{}';
   try {
-    return { toolName, input: JSON.parse(json) };
+    return { toolName: match[1] as string, input: JSON.parse(json) };
   } catch {
     return undefined;
   }
-}
-
-/** The offline model's answer to a command naming a tool outside its table. */
-export function toolNotInTableReply(
-  toolName: string,
-  offered: readonly string[],
-  language: 'zh' | 'en',
-): string {
-  const list = offered.length > 0 ? offered.join(', ') : language === 'zh' ? '（无）' : '(none)';
-  return language === 'zh'
-    ? `这里不能调用 ${toolName}：它不在这个助手的工具表里。可用的工具：${list}。`
-    : `I can’t call ${toolName} here: it is not in this worker’s tool table. Tools here: ${list}.`;
 }

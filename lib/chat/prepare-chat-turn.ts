@@ -74,7 +74,12 @@ export async function prepareChatTurn({
   await waitForMcpServers();
   const chosenWorker =
     worker === undefined || worker === 'auto'
-      ? await routeWorker({ text, model: kind === 'offline' ? undefined : model, workerOfTool })
+      ? await routeWorker({
+          text,
+          messages: history,
+          model: kind === 'offline' ? undefined : model,
+          workerOfTool,
+        })
       : worker;
   const table = mergeMcpTools(
     chosenWorker,

@@ -250,18 +250,41 @@ describe('createOfflineModel', () => {
     expect(english.text).toMatch(/^From the help centre article “Return policy”/);
   });
 
-  it('asks for a ticket title when the call fails validation, and does not retry', async () => {
+  it('asks for a missing ticket title instead of calling the tool without one', async () => {
     const chinese = await runTurn(createWorkerTools('refund', db, testUser), '帮我创建一个工单');
-    expect(chinese.calls).toEqual([{ toolName: 'createTicket', input: { title: '' } }]);
-    expect(chinese.text).toContain('我还需要一个标题');
+    expect(chinese.calls).toEqual([]);
+    expect(chinese.text).toBe('要创建工单，我还需要一个标题：工单标题写什么？');
     const english = await runTurn(createWorkerTools('refund', db, testUser), 'create a ticket');
+    expect(english.calls).toEqual([]);
+    expect(english.text).toBe('To open a ticket I need a title: what should the ticket say?');
+    expect(await countTickets(db)).toBe(0);
+  });
+
+  it('asks for the title when a call fails validation, in the conversation’s language, and does not retry', async () => {
+    const english = await runTurn(
+      createWorkerTools('refund', db, testUser),
+      '/tool createTicket {"title":""}',
+    );
+    expect(english.calls).toEqual([{ toolName: 'createTicket', input: { title: '' } }]);
     expect(english.text).toContain('To open a ticket I need a title');
+    const chinese = await generateText({
+      model,
+      tools: createWorkerTools('refund', db, testUser),
+      messages: [
+        { role: 'user', content: '你好' },
+        { role: 'assistant', content: '你好！' },
+        { role: 'user', content: '/tool createTicket {"title":""}' },
+      ],
+      stopWhen: stepCountIs(10),
+    });
+    expect(chinese.steps.flatMap((step) => step.toolCalls)).toHaveLength(1);
+    expect(chinese.text).toBe('要创建工单，我还需要一个标题：工单标题写什么？');
     expect(await countTickets(db)).toBe(0);
   });
 
   it('asks for the order number when none was given', async () => {
     const turn = await runTurn(createWorkerTools('order', db, testUser), 'where is my order');
-    expect(turn.calls).toEqual([{ toolName: 'getOrderStatus', input: { orderId: '' } }]);
+    expect(turn.calls).toEqual([]);
     expect(turn.text).toContain('Please give me the order number');
   });
 

@@ -1,8 +1,11 @@
+import { createOpenAI } from '@ai-sdk/openai';
 import type { LanguageModelV4GenerateResult } from '@ai-sdk/provider';
+import type { UIMessage } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { createOfflineModel } from '@/lib/ai/offline-model';
-import { classifyWorker, routeWorker } from '@/lib/ai/router';
+import { classifyWorker, routeWorker, workerHoldingTool } from '@/lib/ai/router';
+import { startFakeOpenAIServer } from '../support/fake-openai-server';
 
 const usage = {
   inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
@@ -51,7 +54,7 @@ describe('routeWorker', () => {
   });
 
   it('asks a real model to choose among the four workers and takes its choice', async () => {
-    const model = new MockLanguageModelV4({ doGenerate: answer('{"result":"refund"}') });
+    const model = new MockLanguageModelV4({ doGenerate: answer('{"worker":"refund"}') });
     // The keywords alone would say "order"; the model's reading wins.
     expect(await routeWorker({ text: 'my order A1001 arrived broken, I want my money back', model })).toBe(
       'refund',
@@ -59,7 +62,7 @@ describe('routeWorker', () => {
     const [call] = model.doGenerateCalls;
     expect(call.responseFormat).toMatchObject({
       type: 'json',
-      schema: { properties: { result: { enum: ['order', 'refund', 'knowledge', 'assistant'] } } },
+      schema: { properties: { worker: { enum: ['order', 'refund', 'knowledge', 'assistant'] } } },
     });
     expect(call.prompt.at(-1)).toEqual({
       role: 'user',
@@ -77,7 +80,7 @@ describe('routeWorker', () => {
   });
 
   it('falls back to the classifier when the model names no worker', async () => {
-    const model = new MockLanguageModelV4({ doGenerate: answer('{"result":"billing"}') });
+    const model = new MockLanguageModelV4({ doGenerate: answer('{"worker":"billing"}') });
     expect(await routeWorker({ text: 'what is your return policy', model })).toBe('knowledge');
   });
 
@@ -96,5 +99,106 @@ describe('routeWorker', () => {
     const started = Date.now();
     expect(await routeWorker({ text: 'create a ticket: late', model, timeoutMs: 50 })).toBe('refund');
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});
+
+const user = (id: string, text: string): UIMessage => ({ id, role: 'user', parts: [{ type: 'text', text }] });
+const assistant = (id: string, text: string, worker: string): UIMessage => ({
+  id,
+  role: 'assistant',
+  parts: [{ type: 'text', text }],
+  metadata: { worker, model: 'offline (deterministic)' },
+});
+
+describe('routeWorker over a conversation', () => {
+  const askedForTitle = [
+    user('u1', 'I’d like to report a problem'),
+    assistant('a1', 'To open a ticket I need a title: what should the ticket say?', 'refund'),
+  ];
+
+  it('keeps an answer to a question with the worker that asked it', async () => {
+    const text = 'the fridge is noisy';
+    expect(await routeWorker({ text })).toBe('knowledge');
+    expect(await routeWorker({ text, messages: [...askedForTitle, user('u2', text)] })).toBe('refund');
+    const zh = [
+      user('u1', '提醒我点事'),
+      assistant('a1', '要添加待办，请告诉我具体内容：待办写什么？', 'assistant'),
+      user('u2', '周五交物业费'),
+    ];
+    expect(await routeWorker({ text: '周五交物业费', messages: zh })).toBe('assistant');
+  });
+
+  it('keeps a reply with a worker whose answer ended in any question', async () => {
+    const messages = [
+      user('u1', 'hi'),
+      assistant('a1', 'Which colour did you order?', 'order'),
+      user('u2', 'blue'),
+    ];
+    expect(await routeWorker({ text: 'blue', messages })).toBe('order');
+  });
+
+  it('switches when the reply starts a new topic', async () => {
+    const text = 'what is your return policy?';
+    expect(await routeWorker({ text, messages: [...askedForTitle, user('u2', text)] })).toBe('knowledge');
+  });
+
+  it('routes on the message alone after an answer that asked nothing', async () => {
+    const messages = [
+      user('u1', 'create a ticket: broken lid'),
+      assistant('a1', 'Created ticket TK-000001: broken lid. Our support team will follow up.', 'refund'),
+      user('u2', 'the fridge is noisy'),
+    ];
+    expect(await routeWorker({ text: 'the fridge is noisy', messages })).toBe('knowledge');
+  });
+
+  it('sends a /tool message to the worker holding the tool, whatever the conversation', async () => {
+    const text = '/tool listTodos {}';
+    expect(await routeWorker({ text, messages: [...askedForTitle, user('u2', text)] })).toBe('assistant');
+    expect(workerHoldingTool('getOrderStatus')).toBe('order');
+    expect(workerHoldingTool('mail__send')).toBeUndefined();
+    expect(workerHoldingTool('toString')).toBeUndefined();
+    expect(workerHoldingTool('mail__send', { assistant: ['addTodo', 'mail__send'] })).toBe('assistant');
+  });
+
+  it('asks a real OpenAI-compatible model for a structured choice over the recent conversation', async () => {
+    const fake = await startFakeOpenAIServer({ routeTo: 'assistant' });
+    try {
+      const model = createOpenAI({ apiKey: 'sk-test', baseURL: fake.baseURL }).chat('fake-model');
+      const text = 'the fridge is noisy';
+      // The classifier alone would say "refund" here; the model's reading wins.
+      expect(await routeWorker({ text, messages: [...askedForTitle, user('u2', text)], model })).toBe(
+        'assistant',
+      );
+      const [request] = fake.requests;
+      expect(request?.response_format).toMatchObject({
+        type: 'json_schema',
+        json_schema: {
+          schema: { properties: { worker: { enum: ['order', 'refund', 'knowledge', 'assistant'] } } },
+        },
+      });
+      expect(request?.messages.slice(1)).toEqual([
+        { role: 'user', content: 'I’d like to report a problem' },
+        {
+          role: 'assistant',
+          content: '[refund worker] To open a ticket I need a title: what should the ticket say?',
+        },
+        { role: 'user', content: 'the fridge is noisy' },
+      ]);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('falls back to the conversation rules when the real model answers outside the enum', async () => {
+    const fake = await startFakeOpenAIServer({ routeTo: 'billing' });
+    try {
+      const model = createOpenAI({ apiKey: 'sk-test', baseURL: fake.baseURL }).chat('fake-model');
+      const text = 'the fridge is noisy';
+      expect(await routeWorker({ text, messages: [...askedForTitle, user('u2', text)], model })).toBe(
+        'refund',
+      );
+    } finally {
+      await fake.close();
+    }
   });
 });

@@ -47,9 +47,10 @@ function reply(body: RecordedRequest): { toolCall?: { name: string; arguments: s
 /**
  * A small OpenAI-compatible server: `POST /v1/chat/completions`, streaming (SSE
  * chunks with tool-call deltas) and not. It records every request so a test can
- * check what a real provider adapter sent: the converted history.
+ * check what a real provider adapter sent: the converted history. Asked for a
+ * structured answer (the router), it names `routeTo`.
  */
-export async function startFakeOpenAIServer(): Promise<{
+export async function startFakeOpenAIServer({ routeTo = 'refund' }: { routeTo?: string } = {}): Promise<{
   baseURL: string;
   requests: RecordedRequest[];
   close: () => Promise<void>;
@@ -67,8 +68,12 @@ export async function startFakeOpenAIServer(): Promise<{
     requests.push(body);
 
     if (!body.stream) {
-      // The router's constrained choice: answer the JSON it asks for.
-      const content = body.response_format ? JSON.stringify({ result: 'refund' }) : 'refund';
+      // The router's constrained choice: answer the JSON it asks for, under the schema's own field name.
+      const format = body.response_format as
+        | { json_schema?: { schema?: { properties?: object } } }
+        | undefined;
+      const field = Object.keys(format?.json_schema?.schema?.properties ?? {})[0] ?? 'result';
+      const content = format ? JSON.stringify({ [field]: routeTo }) : routeTo;
       response.writeHead(200, { 'content-type': 'application/json' }).end(
         JSON.stringify({
           id: 'chatcmpl-fake',

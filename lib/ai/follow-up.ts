@@ -1,0 +1,77 @@
+import type { Language } from './language';
+import { cleanTitle } from './nlu/extract-title';
+import { findOrderIds } from './nlu/features';
+import type { ToolRequest, Understanding } from './nlu/understand';
+
+/** The tools whose required argument the offline model asks for when it is missing. */
+export type AskingToolName = 'createTicket' | 'addTodo' | 'getOrderStatus' | 'searchKnowledgeBase';
+
+/**
+ * The question asked for each missing argument. The offline model recognises its own question
+ * in the conversation (the message it ends with), which is how the next message fills it.
+ */
+export const missingArgumentQuestions: Record<AskingToolName, Record<Language, string>> = {
+  createTicket: {
+    zh: '要创建工单，我还需要一个标题：工单标题写什么？',
+    en: 'To open a ticket I need a title: what should the ticket say?',
+  },
+  addTodo: {
+    zh: '要添加待办，请告诉我具体内容：待办写什么？',
+    en: 'What should the to-do say?',
+  },
+  getOrderStatus: {
+    zh: '请告诉我订单号（形如 A1001），我来帮你查询。',
+    en: 'Which order? Please give me the order number (it looks like A1001).',
+  },
+  searchKnowledgeBase: {
+    zh: '你想了解什么？请把问题说得具体一些。',
+    en: 'What would you like to know? Please ask a specific question.',
+  },
+};
+
+const askingToolNames = Object.keys(missingArgumentQuestions) as AskingToolName[];
+
+/** The question for a request whose required argument is missing, or `undefined` when it is complete. */
+export function missingArgumentQuestion(request: ToolRequest, language: Language): string | undefined {
+  const missing =
+    ((request.toolName === 'createTicket' || request.toolName === 'addTodo') && request.title === '') ||
+    (request.toolName === 'getOrderStatus' && request.orderIds.length === 0) ||
+    (request.toolName === 'searchKnowledgeBase' && request.query.trim() === '');
+  return missing ? missingArgumentQuestions[request.toolName as AskingToolName][language] : undefined;
+}
+
+/** The tool whose argument an assistant message ends by asking for, if it is one of those questions. */
+export function questionAskedIn(assistantText: string): AskingToolName | undefined {
+  const text = assistantText.trim();
+  return askingToolNames.find((toolName) =>
+    Object.values(missingArgumentQuestions[toolName]).some((question) => text.endsWith(question)),
+  );
+}
+
+/** Below this the classifier's reading of a reply to a question is not enough to change the subject. */
+const newTopicConfidence = 0.85;
+
+/**
+ * True when a message that follows a question starts something new instead of answering it:
+ * a confident, complete request ("where is A1001", "create a ticket: …") or a greeting. A bare
+ * "the fridge is noisy" or "A1008" is an answer.
+ */
+export function startsNewTopic(understanding: Understanding): boolean {
+  if (understanding.intent === 'greeting') return understanding.confidence >= newTopicConfidence;
+  const [first] = understanding.requests;
+  if (first === undefined || understanding.confidence < newTopicConfidence) return false;
+  return missingArgumentQuestion(first, 'en') === undefined;
+}
+
+/** Reads a message as the answer to the question for `toolName`. */
+export function answerTo(toolName: AskingToolName, text: string): ToolRequest {
+  switch (toolName) {
+    case 'createTicket':
+    case 'addTodo':
+      return { toolName, title: cleanTitle(text) };
+    case 'getOrderStatus':
+      return { toolName, orderIds: findOrderIds(text) };
+    case 'searchKnowledgeBase':
+      return { toolName, query: text.trim() };
+  }
+}

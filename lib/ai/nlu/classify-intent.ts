@@ -1,0 +1,31 @@
+import { intentFeatures } from './features';
+import type { IntentLabel } from './intent-labels';
+import { nluWeights } from './load-weights';
+
+/** The intent model's reading of one clause: the best label, its probability, and all of them. */
+export type IntentReading = {
+  intent: IntentLabel;
+  confidence: number;
+  probabilities: Record<IntentLabel, number>;
+};
+
+/** Classifies one clause with the shipped logistic-regression weights (a softmax over the labels). */
+export function classifyIntent(text: string): IntentReading {
+  const { labels, weights } = nluWeights.intent;
+  const features = intentFeatures(text);
+  const scale = 1 / Math.sqrt(features.length);
+  const scores = labels.map(() => 0);
+  for (const feature of features) {
+    if (!Object.hasOwn(weights, feature)) continue;
+    const values = weights[feature] as number[];
+    for (let index = 0; index < labels.length; index += 1) scores[index] += (values[index] ?? 0) * scale;
+  }
+  const top = Math.max(...scores);
+  const exps = scores.map((score) => Math.exp(score - top));
+  const total = exps.reduce((sum, value) => sum + value, 0);
+  const probabilities = Object.fromEntries(
+    labels.map((label, index) => [label, (exps[index] ?? 0) / total]),
+  ) as Record<IntentLabel, number>;
+  const best = scores.indexOf(top);
+  return { intent: labels[best] as IntentLabel, confidence: (exps[best] ?? 0) / total, probabilities };
+}

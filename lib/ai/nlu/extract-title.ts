@@ -1,0 +1,57 @@
+import { normalizeToken, titleTokenFeatures, titleTokenForm, tokenize } from './features';
+import type { IntentLabel } from './intent-labels';
+import { nluWeights } from './load-weights';
+
+const leadingFiller =
+  /^(?:[\s:：,，、\-–—]|(?:about|for|regarding|re|on|saying|that\s+says|that|to)\b|关于|内容是|内容为|说)+/i;
+const trailingPunctuation = /[\s。.!！?？,，;；、]+$/;
+const wrappingQuotes = /^["'“”‘’「」『』《》]+|["'“”‘’「」『』《》]+$/g;
+
+/** Trims separators, a leading "about"/"关于", quotes and trailing punctuation off a title. */
+export function cleanTitle(raw: string): string {
+  let title = raw.trim();
+  for (let pass = 0; pass < 3; pass += 1) {
+    title = title
+      .replace(leadingFiller, '')
+      .replace(trailingPunctuation, '')
+      .replace(wrappingQuotes, '')
+      .trim();
+  }
+  return title;
+}
+
+const vocabulary: ReadonlySet<string> = new Set(nluWeights.title.vocabulary);
+
+// Words that name a problem or a task without saying what it is: a title made of them is no title.
+const vagueTitle =
+  /^(?:(?:a|an|the|some|one|my|new)\s+)*(?:problem|issue|complaint|ticket|task|todo|to-do|something|thing|reminder|refund|note)s?$|^(?:一个|个|一些|点)?(?:问题|事情?|投诉|工单|待办|任务|东西)$/i;
+
+/**
+ * The title in a ticket or to-do request, found by the trained token tagger: the first run of
+ * tokens it tags as title, cut from the original text and cleaned. `''` when there is none or
+ * it only says "a problem" — the caller then asks for it.
+ */
+export function extractTitle(text: string, intent: IntentLabel): string {
+  const tokens = tokenize(text);
+  const normalized = tokens.map((token) => titleTokenForm(normalizeToken(token.text), vocabulary));
+  const { weights } = nluWeights.title;
+  let previous = 'O';
+  let start = -1;
+  let end = -1;
+  for (let index = 0; index < tokens.length; index += 1) {
+    let score = 0;
+    for (const feature of titleTokenFeatures(normalized, index, previous, intent)) {
+      if (Object.hasOwn(weights, feature)) score += weights[feature] as number;
+    }
+    const label = score > 0 ? 'T' : 'O';
+    if (label === 'T') {
+      if (start < 0) start = tokens[index]?.start ?? 0;
+      end = tokens[index]?.end ?? end;
+    } else if (start >= 0) {
+      break;
+    }
+    previous = label;
+  }
+  const title = start < 0 ? '' : cleanTitle(text.slice(start, end));
+  return vagueTitle.test(title) ? '' : title;
+}

@@ -1,0 +1,151 @@
+/** A Han character (CJK unified ideographs, extension A, compatibility). */
+export const hanPattern = /[\u3400-\u9fff\uf900-\ufaff]/;
+
+/** An order number as people type it: one letter, four to eight digits, standing alone. */
+export const orderIdPattern = /(?<![A-Za-z0-9])([A-Za-z]\d{4,8})(?![A-Za-z0-9])/g;
+
+/** Every order number in `text`, upper-cased, in order of appearance, without repeats. */
+export function findOrderIds(text: string): string[] {
+  const ids = [...text.matchAll(orderIdPattern)].map((match) => (match[1] ?? '').toUpperCase());
+  return [...new Set(ids)];
+}
+
+/** One token of a message and where it sits in the original text. */
+export type Token = { text: string; start: number; end: number };
+
+// A Han character, a Latin word (apostrophes and hyphens inside), a number, or one other visible character.
+const tokenPattern = /[\u3400-\u9fff\uf900-\ufaff]|[A-Za-z0-9]+(?:['’-][A-Za-z0-9]+)*|[^\sA-Za-z0-9]/gu;
+
+/** Splits a message into tokens with their offsets; whitespace separates but is not a token. */
+export function tokenize(text: string): Token[] {
+  return [...text.matchAll(tokenPattern)].map((match) => ({
+    text: match[0],
+    start: match.index,
+    end: match.index + match[0].length,
+  }));
+}
+
+/**
+ * The form a token is compared in: lower case, full-width folded, and every order number the
+ * same placeholder, so the model learns "a number here" rather than particular numbers.
+ */
+export function normalizeToken(token: string): string {
+  const folded = token.normalize('NFKC').toLowerCase().replaceAll('’', "'");
+  if (/^[a-z]\d{4,8}$/.test(folded)) return '#id';
+  if (/^\d+$/.test(folded)) return '#num';
+  return folded;
+}
+
+const isHan = (token: string) => hanPattern.test(token);
+const isWord = (token: string) => /^[a-z0-9#]/.test(token);
+
+/**
+ * The classifier's features of one message, as a set of strings: Latin words and word pairs,
+ * character n-grams inside Latin words (so "reminder" shares evidence with "remind"), and Han
+ * character uni-, bi- and trigrams over runs of Chinese (which stand in for word segmentation).
+ */
+export function intentFeatures(text: string): string[] {
+  const tokens = tokenize(text).map((token) => normalizeToken(token.text));
+  const features = new Set<string>(['bias']);
+  let previousWord = '<s>';
+  let hanRun: string[] = [];
+  const flushHan = () => {
+    for (let index = 0; index < hanRun.length; index += 1) {
+      features.add(`h1:${hanRun[index]}`);
+      if (index + 1 < hanRun.length) features.add(`h2:${hanRun[index]}${hanRun[index + 1]}`);
+      if (index + 2 < hanRun.length) features.add(`h3:${hanRun.slice(index, index + 3).join('')}`);
+    }
+    hanRun = [];
+  };
+  for (const token of tokens) {
+    if (isHan(token)) {
+      hanRun.push(token);
+      continue;
+    }
+    flushHan();
+    if (isWord(token)) {
+      features.add(`w:${token}`);
+      features.add(`w2:${previousWord}_${token}`);
+      previousWord = token;
+      if (!token.startsWith('#')) {
+        const padded = `<${token}>`;
+        for (let size = 3; size <= 4; size += 1) {
+          for (let index = 0; index + size <= padded.length; index += 1) {
+            features.add(`c:${padded.slice(index, index + size)}`);
+          }
+        }
+      }
+    } else if (token === '?' || token === '？') {
+      features.add('p:?');
+    } else if (token === ':' || token === '：') {
+      features.add('p::');
+    }
+  }
+  flushHan();
+  // Length separates "list my todos" from "put <a whole title> on my list".
+  const length = tokens.length;
+  features.add(`len:${length <= 2 ? 'xs' : length <= 5 ? 's' : length <= 9 ? 'm' : 'l'}`);
+  if (previousWord !== '<s>') features.add(`w2:${previousWord}_</s>`);
+  return [...features];
+}
+
+/**
+ * The tagger's view of a token: itself when it is one of the words that frame requests (the
+ * `vocabulary` learned from the corpus outside titles), otherwise a placeholder. Titles are open
+ * vocabulary; what marks them is where they sit, so the tagger should learn that and not the
+ * particular titles it was trained on.
+ */
+export function titleTokenForm(token: string, vocabulary: ReadonlySet<string>): string {
+  if (vocabulary.has(token)) return token;
+  return placeholderOf(token);
+}
+
+/** The placeholder that stands for an unknown token of this shape. */
+export function placeholderOf(token: string): string {
+  return isHan(token) ? '<han>' : isWord(token) ? '<word>' : '<punct>';
+}
+
+/**
+ * The title tagger's features of token `index`: the token, its neighbours, the label given to
+ * the token before it (tagging runs left to right) and the intent the message was read as.
+ */
+export function titleTokenFeatures(
+  tokens: readonly string[],
+  index: number,
+  previousLabel: string,
+  intent: string,
+): string[] {
+  const at = (offset: number) => tokens[index + offset] ?? (offset < 0 ? '<s>' : '</s>');
+  const current = at(0);
+  const shape =
+    current === '<han>' || isHan(current)
+      ? 'han'
+      : current === '<word>' || isWord(current)
+        ? 'word'
+        : 'punct';
+  const isSeparator = (token: string) => /^[:：,，;；—-]$/.test(token);
+  const separatorBefore = tokens.slice(0, index).some(isSeparator);
+  const separatorAfter = tokens.slice(index + 1, -1).some(isSeparator);
+  const placeholdersAfter = tokens.slice(index + 1).filter((token) => token.startsWith('<')).length;
+  const toEnd = tokens.length - 1 - index;
+  return [
+    'bias',
+    `i:${intent}`,
+    `pl:${previousLabel}`,
+    `pl_i:${previousLabel}_${intent}`,
+    `w:${current}`,
+    `w_pl:${current}_${previousLabel}`,
+    `shape:${shape}_${previousLabel}`,
+    `p1:${at(-1)}`,
+    `p2:${at(-2)}_${at(-1)}`,
+    `n1:${at(1)}`,
+    `n2:${at(1)}_${at(2)}`,
+    `p1w:${at(-1)}_${current}`,
+    `wn1:${current}_${at(1)}`,
+    `sep:${separatorBefore}_${separatorAfter}_${previousLabel}`,
+    `unk_after:${Math.min(placeholdersAfter, 3)}_${previousLabel}`,
+    `to_end:${Math.min(toEnd, 4)}_${previousLabel}`,
+    `first:${index === 0}`,
+    `last:${index === tokens.length - 1}`,
+  ];
+}

@@ -1,0 +1,16 @@
+/**
+ * What one clause of a user message asks for. Five are tool requests; `greeting` asks what
+ * the assistant can do; `other` asks for nothing (thanks, chat, or a bare answer to a question).
+ */
+export const intentLabels = [
+  'createTicket',
+  'getOrderStatus',
+  'searchKnowledgeBase',
+  'addTodo',
+  'listTodos',
+  'greeting',
+  'other',
+] as const;
+
+/** One of `intentLabels`. */
+export type IntentLabel = (typeof intentLabels)[number];

@@ -1,0 +1,119 @@
+import { classifyIntent, type IntentReading } from './classify-intent';
+import { extractTitle } from './extract-title';
+import { findOrderIds } from './features';
+import type { IntentLabel } from './intent-labels';
+
+/** One tool call a message asks for, with the arguments read from it (`''` / `[]` when missing). */
+export type ToolRequest =
+  | { toolName: 'createTicket'; title: string }
+  | { toolName: 'getOrderStatus'; orderIds: string[] }
+  | { toolName: 'searchKnowledgeBase'; query: string }
+  | { toolName: 'addTodo'; title: string }
+  | { toolName: 'listTodos' };
+
+/** What a whole message asks for. */
+export type Understanding = {
+  /** The requests, in the order the user made them. */
+  requests: ToolRequest[];
+  /** The reading of the first clause, for messages that ask for nothing (greeting, other). */
+  intent: IntentLabel;
+  /** The classifier's probability for the first request (or for `intent` when there is none). */
+  confidence: number;
+};
+
+// Places where a second request may begin: sentence ends, commas, and joining words.
+const clauseBoundary =
+  /[?？!！。;；]+\s*|\s*[,，、]\s*(?:(?:and\s+)?then\s+|also\s+|然后|接着|之后|再|并且|顺便|另外|还有|以及|同时)?|\s+(?:and\s+then|and\s+also|then|also|and|plus)\s+|\s*(?:然后|接着|并且|顺便|另外|还有|以及|同时|和|跟)\s*/giu;
+
+const isRequest = (intent: IntentLabel) => intent !== 'greeting' && intent !== 'other';
+
+/** Below this, a piece is not trusted to be a request of its own, and stays part of its neighbour. */
+const clauseConfidence = 0.6;
+
+type Clause = { text: string; reading: IntentReading };
+
+/**
+ * Cuts a message into clauses that each ask for one thing. A cut is kept only when both sides
+ * read confidently as different requests ("Where's A1005 and how do refunds work?"); otherwise
+ * the pieces stay together, so "remind me to call mom and dad" remains one to-do.
+ */
+function splitClauses(text: string): Clause[] {
+  const pieces: string[] = [];
+  let last = 0;
+  for (const match of text.matchAll(clauseBoundary)) {
+    const end = match.index + match[0].length;
+    if (match.index > last) pieces.push(text.slice(last, end));
+    else if (pieces.length > 0) pieces[pieces.length - 1] += match[0];
+    last = end;
+  }
+  if (last < text.length) pieces.push(text.slice(last));
+  const clauses: Clause[] = [];
+  for (const piece of pieces) {
+    const reading = classifyIntent(piece);
+    const previous = clauses.at(-1);
+    const separate =
+      previous !== undefined &&
+      isRequest(reading.intent) &&
+      isRequest(previous.reading.intent) &&
+      reading.intent !== previous.reading.intent &&
+      reading.confidence >= clauseConfidence &&
+      previous.reading.confidence >= clauseConfidence;
+    if (previous === undefined || separate) {
+      clauses.push({ text: piece, reading });
+    } else {
+      const joined = previous.text + piece;
+      clauses[clauses.length - 1] = { text: joined, reading: classifyIntent(joined) };
+    }
+  }
+  return clauses;
+}
+
+const trailingJoiner =
+  /[\s,，、;；]*(?:and|then|also|plus|然后|接着|再|并且|顺便|另外|还有|以及|同时)?[\s,，、;；]*$/iu;
+
+function requestOf(
+  intent: IntentLabel,
+  clause: string,
+  whole: string,
+  single: boolean,
+): ToolRequest | undefined {
+  const text = clause.replace(trailingJoiner, '');
+  switch (intent) {
+    case 'createTicket':
+    case 'addTodo':
+      return { toolName: intent, title: extractTitle(text, intent) };
+    case 'getOrderStatus':
+      return { toolName: intent, orderIds: findOrderIds(text) };
+    case 'searchKnowledgeBase':
+      // A one-question message is searched as typed; a clause is searched on its own.
+      return { toolName: intent, query: single ? whole.trim() : text.trim() };
+    case 'listTodos':
+      return { toolName: intent };
+    default:
+      return undefined;
+  }
+}
+
+/** Reads a user message: its clauses, each classified, with titles and order numbers extracted. */
+export function understand(text: string): Understanding {
+  const clauses = splitClauses(text);
+  const single = clauses.length === 1;
+  const requests: ToolRequest[] = [];
+  let confidence: number | undefined;
+  for (const { text: clause, reading } of clauses) {
+    const request = requestOf(reading.intent, clause, text, single);
+    if (request === undefined) continue;
+    confidence ??= reading.confidence;
+    requests.push(request);
+  }
+  const first = clauses[0]?.reading ?? classifyIntent(text);
+  return { requests, intent: first.intent, confidence: confidence ?? first.confidence };
+}
+
+const questionPattern =
+  /[?？]|吗|什么|怎么|如何|哪|多少|\b(?:how|what|why|when|where|which|can|could|do\s+you|is\s+there|are\s+there)\b/i;
+
+/** True when a message that asks for nothing still reads like a question (worth a help-centre search). */
+export function looksLikeQuestion(text: string): boolean {
+  return questionPattern.test(text);
+}

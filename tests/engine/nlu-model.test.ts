@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { heldOutSource, trainSource } from '@/lib/ai/nlu/corpus-templates';
+import { evaluateNlu } from '@/lib/ai/nlu/evaluate-nlu';
+import { generateCorpus } from '@/lib/ai/nlu/generate-corpus';
+import { intentLabels } from '@/lib/ai/nlu/intent-labels';
+import { nluWeights } from '@/lib/ai/nlu/load-weights';
+import { trainNluModel } from '@/lib/ai/nlu/train-nlu-model';
+
+const train = generateCorpus('train');
+const heldOut = generateCorpus('heldOut');
+
+/** The confusion table as printed text: gold intents down, predictions across. */
+function confusionTable(evaluation: ReturnType<typeof evaluateNlu>): string {
+  const short = (label: string) => label.slice(0, 8).padStart(8);
+  const header = `${'gold \\ predicted'.padEnd(20)}${intentLabels.map(short).join(' ')}  accuracy`;
+  const rows = intentLabels.map((gold) => {
+    const cells = intentLabels.map((predicted) => String(evaluation.confusion[gold][predicted]).padStart(8));
+    return `${gold.padEnd(20)}${cells.join(' ')}  ${(evaluation.accuracyByIntent[gold] * 100).toFixed(1)} %`;
+  });
+  return [header, ...rows].join('\n');
+}
+
+describe('the intent model', () => {
+  it('is trained on a generated corpus of at least 2,000 utterances in both languages', () => {
+    expect(train.length).toBeGreaterThanOrEqual(2000);
+    expect(train.filter((utterance) => utterance.language === 'zh').length).toBeGreaterThan(800);
+    expect(train.filter((utterance) => utterance.language === 'en').length).toBeGreaterThan(800);
+  });
+
+  it('is graded on held-out templates and slot values it never saw in training', () => {
+    const trainTexts = new Set(train.map((utterance) => utterance.text));
+    expect(heldOut.filter((utterance) => trainTexts.has(utterance.text))).toEqual([]);
+    for (const label of intentLabels) {
+      for (const language of ['en', 'zh'] as const) {
+        const shared = heldOutSource.templates[label][language].filter(
+          (template) => template !== '{title}' && trainSource.templates[label][language].includes(template),
+        );
+        expect(shared).toEqual([]);
+      }
+    }
+    for (const slot of ['todoTitle', 'ticketTitle', 'item'] as const) {
+      for (const language of ['en', 'zh'] as const) {
+        const seen = new Set(trainSource.values[slot][language]);
+        expect(heldOutSource.values[slot][language].filter((value) => seen.has(value))).toEqual([]);
+      }
+    }
+  });
+
+  it('ships the weights that training on the current corpus produces', () => {
+    // A corpus or feature change without `npm run train:nlu` would ship a model that disagrees with its source.
+    expect(trainNluModel(train)).toEqual(nluWeights);
+  }, 60_000);
+
+  it('classifies at least 97 % of the held-out utterances correctly', () => {
+    const evaluation = evaluateNlu(heldOut);
+    console.log(
+      [
+        `Held-out: ${evaluation.total} utterances, intent accuracy ${(evaluation.accuracy * 100).toFixed(1)} %, ` +
+          `titles exact ${(evaluation.titleAccuracy * 100).toFixed(1)} %, order numbers exact ${(evaluation.orderIdAccuracy * 100).toFixed(1)} %`,
+        confusionTable(evaluation),
+        ...evaluation.misses.map(
+          (miss) => `  miss: ${JSON.stringify(miss.text)} ${miss.gold} → ${miss.predicted}`,
+        ),
+      ].join('\n'),
+    );
+    expect(evaluation.accuracy).toBeGreaterThanOrEqual(0.97);
+    for (const label of intentLabels) expect(evaluation.accuracyByIntent[label]).toBeGreaterThanOrEqual(0.85);
+    expect(evaluation.titleAccuracy).toBeGreaterThanOrEqual(0.85);
+    expect(evaluation.orderIdAccuracy).toBe(1);
+  });
+});

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { understand } from '@/lib/ai/nlu/understand';
+import { parseToolCommand } from '@/lib/ai/tool-command';
+
+/*
+ * Phrasings written for this test, found in no corpus template: they check that the model
+ * reads the language, not the examples it was trained on.
+ */
+describe('understand', () => {
+  it.each([
+    ['make sure I remember to renew my passport', { toolName: 'addTodo', title: 'renew my passport' }],
+    ['别让我忘了交物业费', { toolName: 'addTodo', title: '交物业费' }],
+    ['hey, make sure I don’t forget to water the cactus', { toolName: 'addTodo', title: 'water the cactus' }],
+    [
+      'please remind me that I have to call the bank tomorrow',
+      { toolName: 'addTodo', title: 'call the bank tomorrow' },
+    ],
+    ['帮我记一下周五去银行', { toolName: 'addTodo', title: '周五去银行' }],
+    ['any news on A1008?', { toolName: 'getOrderStatus', orderIds: ['A1008'] }],
+    ['is a1003 going to make it by friday', { toolName: 'getOrderStatus', orderIds: ['A1003'] }],
+    ['A1006 到底发没发货', { toolName: 'getOrderStatus', orderIds: ['A1006'] }],
+    ["what's left on my plate?", { toolName: 'listTodos' }],
+    ['我还有啥没干完的', { toolName: 'listTodos' }],
+    ['帮我登记一下，洗衣机漏水', { toolName: 'createTicket', title: '洗衣机漏水' }],
+    ['我要反馈：屏幕有坏点', { toolName: 'createTicket', title: '屏幕有坏点' }],
+    ['开个单，快递丢了', { toolName: 'createTicket', title: '快递丢了' }],
+    [
+      'please tell support that the microwave sparks',
+      { toolName: 'createTicket', title: 'the microwave sparks' },
+    ],
+    ['can I get my money back for a sweater that shrank?', { toolName: 'searchKnowledgeBase' }],
+    ['发票怎么申请', { toolName: 'searchKnowledgeBase' }],
+  ] as const)('reads "%s" as one request with its argument', (text, expected) => {
+    const { requests } = understand(text);
+    expect(requests).toHaveLength(1);
+    expect(requests[0]).toMatchObject(expected);
+  });
+
+  it('finds both requests in "Where’s A1005 and how do refunds work?"', () => {
+    expect(understand('Where’s A1005 and how do refunds work?').requests).toEqual([
+      { toolName: 'getOrderStatus', orderIds: ['A1005'] },
+      { toolName: 'searchKnowledgeBase', query: 'how do refunds work?' },
+    ]);
+  });
+
+  it('reads every order number of a message into one lookup request', () => {
+    expect(understand('订单 A1004、A1006 都到哪了').requests).toEqual([
+      { toolName: 'getOrderStatus', orderIds: ['A1004', 'A1006'] },
+    ]);
+    expect(understand('where are a1001 and A1002?').requests).toEqual([
+      { toolName: 'getOrderStatus', orderIds: ['A1001', 'A1002'] },
+    ]);
+  });
+
+  it('keeps "and" inside a title instead of inventing a second request', () => {
+    expect(understand('remind me to call mom and dad').requests).toEqual([
+      { toolName: 'addTodo', title: 'call mom and dad' },
+    ]);
+  });
+
+  it('leaves the title empty when a request only says there is a problem', () => {
+    expect(understand('I’d like to report a problem').requests).toEqual([
+      { toolName: 'createTicket', title: '' },
+    ]);
+    expect(understand('我想反馈个问题').requests).toEqual([{ toolName: 'createTicket', title: '' }]);
+  });
+
+  it('asks for nothing on thanks, greetings and bare statements', () => {
+    for (const text of ['thanks a lot', '谢谢啦', 'the fridge is noisy']) {
+      expect(understand(text).requests).toEqual([]);
+    }
+    expect(understand('hi there, what can you do?').intent).toBe('greeting');
+  });
+});
+
+describe('parseToolCommand', () => {
+  it('reads a tool name and its JSON input', () => {
+    expect(parseToolCommand('/tool getOrderStatus {"orderId":"A1001"}')).toEqual({
+      toolName: 'getOrderStatus',
+      input: { orderId: 'A1001' },
+    });
+    expect(parseToolCommand('  /tool mail__send {"to":"a@b.c",\n"body":"hi"}')).toEqual({
+      toolName: 'mail__send',
+      input: { to: 'a@b.c', body: 'hi' },
+    });
+  });
+
+  it('gives an empty input when none is written', () => {
+    expect(parseToolCommand('/tool listTodos')).toEqual({ toolName: 'listTodos', input: {} });
+  });
+
+  it('refuses text that is not a command or whose input is not JSON', () => {
+    expect(parseToolCommand('please /tool listTodos {}')).toBeUndefined();
+    expect(parseToolCommand('/tool')).toBeUndefined();
+    expect(parseToolCommand('/toolbox listTodos')).toBeUndefined();
+    expect(parseToolCommand('/tool addTodo {title: buy milk}')).toBeUndefined();
+  });
+});
