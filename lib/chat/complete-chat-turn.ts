@@ -6,6 +6,7 @@ import { getIdempotencyStore } from '@/lib/server/stores';
 import { assembleTurnTools } from './assemble-turn-tools';
 import { createAuditWriter } from './create-audit-writer';
 import { prepareChatTurn } from './prepare-chat-turn';
+import { sanitizeUIMessages } from './sanitize-ui-messages';
 import { maxTurnSteps } from './stream-chat-turn';
 import type { ChatTurnRejection, ChatTurnRequest } from './types';
 import { workerInstructions } from './worker-instructions';
@@ -50,7 +51,10 @@ export async function completeChatTurn(request: ChatTurnRequest): Promise<Comple
   const result = await generateText({
     model,
     system: workerInstructions(worker),
-    messages: await convertToModelMessages(history, { tools, ignoreIncompleteToolCalls: true }),
+    messages: await convertToModelMessages(sanitizeUIMessages(history), {
+      tools,
+      ignoreIncompleteToolCalls: true,
+    }),
     tools,
     stopWhen: stepCountIs(maxTurnSteps),
     abortSignal: request.signal,

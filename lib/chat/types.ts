@@ -5,12 +5,13 @@ import type { WorkerName } from '@/lib/tools';
 export type ChatTurnRequest = {
   /** The chat id; also the idempotency scope and the approval session. */
   id: string;
-  messages: UIMessage[];
+  /** The new user message; the history is the one stored for the chat. */
+  message: UIMessage;
   /** A pinned worker, or `auto` / absent to let the router pick. */
   worker?: WorkerName | 'auto';
-  /** The browser that sent it, when it has an owner cookie. */
+  /** Who owns the chat and may decide its approvals. */
   ownerId?: string;
-  /** The request's abort signal. */
+  /** The request's abort signal: only the non-streaming endpoint uses it (a streaming turn is detached). */
   signal?: AbortSignal;
 };
 
