@@ -5,7 +5,13 @@ import { resetConfig } from '@/lib/config';
 import type { DatabaseEngine } from '@/lib/db/engine';
 import { createEmptyDatabase } from './test-database';
 
-const singletonKeys = ['__toolgateIdempotencyStore', '__toolgateApprovalRegistry', '__toolgateRateLimiter'];
+const singletonKeys = [
+  '__toolgateIdempotencyStore',
+  '__toolgateApprovalRegistry',
+  '__toolgateRateLimiter',
+  '__toolgateStreamContext',
+  '__toolgateRunningTurns',
+];
 
 /**
  * Points the server code at a fresh SQLite file and the given environment, and
