@@ -1,6 +1,7 @@
 import 'server-only';
 import type { UIMessage } from 'ai';
 import { getChat, getChatMessages, getChatStream, getDb, listChats } from '@/lib/db';
+import { isToolPart } from './approval-parts';
 import { continueParkedTurn } from './continue-parked-turn';
 import { settleChatApprovals } from './settle-tool-parts';
 import { runningTurns } from './turn-streams';
@@ -41,7 +42,7 @@ export async function readOwnedChat({
     id: chat.id,
     title: chat.title,
     worker: chat.worker,
-    messages: await getChatMessages(db, chatId),
+    messages: withRemainingTime(await getChatMessages(db, chatId), Date.now()),
     activeStream: stream === undefined ? null : { messageId: stream.messageId, baseParts: stream.baseParts },
   };
 }
@@ -54,5 +55,22 @@ export async function listOwnedChats(ownerId: string | undefined) {
     title,
     worker,
     updatedAt,
+  }));
+}
+
+/**
+ * Adds to each waiting card the time it has left by the server's clock, so the page
+ * counts down from when it received this, whatever its own clock says.
+ */
+function withRemainingTime(messages: UIMessage[], now: number): UIMessage[] {
+  return messages.map((message) => ({
+    ...message,
+    parts: message.parts.map((part) => {
+      if (!isToolPart(part) || part.state !== 'approval-requested') return part;
+      const descriptor = part.approval.descriptor as { expiresAt?: unknown } | undefined;
+      if (typeof descriptor?.expiresAt !== 'number') return part;
+      const remainingMs = Math.max(0, descriptor.expiresAt - now);
+      return { ...part, approval: { ...part.approval, descriptor: { ...descriptor, remainingMs } } };
+    }),
   }));
 }
