@@ -6,6 +6,7 @@ import { Sparkles } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { findErrorReference } from '@/lib/errors/error-reference';
 import type { ApproveToolCall, ToolgateMessage } from './api-types';
+import { rememberDeadlines } from './approval-deadlines';
 import { Composer } from './composer';
 import { MessageList } from './message-list';
 import { Button } from './ui/button';
@@ -14,8 +15,36 @@ import { useWorkspace } from './workspace-provider';
 
 type ChatLoad =
   | { status: 'loading' }
-  | { status: 'ready'; messages: ToolgateMessage[] }
+  | { status: 'ready'; messages: ToolgateMessage[]; resume: boolean }
   | { status: 'failed' };
+
+type ActiveStream = { messageId: string; baseParts: number } | null;
+
+/**
+ * The saved messages a resumed stream applies to: the stream rebuilds its message
+ * from `baseParts` parts (from nothing when -1), so the rest is dropped first.
+ */
+function baseOf(messages: ToolgateMessage[], activeStream: ActiveStream): ToolgateMessage[] {
+  if (activeStream === null) return messages;
+  return messages.flatMap((message) => {
+    if (message.id !== activeStream.messageId) return [message];
+    if (activeStream.baseParts < 0) return [];
+    return [{ ...message, parts: message.parts.slice(0, activeStream.baseParts) }];
+  });
+}
+
+/** The saved chat, ready for useChat; `resume` when a turn of it is running now. */
+async function loadChat(id: string): Promise<ChatLoad> {
+  const response = await fetch(`/api/chats/${encodeURIComponent(id)}`, { cache: 'no-store' });
+  // 404 is a chat that was never saved (a fresh "New chat" id) or was deleted: start empty.
+  if (response.status === 404) return { status: 'ready', messages: [], resume: false };
+  if (!response.ok) return { status: 'failed' };
+  const chat = (await response.json()) as { messages?: ToolgateMessage[]; activeStream?: ActiveStream };
+  const messages = chat.messages ?? [];
+  rememberDeadlines(messages);
+  const activeStream = chat.activeStream ?? null;
+  return { status: 'ready', messages: baseOf(messages, activeStream), resume: activeStream !== null };
+}
 
 /**
  * The chat at `/chat/[id]` (or a fresh one at `/`). A saved chat's messages are
@@ -25,7 +54,7 @@ type ChatLoad =
 export function Chat({ id, isNew, approve }: { id: string; isNew: boolean; approve: ApproveToolCall }) {
   const { t } = useWorkspace();
   const [load, setLoad] = useState<ChatLoad>(
-    isNew ? { status: 'ready', messages: [] } : { status: 'loading' },
+    isNew ? { status: 'ready', messages: [], resume: false } : { status: 'loading' },
   );
   const [attempt, setAttempt] = useState(0);
 
@@ -34,14 +63,7 @@ export function Chat({ id, isNew, approve }: { id: string; isNew: boolean; appro
     if (isNew) return;
     let cancelled = false;
     setLoad({ status: 'loading' });
-    fetch(`/api/chats/${encodeURIComponent(id)}`, { cache: 'no-store' })
-      .then(async (response): Promise<ChatLoad> => {
-        // 404 is a chat that was never saved (a fresh "New chat" id) or was deleted: start empty.
-        if (response.status === 404) return { status: 'ready', messages: [] };
-        if (!response.ok) return { status: 'failed' };
-        const chat = (await response.json()) as { messages?: ToolgateMessage[] };
-        return { status: 'ready', messages: chat.messages ?? [] };
-      })
+    loadChat(id)
       // Not an empty chat: sending from an empty screen would continue without the saved history.
       .catch((): ChatLoad => ({ status: 'failed' }))
       .then((next) => {
@@ -69,18 +91,29 @@ export function Chat({ id, isNew, approve }: { id: string; isNew: boolean; appro
       </div>
     );
   }
-  return <ChatSession id={id} isNew={isNew} initialMessages={load.messages} approve={approve} />;
+  return (
+    <ChatSession
+      id={id}
+      isNew={isNew}
+      initialMessages={load.messages}
+      resume={load.resume}
+      approve={approve}
+    />
+  );
 }
 
 function ChatSession({
   id,
   isNew,
   initialMessages,
+  resume,
   approve,
 }: {
   id: string;
   isNew: boolean;
   initialMessages: ToolgateMessage[];
+  /** A turn of this chat is running on the server: follow it from its start. */
+  resume: boolean;
   approve: ApproveToolCall;
 }) {
   const { t, workerRef, refreshData, refreshChats } = useWorkspace();
@@ -90,20 +123,25 @@ function ChatSession({
     () =>
       new DefaultChatTransport<ToolgateMessage>({
         api: '/api/chat',
-        body: () => ({ worker: workerRef.current }),
+        // The server keeps the history: send only the new message (resumes GET /api/chat/:id/stream).
+        prepareSendMessagesRequest: ({ id: chatId, messages }) => ({
+          body: { id: chatId, message: messages.at(-1), worker: workerRef.current },
+        }),
       }),
     [workerRef],
   );
 
-  const { messages, sendMessage, status, stop, error, regenerate, clearError } = useChat<ToolgateMessage>({
-    id,
-    messages: initialMessages,
-    transport,
-    onFinish: () => {
-      refreshData();
-      refreshChats();
-    },
-  });
+  const { messages, setMessages, sendMessage, status, stop, error, regenerate, clearError, resumeStream } =
+    useChat<ToolgateMessage>({
+      id,
+      messages: initialMessages,
+      resume,
+      transport,
+      onFinish: () => {
+        refreshData();
+        refreshChats();
+      },
+    });
 
   const busy = status === 'submitted' || status === 'streaming';
   // Only the reference is shown: the error's own text is not for users (nor in their language).
@@ -116,6 +154,30 @@ function ChatSession({
     const viewport = viewportRef.current;
     if (viewport && stickToBottom.current) viewport.scrollTop = viewport.scrollHeight;
   });
+
+  /**
+   * Follows the chat's running turn (`GET /api/chat/:id/stream`), then shows the saved chat:
+   * when the turn ended before the stream could be joined (204), that is where its end is.
+   */
+  async function follow() {
+    await resumeStream();
+    const saved = await loadChat(id).catch(() => undefined);
+    if (saved?.status === 'ready' && !saved.resume) setMessages(saved.messages);
+  }
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: resume once, when the saved chat has loaded.
+  useEffect(() => {
+    if (resume) void follow();
+  }, []);
+
+  /** Stop ends the turn on the server (a closed connection would not), then shows the saved end. */
+  async function stopTurn() {
+    await fetch(`/api/chat/${encodeURIComponent(id)}/stop`, { method: 'POST' }).catch(() => undefined);
+    await stop();
+    const saved = await loadChat(id).catch(() => undefined);
+    if (saved?.status === 'ready') setMessages(saved.messages);
+    refreshChats();
+  }
 
   function send(text: string) {
     if (isNew && messages.length === 0) {
@@ -145,7 +207,11 @@ function ChatSession({
               messages={messages}
               status={status}
               approve={approve}
-              onDecided={refreshData}
+              onDecided={({ parked }) => {
+                refreshData();
+                // Nobody streams a saved card's turn here: its continuation comes on the resume route.
+                if (parked) void follow();
+              }}
             />
           )}
           {status === 'submitted' && (
@@ -181,7 +247,7 @@ function ChatSession({
       </ScrollArea>
       <div className="border-t border-border bg-background px-4 py-3">
         <div className="mx-auto w-full max-w-3xl">
-          <Composer busy={busy} onSend={send} onStop={() => void stop()} />
+          <Composer busy={busy} onSend={send} onStop={() => void stopTurn()} />
         </div>
       </div>
     </div>

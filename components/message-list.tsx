@@ -21,7 +21,7 @@ export function MessageList({
   messages: ToolgateMessage[];
   status: ChatStatus;
   approve: ApproveToolCall;
-  onDecided: () => void;
+  onDecided: (event: { parked: boolean }) => void;
 }) {
   const { t } = useWorkspace();
   return (

@@ -16,6 +16,7 @@ import { useState } from 'react';
 import { findErrorReference } from '@/lib/errors/error-reference';
 import { parseMcpToolName } from '@/lib/mcp/mcp-tool-name';
 import type { ApproveToolCall } from './api-types';
+import { localDeadlineOf } from './approval-deadlines';
 import { Badge } from './ui/badge';
 import { Button } from './ui/button';
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from './ui/card';
@@ -53,7 +54,7 @@ const outcomeViews: Record<Outcome, { icon: LucideIcon; variant: BadgeVariant }>
  * The server's denial result, returned to the model as a normal output. Its
  * `message` is written for the model, in English: the card never shows it.
  */
-type Denial = { denied: true; reason?: string };
+type Denial = { denied: true; reason?: string; message?: string };
 
 function asDenial(output: unknown): Denial | null {
   if (typeof output !== 'object' || output === null) return null;
@@ -67,18 +68,33 @@ function rateLimitedWait(output: unknown): number | null {
   return rateLimited === true && typeof retryAfterMs === 'number' ? retryAfterMs : null;
 }
 
-// 'denied' is a person saying no; 'timeout' nobody answered; 'aborted' / 'closed' the request or chat went away.
+// 'denied' is a person saying no; 'timeout' nobody answered; 'aborted' / 'closed' / 'superseded'
+// the user stopped, deleted the chat or wrote something else instead.
 function outcomeOfDenial(denial: Denial): Outcome {
   if (denial.reason === 'timeout') return 'expired';
-  if (denial.reason === 'aborted' || denial.reason === 'closed') return 'cancelled';
+  if (denial.reason === 'aborted' || denial.reason === 'closed' || denial.reason === 'superseded')
+    return 'cancelled';
   return 'denied';
 }
 
+/** A denied part (`output-denied`) carries its reason code in front of the explanation. */
+function denialOfDeniedPart(part: ToolPart): Denial | null {
+  if (part.state !== 'output-denied') return null;
+  const text = part.approval.reason ?? '';
+  const separator = text.indexOf(':');
+  if (separator === -1) return { denied: true, reason: 'denied', message: text || undefined };
+  return { denied: true, reason: text.slice(0, separator), message: text.slice(separator + 1).trim() };
+}
+
 function deadlineOf(part: ToolPart): number | null {
-  const descriptor: unknown = part.approval?.descriptor;
-  if (typeof descriptor !== 'object' || descriptor === null) return null;
-  const expiresAt = (descriptor as { expiresAt?: unknown }).expiresAt;
-  return typeof expiresAt === 'number' && Number.isFinite(expiresAt) ? expiresAt : null;
+  if (part.approval === undefined) return null;
+  const descriptor: unknown = part.approval.descriptor;
+  return localDeadlineOf(
+    part.approval.id,
+    typeof descriptor === 'object' && descriptor !== null
+      ? (descriptor as Record<string, unknown>)
+      : undefined,
+  );
 }
 
 function prettyJson(value: unknown): string {
@@ -110,11 +126,12 @@ export function ToolCard({
   onDecided,
 }: {
   part: ToolPart;
-  /** True while this part's response is still streaming; an approval can only be answered then. */
+  /** True while this part's response is still streaming here; a saved card is answered from the server's record. */
   live: boolean;
   chatId: string;
   approve: ApproveToolCall;
-  onDecided: () => void;
+  /** `parked`: nobody on this page streams the turn, so its continuation must be resumed. */
+  onDecided: (event: { parked: boolean }) => void;
 }) {
   const { t } = useWorkspace();
   const toolName = getToolName(part);
@@ -122,12 +139,14 @@ export function ToolCard({
   // The server answered this call from the idempotency window instead of running the tool.
   const replayed = part.toolMetadata?.replayed === true;
   const [decision, setDecision] = useState<LocalDecision>({ kind: 'none' });
-  // The server holds an approval only while its request is open: after Stop or a reload it is settled.
-  const waiting = part.state === 'approval-requested' && live;
+  // The server keeps an approval until its deadline, Stop, a new message or a decision, whether
+  // or not this page still streams the turn: a saved card stays answerable after a reload.
   const deadline = deadlineOf(part);
+  const waiting =
+    part.state === 'approval-requested' && (live || (deadline !== null && deadline > Date.now()));
   const secondsLeft = useCountdown(deadline, waiting && decision.kind !== 'decided');
 
-  const denial = part.state === 'output-available' ? asDenial(part.output) : null;
+  const denial = part.state === 'output-available' ? asDenial(part.output) : denialOfDeniedPart(part);
   const outcome = resolveOutcome(part, live, denial, decision, secondsLeft, deadline);
   const view = stateViews[part.state];
   const StateIcon = view.icon;
@@ -153,7 +172,7 @@ export function ToolCard({
       // The action never ran (network, server restart): the approval may still be open, so let the user retry.
       setDecision({ kind: 'failed', retryable: true });
     } finally {
-      onDecided();
+      onDecided({ parked: !live });
     }
   }
 
@@ -266,7 +285,7 @@ function resolveOutcome(
       return part.approval.approved ? 'approved' : 'denied';
     case 'approval-requested':
       if (decision.kind === 'decided') return decision.outcome;
-      if (!live) return deadline !== null && deadline <= Date.now() ? 'expired' : 'cancelled';
+      if (!live && (deadline === null || deadline <= Date.now())) return 'expired';
       // While a decision is on its way the server has the last word; otherwise 0 means expired.
       if (decision.kind !== 'sending' && secondsLeft === 0) return 'expired';
       return null;

@@ -1,6 +1,7 @@
 import type { ToolSet } from 'ai';
 import type { NewAuditRow } from '@/lib/db/audit';
 import {
+  type ApprovalShellOptions,
   composeToolShells,
   type IdempotencyReplayEvent,
   type ToolRateLimiter,
@@ -19,8 +20,10 @@ export type TurnApprovalOptions = {
   confirmTools: ReadonlySet<string>;
   registry: ApprovalRegistry;
   /** Shows an approval request to the person (the stream writes a card). */
-  emit: (event: ApprovalRequestEvent) => void;
+  emit: (event: ApprovalRequestEvent) => void | Promise<void>;
   timeoutMs: number;
+  /** Told once an approved call has run (see `wrapToolsWithApproval`). */
+  afterExecute?: ApprovalShellOptions['afterExecute'];
 };
 
 /** Everything one turn needs to harden its worker's tool table. */
@@ -42,7 +45,7 @@ export type AssembleTurnToolsOptions = {
   audit?: (row: NewAuditRow) => void;
   /** The per-chat tool-call budget; absent (`AGENT_TOOL_RATE_LIMIT` unset): no limit. */
   rateLimiter?: ToolRateLimiter;
-  /** The request's abort signal: a closed tab denies with `aborted`. */
+  /** The turn's own signal (Stop); never the request's: a closed tab is not a decision. */
   signal?: AbortSignal;
   onReplay?: (event: IdempotencyReplayEvent) => void;
 };
@@ -86,9 +89,17 @@ export function assembleTurnTools({
     shells.push((table) => wrapToolsWithRateLimit(table, { limiter: rateLimiter, key: ownerId }));
   }
   if (approval !== undefined && approval.confirmTools.size > 0) {
-    const { confirmTools, registry, emit, timeoutMs } = approval;
+    const { confirmTools, registry, emit, timeoutMs, afterExecute } = approval;
     shells.push((table) =>
-      wrapToolsWithApproval(table, confirmTools, { registry, sessionId, ownerId, emit, timeoutMs, signal }),
+      wrapToolsWithApproval(table, confirmTools, {
+        registry,
+        sessionId,
+        ownerId,
+        emit,
+        timeoutMs,
+        signal,
+        afterExecute,
+      }),
     );
   }
   shells.push((table) =>

@@ -8,6 +8,7 @@ import { writeToolNames } from '@/lib/shells';
 import { assembleTurnTools } from './assemble-turn-tools';
 import { createAuditWriter } from './create-audit-writer';
 import { prepareChatTurn } from './prepare-chat-turn';
+import { sanitizeUIMessages } from './sanitize-ui-messages';
 import { maxTurnSteps } from './stream-chat-turn';
 import type { ChatTurnRejection, ChatTurnRequest } from './types';
 import { workerInstructions } from './worker-instructions';
@@ -54,7 +55,10 @@ export async function completeChatTurn(request: ChatTurnRequest): Promise<Comple
   const result = await generateText({
     model,
     system: workerInstructions(worker),
-    messages: await convertToModelMessages(history, { tools, ignoreIncompleteToolCalls: true }),
+    messages: await convertToModelMessages(sanitizeUIMessages(history), {
+      tools,
+      ignoreIncompleteToolCalls: true,
+    }),
     tools,
     stopWhen: stepCountIs(maxTurnSteps),
     abortSignal: request.signal,

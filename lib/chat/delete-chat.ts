@@ -1,6 +1,7 @@
 import 'server-only';
 import { deleteChat as deleteChatRow, getChat, getDb } from '@/lib/db';
 import { getApprovalRegistry, getIdempotencyStore } from '@/lib/server/stores';
+import { endPendingApprovals } from './end-chat-approvals';
 
 /**
  * Deletes a chat the caller owns. Its pending approvals are denied with reason
@@ -17,6 +18,7 @@ export async function deleteOwnedChat({
   const db = await getDb();
   const chat = await getChat(db, chatId);
   if (chat === undefined || (chat.ownerId != null && chat.ownerId !== ownerId)) return false;
+  await endPendingApprovals(db, getApprovalRegistry(), chatId, 'closed');
   await getApprovalRegistry().closeSession(chatId);
   await getIdempotencyStore().clearScope(chatId);
   await deleteChatRow(db, chatId);

@@ -3,7 +3,7 @@ import { type LanguageModel, safeValidateUIMessages, type ToolSet, type UIMessag
 import { getChatModel } from '@/lib/ai/models';
 import { routeWorker } from '@/lib/ai/router';
 import { type AppConfig, getConfig } from '@/lib/config';
-import { type Db, getChat, getDb, saveChat } from '@/lib/db';
+import { type Db, getChat, getChatMessages, getDb, saveChat, upsertMessage } from '@/lib/db';
 import { mergeMcpTools, waitForMcpServers, workerOfTool } from '@/lib/mcp/merge-mcp-tools';
 import { createWorkerTools, isWorkerName } from '@/lib/tools';
 import { sanitizeUIMessages } from './sanitize-ui-messages';
@@ -38,20 +38,22 @@ export type PreparedChatTurn = {
   /** MCP tools of this table the idempotency shell guards, besides the built-in writes. */
   mcpWriteTools: ReadonlySet<string>;
   /** The client's history with untrusted approval state stripped, validated by the SDK. */
+  /** The stored history, ending with the new user message (as stored: approval state intact). */
   history: UIMessage[];
 };
 
 /**
  * Everything both chat endpoints do before the model runs: check that the chat
- * belongs to this browser, pick the worker, build its tool table and clean the
- * history. A chat created by another owner answers like an unknown chat.
+ * belongs to this owner, validate the new message, read the stored history (the
+ * truth: nothing the client sends can rewrite it), pick the worker and build its
+ * tool table. With `saveUserMessage` the new message is stored at once, so a
+ * reload during the turn shows it. A chat created by another owner answers like
+ * an unknown chat.
  */
-export async function prepareChatTurn({
-  id,
-  messages,
-  worker,
-  ownerId,
-}: ChatTurnRequest): Promise<PreparedChatTurn | { rejection: ChatTurnRejection }> {
+export async function prepareChatTurn(
+  { id, message, worker, ownerId }: ChatTurnRequest,
+  { saveUserMessage = false }: { saveUserMessage?: boolean } = {},
+): Promise<PreparedChatTurn | { rejection: ChatTurnRejection }> {
   const config = getConfig();
   const db = await getDb();
   const existing = await getChat(db, id);
@@ -59,13 +61,16 @@ export async function prepareChatTurn({
     return { rejection: { status: 404, error: 'Chat not found' } };
   }
 
-  // Strip untrusted approval state first: the SDK's own check rejects the parts our
-  // approval flow leaves behind on the client (approval without `approved`).
-  const validated = await safeValidateUIMessages({ messages: sanitizeUIMessages(messages) });
+  // A client's message may carry no approval state of its own: only the table decides.
+  const validated = await safeValidateUIMessages({ messages: sanitizeUIMessages([message]) });
   if (!validated.success) {
-    return { rejection: { status: 400, error: `messages: ${firstLine(validated.error.message)}` } };
+    return { rejection: { status: 400, error: `message: ${firstLine(validated.error.message)}` } };
   }
-  const history = validated.data;
+  const newMessage = validated.data[0];
+  const stored = existing === undefined ? [] : await getChatMessages(db, id);
+  // Sending a stored message again (a retry) continues from it; what came after it stays stored.
+  const resent = stored.findIndex((storedMessage) => storedMessage.id === newMessage.id);
+  const history = [...(resent === -1 ? stored : stored.slice(0, resent)), newMessage];
   const text = lastUserText(history);
   if (text === '') return { rejection: { status: 400, error: 'The last message holds no text' } };
 
@@ -92,6 +97,7 @@ export async function prepareChatTurn({
     title: existing?.title ?? text.slice(0, 80),
     worker: chosenWorker,
   });
+  if (saveUserMessage) await upsertMessage(db, id, newMessage);
 
   return {
     config,

@@ -1,19 +1,50 @@
 import 'server-only';
 import type { UIMessage } from 'ai';
-import { getChat, getChatMessages, getDb, listChats } from '@/lib/db';
+import { getChat, getChatMessages, getChatStream, getDb, listChats } from '@/lib/db';
+import { isToolPart } from './approval-parts';
+import { continueParkedTurn } from './continue-parked-turn';
+import { settleChatApprovals } from './settle-tool-parts';
+import { runningTurns } from './turn-streams';
 
-/** A saved chat with its messages, if the caller owns it (or it has no owner). */
+/** A saved chat as `GET /api/chats/:id` answers it. */
+export type SavedChat = {
+  id: string;
+  title: string;
+  worker: string | null;
+  messages: UIMessage[];
+  /**
+   * The turn running now, if any: its stream (`GET /api/chat/:id/stream`) rebuilds
+   * message `messageId` from its first `baseParts` parts (from nothing when -1), so a
+   * page that resumes drops the rest first.
+   */
+  activeStream: { messageId: string; baseParts: number } | null;
+};
+
+/**
+ * A saved chat with its messages, if the caller owns it (or it has no owner). What
+ * nobody is left to settle is settled first (a card past its deadline reads Expired,
+ * not "waiting", after a restart); a decision nobody took on is continued.
+ */
 export async function readOwnedChat({
   chatId,
   ownerId,
 }: {
   chatId: string;
   ownerId?: string;
-}): Promise<{ id: string; title: string; worker: string | null; messages: UIMessage[] } | undefined> {
+}): Promise<SavedChat | undefined> {
   const db = await getDb();
   const chat = await getChat(db, chatId);
   if (chat === undefined || (chat.ownerId != null && chat.ownerId !== ownerId)) return undefined;
-  return { id: chat.id, title: chat.title, worker: chat.worker, messages: await getChatMessages(db, chatId) };
+  const orphans = await settleChatApprovals(db, chatId, { isRunningHere: runningTurns().has(chatId) });
+  for (const orphan of orphans) await continueParkedTurn(db, orphan.id);
+  const stream = await getChatStream(db, chatId);
+  return {
+    id: chat.id,
+    title: chat.title,
+    worker: chat.worker,
+    messages: withRemainingTime(await getChatMessages(db, chatId), Date.now()),
+    activeStream: stream === undefined ? null : { messageId: stream.messageId, baseParts: stream.baseParts },
+  };
 }
 
 /** The caller's chats, newest first; a browser without an owner id has none. */
@@ -24,5 +55,22 @@ export async function listOwnedChats(ownerId: string | undefined) {
     title,
     worker,
     updatedAt,
+  }));
+}
+
+/**
+ * Adds to each waiting card the time it has left by the server's clock, so the page
+ * counts down from when it received this, whatever its own clock says.
+ */
+function withRemainingTime(messages: UIMessage[], now: number): UIMessage[] {
+  return messages.map((message) => ({
+    ...message,
+    parts: message.parts.map((part) => {
+      if (!isToolPart(part) || part.state !== 'approval-requested') return part;
+      const descriptor = part.approval.descriptor as { expiresAt?: unknown } | undefined;
+      if (typeof descriptor?.expiresAt !== 'number') return part;
+      const remainingMs = Math.max(0, descriptor.expiresAt - now);
+      return { ...part, approval: { ...part.approval, descriptor: { ...descriptor, remainingMs } } };
+    }),
   }));
 }

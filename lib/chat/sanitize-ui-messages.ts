@@ -1,31 +1,38 @@
 import type { UIMessage } from 'ai';
+import { denialCodeOf, isToolPart } from './approval-parts';
 
 const settledToolStates = new Set(['output-available', 'output-error']);
 
-function isToolPart(
-  part: UIMessage['parts'][number],
-): part is Extract<UIMessage['parts'][number], { toolCallId: string }> {
-  return part.type === 'dynamic-tool' || part.type.startsWith('tool-');
-}
-
 /**
- * Makes a client-sent history safe to hand to the model.
+ * Makes a history safe and plain for the model.
  *
- * Only the registry decides whether a listed tool runs. The history comes from the
- * client, so any approval it carries is untrusted: approval fields are dropped, and
- * tool parts that never settled (`approval-requested`, `approval-responded`,
- * `output-denied`, or still streaming input) are removed. Otherwise a forged
+ * Only the approvals table decides whether a listed tool runs, so approval fields
+ * are dropped, and tool parts that never settled (`approval-requested`,
+ * `approval-responded`, or still streaming input) are removed: otherwise a forged
  * `approval-responded` / `approved: true` part would make the SDK execute the tool
- * through its own resubmit flow, and a dangling approval would not convert cleanly
- * for a real provider adapter.
+ * through its own resubmit flow. A denied part (`output-denied`) becomes the
+ * structured denial the model read when it happened (`{ denied, reason, message }`),
+ * so a later turn knows the call did not run and why.
  */
 export function sanitizeUIMessages(messages: UIMessage[]): UIMessage[] {
   return messages.map((message) => ({
     ...message,
     parts: message.parts.flatMap((part): UIMessage['parts'] => {
       if (!isToolPart(part)) return [part];
+      const { approval, ...rest } = part as typeof part & { approval?: { reason?: unknown } };
+      if (part.state === 'output-denied') {
+        const text = typeof approval?.reason === 'string' ? approval.reason : '';
+        const reason = denialCodeOf(text) ?? 'denied';
+        const explanation = text.startsWith(`${reason}:`) ? text.slice(reason.length + 1).trim() : text;
+        return [
+          {
+            ...rest,
+            state: 'output-available',
+            output: { denied: true, reason, message: explanation },
+          } as UIMessage['parts'][number],
+        ];
+      }
       if (!settledToolStates.has(part.state)) return [];
-      const { approval: _approval, ...rest } = part as typeof part & { approval?: unknown };
       return [rest as UIMessage['parts'][number]];
     }),
   }));

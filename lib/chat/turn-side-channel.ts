@@ -1,10 +1,10 @@
 import type { UIMessage, UIMessageChunk } from 'ai';
+import { isToolDenial } from '@/lib/shells/wrap-tools-with-approval';
 import type { ApprovalRequestEvent } from '@/lib/stores';
+import { denialReasonText, settleApprovalPart, type ToolPart } from './approval-parts';
 
 /** What the page needs to draw the countdown on the approval card. */
 export type ApprovalDescriptor = { expiresAt: number; timeoutMs: number; toolName: string };
-
-type ToolPart = Extract<UIMessage['parts'][number], { toolCallId: string }>;
 
 /**
  * What the shells tell the UI beside the model's own stream: approval requests
@@ -20,10 +20,25 @@ type ToolPart = Extract<UIMessage['parts'][number], { toolCallId: string }>;
  * A replay (the idempotency shell answered from its window) is marked on the
  * call's `tool-output-available` chunk as `toolMetadata.replayed`.
  *
+ * Once a call that asked has an answer, the native `tool-approval-response`
+ * chunk goes first; a denial then ends the part the SDK's way (`tool-output-denied`,
+ * the explanation as the approval's reason) instead of as an output, so every
+ * message built from the stream passes the SDK's `validateUIMessages`.
+ *
+ * `onApprovalShown` receives the chunks written so far each time a card is shown,
+ * so the message up to the card can be saved as it happens.
+ *
  * The transform runs after the SDK has built the message it persists, so
  * `annotate` adds the same facts to that message before it is saved.
  */
-export function createTurnSideChannel({ timeoutMs }: { timeoutMs: number }) {
+export function createTurnSideChannel({
+  timeoutMs,
+  onApprovalShown,
+}: {
+  timeoutMs: number;
+  onApprovalShown?: (chunksSoFar: readonly UIMessageChunk[]) => void;
+}) {
+  const written: UIMessageChunk[] = [];
   const inputSeen = new Set<string>();
   const held = new Map<string, UIMessageChunk>();
   const approvalByCallId = new Map<string, { id: string; descriptor: ApprovalDescriptor }>();
@@ -36,17 +51,39 @@ export function createTurnSideChannel({ timeoutMs }: { timeoutMs: number }) {
       controller = streamController;
     },
     transform(chunk, streamController) {
+      const enqueue = (out: UIMessageChunk) => {
+        if (onApprovalShown !== undefined) written.push(out);
+        streamController.enqueue(out);
+      };
+      if (chunk.type === 'tool-output-available' || chunk.type === 'tool-output-error') {
+        const approval = approvalByCallId.get(chunk.toolCallId);
+        if (approval !== undefined) {
+          const denial =
+            chunk.type === 'tool-output-available' && isToolDenial(chunk.output) ? chunk.output : undefined;
+          enqueue({
+            type: 'tool-approval-response',
+            approvalId: approval.id,
+            approved: denial === undefined,
+            ...(denial !== undefined && { reason: denialReasonText(denial) }),
+          });
+          if (denial !== undefined) {
+            enqueue({ type: 'tool-output-denied', toolCallId: chunk.toolCallId });
+            return;
+          }
+        }
+      }
       if (chunk.type === 'tool-output-available' && replayedCallIds.has(chunk.toolCallId)) {
-        streamController.enqueue({ ...chunk, toolMetadata: { ...chunk.toolMetadata, replayed: true } });
+        enqueue({ ...chunk, toolMetadata: { ...chunk.toolMetadata, replayed: true } });
         return;
       }
-      streamController.enqueue(chunk);
+      enqueue(chunk);
       if (chunk.type !== 'tool-input-available') return;
       inputSeen.add(chunk.toolCallId);
       const request = held.get(chunk.toolCallId);
       if (request !== undefined) {
         held.delete(chunk.toolCallId);
-        streamController.enqueue(request);
+        enqueue(request);
+        onApprovalShown?.(written);
       }
     },
     flush() {
@@ -69,8 +106,11 @@ export function createTurnSideChannel({ timeoutMs }: { timeoutMs: number }) {
       toolCallId: event.toolCallId,
       approvalDescriptor: descriptor,
     };
-    if (inputSeen.has(event.toolCallId) && controller !== undefined) controller.enqueue(chunk);
-    else held.set(event.toolCallId, chunk);
+    if (inputSeen.has(event.toolCallId) && controller !== undefined) {
+      if (onApprovalShown !== undefined) written.push(chunk);
+      controller.enqueue(chunk);
+      onApprovalShown?.(written);
+    } else held.set(event.toolCallId, chunk);
   }
 
   /** The idempotency shell's `onReplay`. */
@@ -82,11 +122,29 @@ export function createTurnSideChannel({ timeoutMs }: { timeoutMs: number }) {
     const approval = approvalByCallId.get(part.toolCallId);
     const replayed = replayedCallIds.has(part.toolCallId);
     if (approval === undefined && !replayed) return part;
-    return {
+    let annotated = {
       ...part,
       ...(approval !== undefined && { approval: { ...part.approval, ...approval } }),
       ...(replayed && { toolMetadata: { ...part.toolMetadata, replayed: true } }),
     } as ToolPart;
+    if (approval === undefined) return annotated;
+    // The same ends the stream wrote (approval response, then output or denial).
+    if (annotated.state === 'output-available') {
+      const output: unknown = annotated.output;
+      annotated = settleApprovalPart(
+        annotated,
+        approval.id,
+        isToolDenial(output)
+          ? { kind: 'denied', reason: output.reason, message: output.message }
+          : { kind: 'output', output },
+      );
+    } else if (annotated.state === 'output-error') {
+      annotated = settleApprovalPart(annotated, approval.id, {
+        kind: 'error',
+        errorText: annotated.errorText,
+      });
+    }
+    return annotated;
   }
 
   /** The message the SDK built, with the approvals and replays this turn streamed. */

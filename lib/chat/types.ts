@@ -4,12 +4,13 @@ import type { UIMessage } from 'ai';
 export type ChatTurnRequest = {
   /** The chat id; also the idempotency scope and the approval session. */
   id: string;
-  messages: UIMessage[];
+  /** The new user message; the history is the one stored for the chat. */
+  message: UIMessage;
   /** A pinned worker (built-in or added by an MCP server), or `auto` / absent to let the router pick. */
   worker?: string;
   /** The signed-in (or guest) user who sent it, from the session: the chat's owner. */
   ownerId: string;
-  /** The request's abort signal. */
+  /** The request's abort signal: only the non-streaming endpoint uses it (a streaming turn is detached). */
   signal?: AbortSignal;
 };
 

@@ -173,6 +173,11 @@ export async function moveUserRows(db: Db, fromUserId: string, toUserId: string)
       .set({ owner_id: toUserId })
       .where('owner_id', '=', fromUserId)
       .execute();
+    await transaction
+      .updateTable('approvals')
+      .set({ owner_id: toUserId })
+      .where('owner_id', '=', fromUserId)
+      .execute();
     for (const table of ['tickets', 'todos', 'tool_audit'] as const) {
       await transaction
         .updateTable(table)
@@ -180,5 +185,94 @@ export async function moveUserRows(db: Db, fromUserId: string, toUserId: string)
         .where('user_id', '=', fromUserId)
         .execute();
     }
+  });
+}
+
+/**
+ * Saves one message of a chat: replaces it where it is stored, or appends it after the
+ * last one. A turn saves only the messages it makes, so two turns of one chat (one
+ * ending while the next begins) never overwrite each other's messages.
+ * Returns false and writes nothing when the chat no longer exists.
+ */
+export async function upsertMessage(db: Db, chatId: string, message: UIMessage): Promise<boolean> {
+  return writeTransaction(db, async (transaction) => {
+    const chat = await transaction
+      .selectFrom('chats')
+      .select('id')
+      .where('id', '=', chatId)
+      .$if(engineOf(transaction) === 'postgres', (query) => query.forUpdate())
+      .executeTakeFirst();
+    if (chat === undefined) return false;
+    const now = new Date().toISOString();
+    const updated = await transaction
+      .updateTable('chat_messages')
+      .set({ message: JSON.stringify(message), role: message.role })
+      .where('chat_id', '=', chatId)
+      .where('id', '=', message.id)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 0) {
+      const last = await transaction
+        .selectFrom('chat_messages')
+        .select((eb) => eb.fn.max('position').as('position'))
+        .where('chat_id', '=', chatId)
+        .executeTakeFirst();
+      const position = last?.position == null ? 0 : Number(last.position) + 1;
+      await transaction
+        .insertInto('chat_messages')
+        .values({
+          chat_id: chatId,
+          id: message.id,
+          position,
+          role: message.role,
+          message: JSON.stringify(message),
+          created_at: now,
+        })
+        .execute();
+    }
+    await transaction.updateTable('chats').set({ updated_at: now }).where('id', '=', chatId).execute();
+    return true;
+  });
+}
+
+/** One stored message of a chat, or undefined. */
+export async function getChatMessage(db: Db, chatId: string, id: string): Promise<UIMessage | undefined> {
+  const row = await db
+    .selectFrom('chat_messages')
+    .select('message')
+    .where('chat_id', '=', chatId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row === undefined ? undefined : (JSON.parse(row.message) as UIMessage);
+}
+
+/**
+ * Changes one stored message in place, read and written in one transaction, so a
+ * change made meanwhile by another writer is not lost. `change` returning undefined
+ * writes nothing. Returns the message as saved.
+ */
+export async function updateChatMessage(
+  db: Db,
+  chatId: string,
+  id: string,
+  change: (message: UIMessage) => UIMessage | undefined,
+): Promise<UIMessage | undefined> {
+  return writeTransaction(db, async (transaction) => {
+    const row = await transaction
+      .selectFrom('chat_messages')
+      .select('message')
+      .where('chat_id', '=', chatId)
+      .where('id', '=', id)
+      .$if(engineOf(transaction) === 'postgres', (query) => query.forUpdate())
+      .executeTakeFirst();
+    if (row === undefined) return undefined;
+    const changed = change(JSON.parse(row.message) as UIMessage);
+    if (changed === undefined) return undefined;
+    await transaction
+      .updateTable('chat_messages')
+      .set({ message: JSON.stringify(changed) })
+      .where('chat_id', '=', chatId)
+      .where('id', '=', id)
+      .execute();
+    return changed;
   });
 }

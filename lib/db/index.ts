@@ -3,7 +3,9 @@
  * `server-only`; scripts that run outside Next.js (`examples/`, benchmarks) import
  * `./open-database` and the repository modules directly instead.
  */
+export * from './approvals';
 export * from './audit';
+export * from './chat-streams';
 export * from './chats';
 export * from './database-unavailable';
 export * from './engine';

@@ -225,6 +225,39 @@ export const migrations: readonly Migration[] = [
         'CREATE INDEX tool_audit_user_id ON tool_audit (user_id, id)',
       ]),
   },
+  {
+    // Approvals outlive the request, the process and the instance that asked; a chat's
+    // running turn is found by its stream. No foreign key to chats: deleting a chat
+    // settles its approvals as `closed`, and the rows stay as the record of that.
+    name: 'durable approvals and resumable turn streams',
+    up: (db, engine) =>
+      run(db, [
+        `CREATE TABLE approvals (
+          id TEXT PRIMARY KEY,
+          chat_id TEXT NOT NULL,
+          owner_id TEXT,
+          message_id TEXT NOT NULL,
+          tool_call_id TEXT NOT NULL,
+          tool_name TEXT NOT NULL,
+          worker TEXT NOT NULL,
+          input TEXT NOT NULL,
+          expires_at ${engine === 'postgres' ? 'BIGINT' : 'INTEGER'} NOT NULL,
+          status TEXT NOT NULL CHECK (status IN ('pending', 'approved', 'denied', 'expired', 'stopped',
+            'superseded', 'closed', 'executing', 'executed', 'failed')),
+          claimed INTEGER NOT NULL DEFAULT 0,
+          created_at TEXT NOT NULL,
+          updated_at TEXT NOT NULL
+        )`,
+        'CREATE INDEX approvals_chat_status ON approvals (chat_id, status)',
+        `CREATE TABLE chat_streams (
+          chat_id TEXT PRIMARY KEY,
+          stream_id TEXT NOT NULL,
+          message_id TEXT NOT NULL,
+          base_parts INTEGER NOT NULL,
+          started_at TEXT NOT NULL
+        )`,
+      ]),
+  },
 ];
 
 // Any constant works; it only has to be the same in every instance of this app.

@@ -95,6 +95,38 @@ export type UserTable = {
   role: string | null;
 };
 
+/** A tool call that waits, or waited, for a person (see `approvals.ts` for its life cycle). */
+export type ApprovalTable = {
+  id: string;
+  chat_id: string;
+  owner_id: string | null;
+  /** The assistant message that holds the call's tool part. */
+  message_id: string;
+  tool_call_id: string;
+  tool_name: string;
+  worker: string;
+  /** The validated input as JSON. */
+  input: string;
+  /** Epoch milliseconds; past it the approval can only end `expired`. */
+  expires_at: number;
+  status: string;
+  /** 1 once a turn (the live one or a continuation) has taken the decision on. */
+  claimed: number;
+  created_at: string;
+  updated_at: string;
+};
+
+/** The resumable stream a chat's running turn writes, if any. */
+export type ChatStreamTable = {
+  chat_id: string;
+  stream_id: string;
+  /** The assistant message the stream builds. */
+  message_id: string;
+  /** How many parts that message had when the stream began; -1 when the stream starts it. */
+  base_parts: number;
+  started_at: string;
+};
+
 export type SchemaMigrationTable = {
   version: number;
   name: string;
@@ -111,6 +143,8 @@ export type DatabaseSchema = {
   chats: ChatTable;
   chat_messages: ChatMessageTable;
   tool_audit: ToolAuditTable;
+  approvals: ApprovalTable;
+  chat_streams: ChatStreamTable;
   schema_migrations: SchemaMigrationTable;
   user: UserTable;
 };

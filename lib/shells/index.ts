@@ -5,6 +5,7 @@ export {
   type ApprovalShellOptions,
   isToolDenial,
   type ToolDenial,
+  toolDenial,
   wrapToolsWithApproval,
 } from './wrap-tools-with-approval';
 export { type AuditShellOptions, hashToolArguments, wrapToolsWithAudit } from './wrap-tools-with-audit';

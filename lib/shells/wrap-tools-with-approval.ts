@@ -27,7 +27,14 @@ const messageByReason: Record<DenialReason, (toolName: string) => string> = {
     `The approval request for this ${toolName} call was cancelled before anyone answered, so nothing was done. Do not retry this call.`,
   closed: (toolName) =>
     `The chat was closed while this ${toolName} call waited for approval, so nothing was done. Do not retry this call.`,
+  superseded: (toolName) =>
+    `The user sent a new message instead of answering the approval request for this ${toolName} call, so nothing was done. Do not retry this call; answer the new message.`,
 };
+
+/** The denial the model reads for `reason`. */
+export function toolDenial(reason: DenialReason, toolName: string): ToolDenial {
+  return { denied: true, reason, message: messageByReason[reason](toolName) };
+}
 
 /** Options of {@link wrapToolsWithApproval}. */
 export type ApprovalShellOptions = {
@@ -41,8 +48,10 @@ export type ApprovalShellOptions = {
   emit: ConfirmOptions['emit'];
   /** No decision within this many milliseconds denies with reason `timeout`. */
   timeoutMs: number;
-  /** The request's signal: aborting it (the client left) denies with reason `aborted`. */
+  /** The turn's signal: aborting it (the user pressed Stop) denies with reason `aborted`. */
   signal?: AbortSignal;
+  /** Told once an approved call has run (or thrown), so the approval's record can say so. */
+  afterExecute?: (event: { approvalId?: string; toolCallId: string; ok: boolean }) => Promise<void> | void;
 };
 
 /**
@@ -55,22 +64,25 @@ export type ApprovalShellOptions = {
 export function wrapToolsWithApproval<TOOLS extends ToolSet>(
   table: TOOLS,
   confirmTools: Iterable<string>,
-  { registry, sessionId, ownerId, emit, timeoutMs, signal }: ApprovalShellOptions,
+  { registry, sessionId, ownerId, emit, timeoutMs, signal, afterExecute }: ApprovalShellOptions,
 ): TOOLS {
   return wrapExecute(table, confirmTools, (execute, toolName) => async (input, options) => {
     const decision = await registry.confirm(
       { sessionId, ownerId, toolCallId: options.toolCallId, toolName, input },
       { emit, timeoutMs, signal: eitherSignal(signal, options.abortSignal) },
     );
-    if (!decision.approved) {
-      const denial: ToolDenial = {
-        denied: true,
-        reason: decision.reason,
-        message: messageByReason[decision.reason](toolName),
-      };
-      return denial;
+    if (!decision.approved) return toolDenial(decision.reason, toolName);
+    if (afterExecute === undefined) return finalOutput(execute(input, options));
+    const event = { approvalId: decision.approvalId, toolCallId: options.toolCallId };
+    let output: unknown;
+    try {
+      output = await finalOutput(execute(input, options));
+    } catch (error) {
+      await afterExecute({ ...event, ok: false });
+      throw error;
     }
-    return finalOutput(execute(input, options));
+    await afterExecute({ ...event, ok: true });
+    return output;
   });
 }
 

@@ -1,7 +1,10 @@
 /** Why a call was not approved. Every path but an explicit allow denies: fail-closed. */
-export type DenialReason = 'denied' | 'timeout' | 'aborted' | 'closed';
+export type DenialReason = 'denied' | 'timeout' | 'aborted' | 'closed' | 'superseded';
 
-export type ApprovalDecision = { approved: true } | { approved: false; reason: DenialReason };
+/** `approvalId` names the approval that was decided, when a registry records it. */
+export type ApprovalDecision =
+  | { approved: true; approvalId?: string }
+  | { approved: false; reason: DenialReason; approvalId?: string };
 
 /** What the approval shell asks the registry to hold. */
 export type ApprovalRequest = {

@@ -80,8 +80,9 @@ describe('saved chats', () => {
     const request = await reader.until('tool-approval-request');
 
     await deleteChat(get('/api/chats/history-4', alice), params('history-4'));
-    const output = await reader.until('tool-output-available');
-    expect(output.output).toMatchObject({ denied: true, reason: 'closed' });
+    const response = await reader.until('tool-approval-response');
+    expect(response).toMatchObject({ approved: false, reason: expect.stringMatching(/^closed:/) });
+    expect(await reader.next()).toMatchObject({ type: 'tool-output-denied' });
     await reader.rest();
 
     const late = await approve(

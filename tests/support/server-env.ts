@@ -7,7 +7,13 @@ import type { DatabaseEngine } from '@/lib/db/engine';
 import { setDefaultTestCookie } from './chat-client';
 import { createEmptyDatabase } from './test-database';
 
-const singletonKeys = ['__toolgateIdempotencyStore', '__toolgateApprovalRegistry', '__toolgateRateLimiter'];
+const singletonKeys = [
+  '__toolgateIdempotencyStore',
+  '__toolgateApprovalRegistry',
+  '__toolgateRateLimiter',
+  '__toolgateStreamContext',
+  '__toolgateRunningTurns',
+];
 
 /**
  * Points the server code at a fresh SQLite file and the given environment, forgets the

@@ -5,7 +5,7 @@ import { withSession } from '@/lib/http/with-session';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 import { parseChatRequest } from './schema';
 
-// Approvals hold the response open for up to the confirm timeout.
+// The response follows a turn that may wait for a person up to the confirm timeout.
 export const maxDuration = 300;
 
 /** The streaming chat endpoint `useChat` talks to. */
@@ -16,11 +16,8 @@ export const POST = withUnavailableAs503(
     const parsed = parseChatRequest(body.value);
     if (!parsed.success) return jsonError(400, parsed.error);
 
-    const result = await streamChatTurn({
-      ...parsed.data,
-      ownerId: user.id,
-      signal: request.signal,
-    });
+    // No request.signal: the turn is detached, a client that goes away is not a decision.
+    const result = await streamChatTurn({ ...parsed.data, ownerId: user.id });
     return result instanceof Response ? result : jsonError(result.status, result.error);
   }),
 );

@@ -4,8 +4,12 @@ import { getConfig } from '@/lib/config';
 import { describeZodError } from '@/lib/http/json';
 import { allWorkerNames } from '@/lib/mcp/mcp-config';
 
-/** Limits that keep one request from costing more than a conversation should. */
-export const chatLimits = { maxMessages: 100, maxParts: 50, maxTextLength: 8_000, maxIdLength: 128 };
+/**
+ * Limits that keep one request from costing more than a conversation should. They cap
+ * the new message; the history is the server's and has no cap. `maxMessages` only
+ * bounds the legacy `{ messages }` body, of which just the last user message is read.
+ */
+export const chatLimits = { maxMessages: 10_000, maxParts: 50, maxTextLength: 8_000, maxIdLength: 128 };
 
 const partSchema = z.looseObject({ type: z.string().min(1).max(64) }).superRefine((part, context) => {
   if (typeof part.text === 'string' && part.text.length > chatLimits.maxTextLength) {
@@ -21,41 +25,60 @@ const messageSchema = z.object({
   metadata: z.unknown().optional(),
 });
 
-/** `POST /api/chat` and `POST /api/chat/complete` body. */
-export const chatRequestSchema = z.object({
-  id: z
-    .string()
-    .min(1)
-    .max(chatLimits.maxIdLength)
-    .regex(/^[\w-]+$/, 'id may hold letters, digits, "_" and "-" only'),
-  messages: z
-    .array(messageSchema)
-    .min(1, 'messages must hold at least the user message')
-    .max(chatLimits.maxMessages)
-    .refine((messages) => messages.at(-1)?.role === 'user', 'the last message must come from the user'),
-  // The built-in workers, and those MCP servers add (read from the configuration per request).
-  worker: z
-    .string()
-    .max(64)
-    .superRefine((worker, context) => {
-      const choices = ['auto', ...allWorkerNames(getConfig().MCP_CONFIG)];
-      if (!choices.includes(worker)) {
-        context.addIssue({ code: 'custom', message: `worker must be one of ${choices.join(', ')}` });
-      }
-    })
-    .optional(),
-});
+const userMessageSchema = messageSchema.refine(
+  (message) => message.role === 'user',
+  'the new message must come from the user',
+);
 
-export type ChatRequest = Omit<z.output<typeof chatRequestSchema>, 'messages'> & { messages: UIMessage[] };
+const chatIdSchema = z
+  .string()
+  .min(1)
+  .max(chatLimits.maxIdLength)
+  .regex(/^[\w-]+$/, 'id may hold letters, digits, "_" and "-" only');
+
+// The built-in workers, and those MCP servers add (read from the configuration per request).
+const workerSchema = z
+  .string()
+  .max(64)
+  .superRefine((worker, context) => {
+    const choices = ['auto', ...allWorkerNames(getConfig().MCP_CONFIG)];
+    if (!choices.includes(worker)) {
+      context.addIssue({ code: 'custom', message: `worker must be one of ${choices.join(', ')}` });
+    }
+  })
+  .optional();
 
 /**
- * Validates a chat body's shape and limits. The parts themselves are checked by
- * lib/chat after untrusted approval state is stripped (see sanitizeUIMessages).
+ * `POST /api/chat` and `POST /api/chat/complete` body: `{ id, message }`, or the older
+ * `{ id, messages }`, of which only the last user message is read (the stored history wins).
+ */
+export const chatRequestSchema = z.union([
+  z.object({ id: chatIdSchema, message: userMessageSchema, worker: workerSchema }),
+  z.object({
+    id: chatIdSchema,
+    messages: z
+      .array(z.looseObject({ role: z.unknown() }))
+      .min(1, 'messages must hold at least the user message')
+      .max(chatLimits.maxMessages)
+      .transform((messages) => messages.findLast((message) => message.role === 'user'))
+      .pipe(userMessageSchema),
+    worker: workerSchema,
+  }),
+]);
+
+/** A parsed chat body: the chat, the new user message and the worker choice. */
+export type ChatRequest = { id: string; message: UIMessage; worker?: z.output<typeof workerSchema> };
+
+/**
+ * Validates a chat body's shape and the new message's limits. The parts themselves are
+ * checked by lib/chat after untrusted approval state is stripped (see sanitizeUIMessages).
  */
 export function parseChatRequest(
   value: unknown,
 ): { success: true; data: ChatRequest } | { success: false; error: string } {
   const parsed = chatRequestSchema.safeParse(value);
   if (!parsed.success) return { success: false, error: describeZodError(parsed.error) };
-  return { success: true, data: { ...parsed.data, messages: parsed.data.messages as UIMessage[] } };
+  const { id, worker } = parsed.data;
+  const message = ('message' in parsed.data ? parsed.data.message : parsed.data.messages) as UIMessage;
+  return { success: true, data: { id, message, worker } };
 }

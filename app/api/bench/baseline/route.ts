@@ -1,11 +1,12 @@
 import { convertToModelMessages, stepCountIs, streamText } from 'ai';
 import type { NextRequest } from 'next/server';
 import { prepareChatTurn } from '@/lib/chat/prepare-chat-turn';
+import { sanitizeUIMessages } from '@/lib/chat/sanitize-ui-messages';
 import { maxTurnSteps } from '@/lib/chat/stream-chat-turn';
 import type { ChatMessageMetadata } from '@/lib/chat/types';
 import { workerInstructions } from '@/lib/chat/worker-instructions';
 import { getConfig } from '@/lib/config';
-import { saveMessages } from '@/lib/db';
+import { upsertMessage } from '@/lib/db';
 import { jsonError, readJsonBody } from '@/lib/http/json';
 import { withSession } from '@/lib/http/with-session';
 import { parseChatRequest } from '../../chat/schema';
@@ -25,11 +26,10 @@ export const POST = withSession(async (request: NextRequest, user) => {
   const parsed = await parseChatRequest(body.value);
   if (!parsed.success) return jsonError(400, parsed.error);
 
-  const turn = await prepareChatTurn({
-    ...parsed.data,
-    ownerId: user.id,
-    signal: request.signal,
-  });
+  const turn = await prepareChatTurn(
+    { ...parsed.data, ownerId: user.id, signal: request.signal },
+    { saveUserMessage: true },
+  );
   if ('rejection' in turn) {
     const { status, error } = turn.rejection;
     return jsonError(status, error);
@@ -40,7 +40,10 @@ export const POST = withSession(async (request: NextRequest, user) => {
   const result = streamText({
     model,
     system: workerInstructions(worker),
-    messages: await convertToModelMessages(history, { tools: baseTools, ignoreIncompleteToolCalls: true }),
+    messages: await convertToModelMessages(sanitizeUIMessages(history), {
+      tools: baseTools,
+      ignoreIncompleteToolCalls: true,
+    }),
     tools: baseTools,
     stopWhen: stepCountIs(maxTurnSteps),
     abortSignal: request.signal,
@@ -49,7 +52,8 @@ export const POST = withSession(async (request: NextRequest, user) => {
     originalMessages: history,
     messageMetadata: ({ part }) => (part.type === 'start' ? metadata : undefined),
     onEnd: async ({ messages }) => {
-      await saveMessages(db, parsed.data.id, messages);
+      const reply = messages.at(-1);
+      if (reply !== undefined) await upsertMessage(db, parsed.data.id, reply);
     },
   });
 });

@@ -1,0 +1,130 @@
+import 'server-only';
+import type { UIMessageChunk } from 'ai';
+import { getChatModel } from '@/lib/ai/models';
+import { getConfig } from '@/lib/config';
+import {
+  claimApproval,
+  type Db,
+  getApproval,
+  getChatMessages,
+  transitionApproval,
+  upsertMessage,
+} from '@/lib/db';
+import { mergeMcpTools } from '@/lib/mcp/merge-mcp-tools';
+import { getToolRateLimiter } from '@/lib/server/rate-limiter';
+import { getIdempotencyStore } from '@/lib/server/stores';
+import { toolDenial, writeToolNames } from '@/lib/shells';
+import { finalOutput, type ToolExecute } from '@/lib/shells/wrap-execute';
+import { createWorkerTools, isWorkerName } from '@/lib/tools';
+import { type ApprovalEnd, denialReasonText, mapToolPart, settleApprovalPart } from './approval-parts';
+import { assembleTurnTools } from './assemble-turn-tools';
+import { createAuditWriter } from './create-audit-writer';
+import { isDeniedStatus, reasonByStatus } from './durable-approval-registry';
+import { runChatTurn } from './run-chat-turn';
+
+/**
+ * Continues a turn whose process is gone, from the decision on its approval row.
+ *
+ * The row is claimed first (compare-and-set): of all instances and requests that
+ * try, one continues and the rest return false. On allow the call runs through the
+ * same shells as in a live turn — audit, rate limit, idempotency; not approval, the
+ * person just gave it — exactly once; on a denial nobody runs anything. The saved
+ * tool part is settled, and when the approval was answered by a person the model
+ * writes its reply in a new stream (`GET /api/chat/:id/stream`) that is saved too.
+ */
+export async function continueParkedTurn(db: Db, approvalId: string): Promise<boolean> {
+  const row = await getApproval(db, approvalId);
+  if (row === undefined) return false;
+  const approved = row.status === 'approved';
+  const claimed = approved
+    ? await transitionApproval(db, row.id, 'approved', 'executing', { claim: true })
+    : isDeniedStatus(row.status) && (await claimApproval(db, row.id, row.status));
+  if (!claimed) return false;
+
+  const messages = await getChatMessages(db, row.chatId);
+  const index = messages.findIndex((message) => message.id === row.messageId);
+  const config = getConfig();
+  const worker = row.worker;
+  // Every approval row is written with its owner; one without (none exist) belongs to nobody.
+  const ownerId = row.ownerId ?? '';
+  const table = mergeMcpTools(
+    worker,
+    isWorkerName(worker) ? createWorkerTools(worker, db, { chatId: row.chatId, userId: ownerId }) : {},
+  );
+  const baseTools = table.tools;
+
+  let end: ApprovalEnd;
+  if (approved) {
+    const auditWriter = createAuditWriter(db, ownerId);
+    const tools = assembleTurnTools({
+      baseTools,
+      worker,
+      sessionId: row.chatId,
+      ownerId,
+      store: getIdempotencyStore(),
+      writeTools: new Set([...writeToolNames, ...table.writeTools]),
+      audit: auditWriter.record,
+      rateLimiter: getToolRateLimiter(),
+    });
+    const tool = Object.hasOwn(tools, row.toolName) ? tools[row.toolName] : undefined;
+    try {
+      if (tool?.execute === undefined) throw new Error(`The tool ${row.toolName} is no longer available`);
+      const execute = tool.execute as ToolExecute;
+      const output = await finalOutput(
+        execute(row.input, { toolCallId: row.toolCallId, messages: [], context: undefined }),
+      );
+      end = { kind: 'output', output };
+      await transitionApproval(db, row.id, 'executing', 'executed');
+    } catch (error) {
+      end = { kind: 'error', errorText: error instanceof Error ? error.message : String(error) };
+      await transitionApproval(db, row.id, 'executing', 'failed');
+    }
+    await auditWriter.flush();
+  } else {
+    const denial = toolDenial(reasonByStatus[row.status as keyof typeof reasonByStatus], row.toolName);
+    end = { kind: 'denied', reason: denial.reason, message: denial.message };
+  }
+
+  if (index === -1) return true; // The chat was deleted meanwhile: nothing to write into.
+  const message = messages[index];
+  const settled = mapToolPart(message, row.toolCallId, (part) => settleApprovalPart(part, row.id, end));
+  await upsertMessage(db, row.chatId, settled);
+  // Only a person's answer to the latest message earns a reply; any other end just settles the card.
+  const answered = approved || row.status === 'denied';
+  if (!answered || index !== messages.length - 1) return true;
+
+  const { model, label } = getChatModel(config);
+  const prelude: UIMessageChunk[] = [
+    { type: 'start', messageId: message.id },
+    {
+      type: 'tool-approval-response',
+      approvalId: row.id,
+      approved: end.kind !== 'denied',
+      ...(end.kind === 'denied' && { reason: denialReasonText(end) }),
+    },
+    end.kind === 'output'
+      ? { type: 'tool-output-available', toolCallId: row.toolCallId, output: end.output }
+      : end.kind === 'error'
+        ? { type: 'tool-output-error', toolCallId: row.toolCallId, errorText: end.errorText }
+        : { type: 'tool-output-denied', toolCallId: row.toolCallId },
+  ];
+  const stream = await runChatTurn({
+    db,
+    config,
+    chatId: row.chatId,
+    ownerId,
+    worker,
+    mcpConfirmTools: table.confirmTools,
+    mcpWriteTools: table.writeTools,
+    model,
+    modelLabel: label,
+    baseTools,
+    history: [...messages.slice(0, index), settled],
+    messageId: message.id,
+    baseParts: message.parts.length,
+    prelude,
+  });
+  // Nobody may be reading: drain it, so the turn runs to its end and readers resume from the buffer.
+  void stream.pipeTo(new WritableStream()).catch(() => undefined);
+  return true;
+}

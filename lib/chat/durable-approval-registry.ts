@@ -1,0 +1,128 @@
+import 'server-only';
+import {
+  type ApprovalStatus,
+  claimApproval,
+  createApproval,
+  type Db,
+  type DeniedStatus,
+  getApproval,
+  transitionApproval,
+} from '@/lib/db';
+import type {
+  ApprovalDecision,
+  ApprovalRegistry,
+  ApprovalRequest,
+  ConfirmOptions,
+  DenialReason,
+} from '@/lib/stores';
+
+/** The denial reason the model and the card see for each way a pending approval ends. */
+export const reasonByStatus: Record<DeniedStatus, DenialReason> = {
+  denied: 'denied',
+  expired: 'timeout',
+  stopped: 'aborted',
+  superseded: 'superseded',
+  closed: 'closed',
+};
+
+/** The row status a registry's own denial stands for (a person's "no" is already on the row). */
+const statusByRegistryReason: Partial<Record<DenialReason, DeniedStatus>> = {
+  timeout: 'expired',
+  aborted: 'stopped',
+  closed: 'closed',
+};
+
+export function isDeniedStatus(status: ApprovalStatus): status is DeniedStatus {
+  return Object.hasOwn(reasonByStatus, status);
+}
+
+/** Options of {@link createDurableApprovalRegistry}. */
+export type DurableApprovalRegistryOptions = {
+  db: Db;
+  /** Wakes the waiting call (memory, or Redis across instances); the row says what was decided. */
+  registry: ApprovalRegistry;
+  /** The worker whose table holds the tool, so a continuation can rebuild it. */
+  worker: string;
+  /** The assistant message the turn builds. */
+  messageId: string;
+  /** Called when a continuation on another instance took this call over: the turn must end quietly. */
+  onTakenOver: () => void;
+};
+
+/**
+ * An approval registry whose decisions live in the database. The call still
+ * waits on `registry` (the live path: the same response continues), but the row
+ * is the truth: it is written before the card is shown, a decision is a
+ * compare-and-set on it, and when the waiting call wakes it reads the row and
+ * takes the decision on (claims it). A call whose decision was taken over by a
+ * continuation (its instance looked gone) is never executed here.
+ */
+export function createDurableApprovalRegistry({
+  db,
+  registry,
+  worker,
+  messageId,
+  onTakenOver,
+}: DurableApprovalRegistryOptions): ApprovalRegistry {
+  async function confirm(request: ApprovalRequest, options: ConfirmOptions): Promise<ApprovalDecision> {
+    let approvalId: string | undefined;
+    const decision = await registry.confirm(request, {
+      ...options,
+      emit: async (event) => {
+        await createApproval(db, {
+          id: event.approvalId,
+          chatId: request.sessionId,
+          ownerId: request.ownerId ?? null,
+          messageId,
+          toolCallId: event.toolCallId,
+          toolName: event.toolName,
+          worker,
+          input: event.input,
+          expiresAt: event.expiresAt,
+        });
+        approvalId = event.approvalId;
+        await options.emit(event);
+      },
+    });
+    // No row: the request was never shown, so the registry's own denial stands.
+    if (approvalId === undefined) return decision;
+    return { ...(await settle(approvalId, decision)), approvalId };
+  }
+
+  /** Reads what the row says, moving it first if this wake-up was the deadline or Stop. */
+  async function settle(approvalId: string, decision: ApprovalDecision): Promise<ApprovalDecision> {
+    const own = decision.approved ? undefined : statusByRegistryReason[decision.reason];
+    let claimed =
+      own !== undefined && (await transitionApproval(db, approvalId, 'pending', own, { claim: true }));
+    let row = await getApproval(db, approvalId);
+    if (row?.status === 'pending') {
+      // Woken without a decision on the row (a registry error): fail closed.
+      claimed = await transitionApproval(db, approvalId, 'pending', 'stopped', { claim: true });
+      row = await getApproval(db, approvalId);
+    }
+    if (row === undefined) return { approved: false, reason: 'aborted' };
+    if (row.status === 'approved') {
+      if (await transitionApproval(db, approvalId, 'approved', 'executing', { claim: true })) {
+        return { approved: true };
+      }
+    } else if (isDeniedStatus(row.status)) {
+      if (claimed || (await claimApproval(db, approvalId, row.status))) {
+        return { approved: false, reason: reasonByStatus[row.status] };
+      }
+    }
+    onTakenOver();
+    return { approved: false, reason: 'aborted' };
+  }
+
+  return {
+    confirm: confirm as ApprovalRegistry['confirm'],
+    resolve: (...args) => registry.resolve(...args),
+    closeSession: (sessionId) => registry.closeSession(sessionId),
+  };
+}
+
+/** Records how an approved call's execution ended. */
+export async function recordExecution(db: Db, approvalId: string | undefined, ok: boolean): Promise<void> {
+  if (approvalId === undefined) return;
+  await transitionApproval(db, approvalId, 'executing', ok ? 'executed' : 'failed');
+}

@@ -1,0 +1,236 @@
+import 'server-only';
+import {
+  convertToModelMessages,
+  generateId,
+  JsonToSseTransformStream,
+  type LanguageModel,
+  readUIMessageStream,
+  stepCountIs,
+  streamText,
+  type ToolSet,
+  type UIMessage,
+  type UIMessageChunk,
+} from 'ai';
+import type { AppConfig } from '@/lib/config';
+import { clearChatStream, type Db, setChatStream, upsertMessage } from '@/lib/db';
+import { publicErrorText } from '@/lib/errors/public-error';
+import { getToolRateLimiter } from '@/lib/server/rate-limiter';
+import { getApprovalRegistry, getIdempotencyStore } from '@/lib/server/stores';
+import { writeToolNames } from '@/lib/shells';
+import { assembleTurnTools } from './assemble-turn-tools';
+import { createAuditWriter } from './create-audit-writer';
+import { createDurableApprovalRegistry, recordExecution } from './durable-approval-registry';
+import { sanitizeUIMessages } from './sanitize-ui-messages';
+import { settleToolParts } from './settle-tool-parts';
+import { createTurnSideChannel } from './turn-side-channel';
+import { getStreamContext, runningTurns } from './turn-streams';
+import type { ChatMessageMetadata } from './types';
+import { workerInstructions } from './worker-instructions';
+
+/** The most model steps one turn may take (tool call → result → answer, twice). */
+export const maxTurnSteps = 6;
+
+/** Everything a turn needs to run, whether it answers a new message or continues after a decision. */
+export type ChatTurnStart = {
+  db: Db;
+  config: AppConfig;
+  chatId: string;
+  /** The user who owns the chat: their tool budget, idempotency window and audit rows. */
+  ownerId: string;
+  /** A built-in worker or one an MCP server adds. */
+  worker: string;
+  model: LanguageModel;
+  modelLabel: string;
+  baseTools: ToolSet;
+  /** MCP tools of this table that wait for a person, besides `AGENT_CONFIRM_TOOLS`. */
+  mcpConfirmTools?: ReadonlySet<string>;
+  /** MCP tools of this table the idempotency shell guards, besides the built-in writes. */
+  mcpWriteTools?: ReadonlySet<string>;
+  /** The stored history: ends with the new user message, or with the assistant message to continue. */
+  history: UIMessage[];
+  /** The assistant message this turn builds (or continues). */
+  messageId: string;
+  /** Parts that message already had when this stream began; -1 when the stream starts it. */
+  baseParts: number;
+  /** Chunks written before the model's own (a continuation's decision and the tool's output). */
+  prelude?: UIMessageChunk[];
+};
+
+/**
+ * Runs a chat turn detached from any request and returns its stream (SSE text).
+ *
+ * Nothing a client does to its connection reaches the model or the shells: the
+ * turn ends by itself, by Stop (`runningTurns().get(chatId).abort`), or, for a
+ * call waiting for approval, by a decision, the deadline, a new message or
+ * deleting the chat. The stream is resumable (`GET /api/chat/:id/stream`) from
+ * its start until the turn ends; when an approval is requested, the message so
+ * far is saved; when the turn ends, the message is saved settled.
+ */
+export async function runChatTurn(start: ChatTurnStart): Promise<ReadableStream<string>> {
+  const { db, config, chatId, ownerId, worker, model, modelLabel, baseTools, history, messageId } = start;
+  const { mcpConfirmTools = new Set<string>(), mcpWriteTools = new Set<string>() } = start;
+  const timeoutMs = config.AGENT_CONFIRM_TIMEOUT_MS;
+  const abort = new AbortController();
+  let takenOver = false;
+  // Saves of one message happen in order: the card's save never lands after the final one.
+  let saving: Promise<unknown> = Promise.resolve();
+  const save = (message: UIMessage) => {
+    saving = saving.then(() => upsertMessage(db, chatId, message)).catch(() => undefined);
+    return saving;
+  };
+  const continued = history.at(-1)?.role === 'assistant' ? history.at(-1) : undefined;
+
+  const inTable = (name: string) => Object.hasOwn(baseTools, name);
+  const confirmTools = new Set([...config.AGENT_CONFIRM_TOOLS, ...mcpConfirmTools].filter(inTable));
+  const writeTools = new Set([...writeToolNames, ...mcpWriteTools]);
+  const sideChannel =
+    confirmTools.size > 0 || [...writeTools].some(inTable)
+      ? createTurnSideChannel({
+          timeoutMs,
+          onApprovalShown:
+            confirmTools.size > 0
+              ? (chunks) => {
+                  const snapshot = [...chunks];
+                  void messageFromChunks(snapshot, continued).then((message) => message && save(message));
+                }
+              : undefined,
+        })
+      : undefined;
+
+  const auditWriter = createAuditWriter(db, ownerId);
+  const registry =
+    sideChannel && confirmTools.size > 0
+      ? createDurableApprovalRegistry({
+          db,
+          registry: getApprovalRegistry(),
+          worker,
+          messageId,
+          onTakenOver: () => {
+            takenOver = true;
+            abort.abort();
+          },
+        })
+      : undefined;
+  const tools = assembleTurnTools({
+    baseTools,
+    worker,
+    sessionId: chatId,
+    ownerId,
+    approval:
+      sideChannel && registry
+        ? {
+            confirmTools,
+            registry,
+            emit: sideChannel.emitApprovalRequest,
+            timeoutMs,
+            afterExecute: ({ approvalId, ok }) => recordExecution(db, approvalId, ok),
+          }
+        : undefined,
+    store: getIdempotencyStore(),
+    writeTools,
+    audit: auditWriter.record,
+    rateLimiter: getToolRateLimiter(),
+    signal: abort.signal,
+    onReplay: sideChannel?.markReplay,
+  });
+  const metadata: ChatMessageMetadata = { worker, model: modelLabel };
+
+  const result = streamText({
+    model,
+    system: workerInstructions(worker),
+    messages: await convertToModelMessages(sanitizeUIMessages(history), {
+      tools,
+      ignoreIncompleteToolCalls: true,
+    }),
+    tools,
+    stopWhen: stepCountIs(maxTurnSteps),
+    abortSignal: abort.signal,
+  });
+  let ended: Promise<void> = Promise.resolve();
+  const chunks = result.toUIMessageStream({
+    originalMessages: history,
+    generateMessageId: () => messageId,
+    // Tool and stream errors reach the client (and the saved chat) as a reference id; details go to the log.
+    onError: publicErrorText,
+    messageMetadata: ({ part }) => (part.type === 'start' ? metadata : undefined),
+    onEnd: ({ messages }) => {
+      ended = (async () => {
+        await auditWriter.flush();
+        const last = messages.at(-1);
+        // A continuation elsewhere took this turn over: its message is the one that counts.
+        if (takenOver || last === undefined || last.id !== messageId) return;
+        const annotated = sideChannel ? sideChannel.annotate(last) : last;
+        await save(await settleToolParts(db, chatId, annotated));
+      })();
+      return ended;
+    },
+  });
+  const modelChunks = sideChannel ? chunks.pipeThrough(sideChannel.transform) : chunks;
+  const turnChunks = start.prelude?.length ? prepend(start.prelude, modelChunks) : modelChunks;
+
+  const streamId = generateId();
+  let finish!: () => void;
+  const done = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  const sse = turnChunks.pipeThrough(new JsonToSseTransformStream()).pipeThrough(
+    new TransformStream<string, string>({
+      async flush() {
+        await ended.catch(() => undefined);
+        await saving;
+        if (runningTurns().get(chatId)?.streamId === streamId) runningTurns().delete(chatId);
+        await clearChatStream(db, chatId, streamId).catch(() => undefined);
+        finish();
+      },
+    }),
+  );
+  runningTurns().set(chatId, { streamId, abort, done });
+  await setChatStream(db, { chatId, streamId, messageId, baseParts: start.baseParts });
+  try {
+    return (await getStreamContext().createNewResumableStream(streamId, () => sse)) ?? sse;
+  } catch {
+    // Without a place to publish it (Redis unreachable), the turn still streams to this client.
+    return sse;
+  }
+}
+
+/** The message the chunks build, on top of `base` when the stream continues one. */
+async function messageFromChunks(
+  chunks: readonly UIMessageChunk[],
+  base: UIMessage | undefined,
+): Promise<UIMessage | undefined> {
+  const stream = new ReadableStream<UIMessageChunk>({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+      controller.close();
+    },
+  });
+  let last: UIMessage | undefined;
+  try {
+    for await (const message of readUIMessageStream({ stream, message: base && structuredClone(base) }))
+      last = message;
+  } catch {
+    return undefined;
+  }
+  return last;
+}
+
+function prepend(
+  first: UIMessageChunk[],
+  rest: ReadableStream<UIMessageChunk>,
+): ReadableStream<UIMessageChunk> {
+  const reader = rest.getReader();
+  let index = 0;
+  return new ReadableStream<UIMessageChunk>({
+    async pull(controller) {
+      if (index < first.length) {
+        controller.enqueue(first[index++]);
+        return;
+      }
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+}

@@ -1,0 +1,214 @@
+import type { Db } from './engine';
+
+/**
+ * The life cycle of a tool call that waits for a person. Every change is a
+ * compare-and-set on the row (`UPDATE … WHERE status = from`), so when two
+ * instances, two tabs or a decision and a deadline race, exactly one wins and
+ * the others see that they lost.
+ *
+ * pending ─┬─ approved ── executing ─┬─ executed
+ *          ├─ denied                  └─ failed
+ *          ├─ expired     (the deadline passed)
+ *          ├─ stopped     (the user pressed Stop)
+ *          ├─ superseded  (the user sent a new message instead)
+ *          └─ closed      (the chat was deleted)
+ */
+export type ApprovalStatus =
+  | 'pending'
+  | 'approved'
+  | 'denied'
+  | 'expired'
+  | 'stopped'
+  | 'superseded'
+  | 'closed'
+  | 'executing'
+  | 'executed'
+  | 'failed';
+
+/** The only moves the life cycle allows; `transitionApproval` refuses any other. */
+export const approvalTransitions: Readonly<Record<ApprovalStatus, readonly ApprovalStatus[]>> = {
+  pending: ['approved', 'denied', 'expired', 'stopped', 'superseded', 'closed'],
+  approved: ['executing'],
+  executing: ['executed', 'failed'],
+  denied: [],
+  expired: [],
+  stopped: [],
+  superseded: [],
+  closed: [],
+  executed: [],
+  failed: [],
+};
+
+/** Ends of a pending approval that are not an allow: the call returns a denial. */
+export type DeniedStatus = 'denied' | 'expired' | 'stopped' | 'superseded' | 'closed';
+
+/** One approval as the server reads it. */
+export type ApprovalRecord = {
+  id: string;
+  chatId: string;
+  ownerId: string | null;
+  messageId: string;
+  toolCallId: string;
+  toolName: string;
+  worker: string;
+  input: unknown;
+  expiresAt: number;
+  status: ApprovalStatus;
+  /** A turn (the live one or a continuation) has taken the decision on. */
+  claimed: boolean;
+  updatedAt: string;
+};
+
+type ApprovalRow = {
+  id: string;
+  chat_id: string;
+  owner_id: string | null;
+  message_id: string;
+  tool_call_id: string;
+  tool_name: string;
+  worker: string;
+  input: string;
+  expires_at: number;
+  status: string;
+  claimed: number;
+  created_at: string;
+  updated_at: string;
+};
+
+function toApproval(row: ApprovalRow): ApprovalRecord {
+  return {
+    id: row.id,
+    chatId: row.chat_id,
+    ownerId: row.owner_id,
+    messageId: row.message_id,
+    toolCallId: row.tool_call_id,
+    toolName: row.tool_name,
+    worker: row.worker,
+    input: JSON.parse(row.input),
+    expiresAt: Number(row.expires_at),
+    status: row.status as ApprovalStatus,
+    claimed: Number(row.claimed) === 1,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** Records a call that starts waiting for a person (status `pending`). */
+export async function createApproval(
+  db: Db,
+  approval: {
+    id: string;
+    chatId: string;
+    ownerId: string | null;
+    messageId: string;
+    toolCallId: string;
+    toolName: string;
+    worker: string;
+    input: unknown;
+    expiresAt: number;
+  },
+): Promise<void> {
+  const now = new Date().toISOString();
+  await db
+    .insertInto('approvals')
+    .values({
+      id: approval.id,
+      chat_id: approval.chatId,
+      owner_id: approval.ownerId,
+      message_id: approval.messageId,
+      tool_call_id: approval.toolCallId,
+      tool_name: approval.toolName,
+      worker: approval.worker,
+      input: JSON.stringify(approval.input ?? null),
+      expires_at: approval.expiresAt,
+      status: 'pending',
+      claimed: 0,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+}
+
+/** The approval with this id, or undefined. */
+export async function getApproval(db: Db, id: string): Promise<ApprovalRecord | undefined> {
+  const row = await db.selectFrom('approvals').selectAll().where('id', '=', id).executeTakeFirst();
+  return row === undefined ? undefined : toApproval(row);
+}
+
+/** A chat's approvals in the given states, oldest first. */
+export async function listChatApprovals(
+  db: Db,
+  chatId: string,
+  statuses: readonly ApprovalStatus[],
+): Promise<ApprovalRecord[]> {
+  if (statuses.length === 0) return [];
+  const rows = await db
+    .selectFrom('approvals')
+    .selectAll()
+    .where('chat_id', '=', chatId)
+    .where('status', 'in', statuses)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map(toApproval);
+}
+
+/** Conditions a transition also checks on the row, in the same statement. */
+export type TransitionGuard = {
+  /** Only a call of this chat. */
+  chatId?: string;
+  /** Only a call this owner may decide (a row without an owner accepts anyone). */
+  ownerId?: string | null;
+  /** Only while the deadline has not passed at this instant (epoch ms). */
+  before?: number;
+  /** Also take the decision on (claimed = 1), in the same step. */
+  claim?: boolean;
+};
+
+/**
+ * Moves one approval from `from` to `to` if, and only if, it is still in `from`
+ * (and the guard holds). Returns whether this call made the move: false means
+ * someone else got there first, or the row never matched.
+ */
+export async function transitionApproval(
+  db: Db,
+  id: string,
+  from: ApprovalStatus,
+  to: ApprovalStatus,
+  { chatId, ownerId, before, claim = false }: TransitionGuard = {},
+): Promise<boolean> {
+  if (!approvalTransitions[from].includes(to)) {
+    throw new Error(`An approval cannot go from ${from} to ${to}`);
+  }
+  const result = await db
+    .updateTable('approvals')
+    .set({ status: to, updated_at: new Date().toISOString(), ...(claim && { claimed: 1 }) })
+    .where('id', '=', id)
+    .where('status', '=', from)
+    .$if(chatId !== undefined, (query) => query.where('chat_id', '=', chatId as string))
+    .$if(ownerId !== undefined, (query) =>
+      query.where((eb) =>
+        ownerId === null
+          ? eb('owner_id', 'is', null)
+          : eb.or([eb('owner_id', 'is', null), eb('owner_id', '=', ownerId as string)]),
+      ),
+    )
+    .$if(before !== undefined, (query) => query.where('expires_at', '>', before as number))
+    .$if(claim, (query) => query.where('claimed', '=', 0))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Takes the decision on a decided approval (claimed 0 → 1): whoever wins continues
+ * the turn — the live turn that asked, or a continuation after it is gone.
+ */
+export async function claimApproval(db: Db, id: string, status: ApprovalStatus): Promise<boolean> {
+  const result = await db
+    .updateTable('approvals')
+    .set({ claimed: 1, updated_at: new Date().toISOString() })
+    .where('id', '=', id)
+    .where('status', '=', status)
+    .where('claimed', '=', 0)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}

@@ -1,0 +1,187 @@
+import { readUIMessageStream, type UIMessage, type UIMessageChunk, validateUIMessages } from 'ai';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { POST as stop } from '@/app/api/chat/[id]/stop/route';
+import { GET as resume } from '@/app/api/chat/[id]/stream/route';
+import { POST as approve } from '@/app/api/chat/approve/route';
+import { POST as chat } from '@/app/api/chat/route';
+import { GET as readChat } from '@/app/api/chats/[id]/route';
+import { GET as tickets } from '@/app/api/tickets/route';
+import { createMemoryApprovalRegistry } from '@/lib/stores';
+import { ChatStreamReader, getRequest, jsonRequest, userMessage } from '../support/chat-client';
+import { configureServer } from '../support/server-env';
+
+const params = (id: string) => ({ params: Promise.resolve({ id }) });
+
+async function send(chatId: string, text: string) {
+  const response = await chat(jsonRequest('/api/chat', { id: chatId, message: userMessage(text) }));
+  expect(response.status).toBe(200);
+  return new ChatStreamReader(response);
+}
+
+async function decide(approvalId: string, sessionId: string, approved: boolean) {
+  return approve(jsonRequest('/api/chat/approve', { approvalId, sessionId, approved }));
+}
+
+async function savedChat(chatId: string) {
+  const response = await readChat(
+    jsonRequest(`/api/chats/${chatId}`, undefined, { method: 'GET' }),
+    params(chatId),
+  );
+  return (await response.json()) as { messages: UIMessage[]; activeStream: unknown };
+}
+
+async function ticketCount(): Promise<number> {
+  return ((await (await tickets(getRequest('/api/tickets'))).json()) as unknown[]).length;
+}
+
+async function messageOf(chunks: UIMessageChunk[]): Promise<UIMessage> {
+  const stream = new ReadableStream<UIMessageChunk>({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+      controller.close();
+    },
+  });
+  let last: UIMessage | undefined;
+  for await (const message of readUIMessageStream({ stream, terminateOnError: true })) last = message;
+  if (last === undefined) throw new Error('no message');
+  return last;
+}
+
+function toolPartOf(message: UIMessage | undefined) {
+  return message?.parts.find((part) => part.type === 'tool-createTicket') as
+    | (UIMessage['parts'][number] & { state: string; approval?: { id: string; reason?: string } })
+    | undefined;
+}
+
+describe('durable approvals over HTTP', () => {
+  beforeEach(() => {
+    configureServer();
+  });
+
+  it('builds messages the SDK itself accepts for a full allow and a full deny turn, live and saved', async () => {
+    for (const approved of [true, false]) {
+      const chatId = `chat-valid-${approved}`;
+      const reader = await send(chatId, 'create a ticket: validate me');
+      const request = await reader.until('tool-approval-request');
+      await decide(request.approvalId, chatId, approved);
+      const chunks = await reader.rest();
+      expect(chunks).toContainEqual(
+        expect.objectContaining({ type: 'tool-approval-response', approvalId: request.approvalId, approved }),
+      );
+      const live = await messageOf(chunks);
+      await expect(validateUIMessages({ messages: [live] })).resolves.toHaveLength(1);
+      expect(toolPartOf(live)?.state).toBe(approved ? 'output-available' : 'output-denied');
+      const saved = (await savedChat(chatId)).messages;
+      await expect(validateUIMessages({ messages: saved })).resolves.toHaveLength(2);
+      expect(toolPartOf(saved.at(-1))?.state).toBe(approved ? 'output-available' : 'output-denied');
+    }
+  });
+
+  it('saves the card as soon as it is shown, so a reload can answer it from the saved chat', async () => {
+    const reader = await send('chat-saved', 'create a ticket: reload me');
+    const request = await reader.until('tool-approval-request');
+    await expect
+      .poll(async () => toolPartOf((await savedChat('chat-saved')).messages.at(-1))?.state)
+      .toBe('approval-requested');
+    const part = toolPartOf((await savedChat('chat-saved')).messages.at(-1));
+    expect(part?.approval).toMatchObject({
+      id: request.approvalId,
+      descriptor: { expiresAt: expect.any(Number) },
+    });
+    await decide(request.approvalId, 'chat-saved', true);
+    await reader.rest();
+  });
+
+  it('replays the running turn from its start on resume, and answers 204 once it has ended', async () => {
+    const reader = await send('chat-resume', 'create a ticket: resume me');
+    const request = await reader.until('tool-approval-request');
+    expect((await savedChat('chat-resume')).activeStream).toMatchObject({ baseParts: -1 });
+    const resumed = await resume(
+      jsonRequest('/api/chat/chat-resume/stream', undefined, { method: 'GET' }),
+      params('chat-resume'),
+    );
+    expect(resumed.status).toBe(200);
+    const replay = new ChatStreamReader(resumed);
+    expect(await replay.next()).toMatchObject({ type: 'start' });
+    expect((await replay.until('tool-approval-request')).approvalId).toBe(request.approvalId);
+    await decide(request.approvalId, 'chat-resume', true);
+    await Promise.all([reader.rest(), replay.rest()]);
+    expect(replay.text()).toMatch(/TK-\d{6}/);
+    const after = await resume(
+      jsonRequest('/api/chat/chat-resume/stream', undefined, { method: 'GET' }),
+      params('chat-resume'),
+    );
+    expect(after.status).toBe(204);
+  });
+
+  it('stops a waiting turn: the card ends cancelled in the saved chat and a late allow answers 404', async () => {
+    const reader = await send('chat-stop', 'create a ticket: stop me');
+    const request = await reader.until('tool-approval-request');
+    const response = await stop(jsonRequest('/api/chat/chat-stop/stop', {}), params('chat-stop'));
+    expect(await response.json()).toEqual({ stopped: true });
+    await reader.rest();
+    const part = toolPartOf((await savedChat('chat-stop')).messages.at(-1));
+    expect(part).toMatchObject({ state: 'output-denied', approval: { approved: false } });
+    expect(part?.approval?.reason).toMatch(/^aborted:/);
+    expect((await decide(request.approvalId, 'chat-stop', true)).status).toBe(404);
+    expect(await ticketCount()).toBe(0);
+  });
+
+  it('settles a waiting card as superseded when the user sends a new message instead', async () => {
+    const first = await send('chat-supersede', 'create a ticket: never mind');
+    const request = await first.until('tool-approval-request');
+    const second = await send('chat-supersede', 'hello');
+    await Promise.all([first.rest(), second.rest()]);
+    const messages = (await savedChat('chat-supersede')).messages;
+    expect(messages.map((message) => message.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+    expect(toolPartOf(messages[1])?.approval?.reason).toMatch(/^superseded:/);
+    expect((await decide(request.approvalId, 'chat-supersede', true)).status).toBe(404);
+  });
+
+  it('answers one of ten concurrent allows with 200 and creates one ticket', async () => {
+    const reader = await send('chat-ten', 'create a ticket: ten clicks');
+    const request = await reader.until('tool-approval-request');
+    const statuses = await Promise.all(
+      Array.from({ length: 10 }, async () => (await decide(request.approvalId, 'chat-ten', true)).status),
+    );
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 404)).toHaveLength(9);
+    await reader.rest();
+    expect(await ticketCount()).toBe(1);
+  });
+
+  it('continues a turn whose process is gone from the database: one ticket, a reply, saved', async () => {
+    const reader = await send('chat-parked', 'create a ticket: after a restart');
+    const request = await reader.until('tool-approval-request');
+    await expect
+      .poll(async () => toolPartOf((await savedChat('chat-parked')).messages.at(-1))?.state)
+      .toBe('approval-requested');
+    // A new registry is what a restarted server has: nobody is waiting for this approval any more.
+    (globalThis as Record<string, unknown>).__toolgateApprovalRegistry = createMemoryApprovalRegistry();
+    expect(await (await decide(request.approvalId, 'chat-parked', true)).json()).toEqual({
+      status: 'approved',
+    });
+    const continued = await resume(
+      jsonRequest('/api/chat/chat-parked/stream', undefined, { method: 'GET' }),
+      params('chat-parked'),
+    );
+    if (continued.status === 200) {
+      const replay = new ChatStreamReader(continued);
+      const chunks = await replay.rest();
+      expect(chunks[1]).toMatchObject({ type: 'tool-approval-response', approved: true });
+    }
+    await expect
+      .poll(async () => JSON.stringify((await savedChat('chat-parked')).messages.at(-1)))
+      .toMatch(/TK-\d{6}[\s\S]*TK-\d{6}/);
+    const saved = (await savedChat('chat-parked')).messages;
+    await expect(validateUIMessages({ messages: saved })).resolves.toHaveLength(2);
+    expect(await ticketCount()).toBe(1);
+  });
+
+  it('keeps every message of a chat sent one message at a time', async () => {
+    for (let turn = 0; turn < 30; turn++) await (await send('chat-long', `hello ${turn}`)).rest();
+    const messages = (await savedChat('chat-long')).messages;
+    expect(messages).toHaveLength(60);
+    expect(messages.at(-2)?.parts).toEqual([{ type: 'text', text: 'hello 29' }]);
+  });
+});
