@@ -10,7 +10,15 @@ import { startMcpServers } from './lib/mcp/start-mcp-servers';
  */
 export async function startServer(): Promise<void> {
   try {
-    await startMcpServers(getConfig().AGENT_CONFIRM_TOOLS);
+    const config = getConfig();
+    // A production server signs sessions with a secret every instance shares; never a made-up one.
+    if (process.env.NODE_ENV === 'production' && config.BETTER_AUTH_SECRET === undefined) {
+      throw new ConfigError(
+        'BETTER_AUTH_SECRET is not set. It signs session cookies and must be the same on every instance: ' +
+          'set it to 32 or more random characters (e.g. `openssl rand -base64 32`) before `next start`.',
+      );
+    }
+    await startMcpServers(config.AGENT_CONFIRM_TOOLS);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(error.message);

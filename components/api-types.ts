@@ -38,6 +38,9 @@ export type Ticket = {
 export type Todo = { id: string | number; title: string; status: string; createdAt: string | number };
 
 /** One row of `GET /api/chats`. */
+/** Who is signed in, as the page shows it (from the server's session, never the client). */
+export type AccountSummary = { email: string; isAnonymous: boolean; isAdmin: boolean };
+
 export type ChatSummary = {
   id: string;
   title: string | null;

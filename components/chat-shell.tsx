@@ -1,4 +1,4 @@
-import type { ApproveToolCall } from './api-types';
+import type { AccountSummary, ApproveToolCall } from './api-types';
 import { Chat } from './chat';
 import { ChatSidebar } from './chat-sidebar';
 import { Drawer } from './drawer';
@@ -14,17 +14,27 @@ import { WorkerPicker } from './worker-picker';
  * todos below `xl`), a header button opens the same component in a drawer instead.
  * A server component; only its leaves are client code.
  */
-export function ChatShell({ id, isNew, approve }: { id: string; isNew: boolean; approve: ApproveToolCall }) {
+export function ChatShell({
+  id,
+  isNew,
+  approve,
+  account,
+}: {
+  id: string;
+  isNew: boolean;
+  approve: ApproveToolCall;
+  account: AccountSummary;
+}) {
   return (
     <div className="grid h-dvh grid-cols-1 md:grid-cols-[15rem_minmax(0,1fr)] xl:grid-cols-[15rem_minmax(0,1fr)_19rem]">
       <div className="hidden min-h-0 md:flex md:flex-col">
-        <ChatSidebar />
+        <ChatSidebar account={account} />
       </div>
       <main className="flex min-h-0 min-w-0 flex-col">
         <header className="flex flex-wrap items-center gap-2 border-b border-border px-4 py-2">
           <div className="flex min-w-0 items-center gap-2">
             <Drawer side="left" label="chats" className="md:hidden">
-              <ChatSidebar />
+              <ChatSidebar account={account} />
             </Drawer>
             <WorkerPicker />
           </div>

@@ -5,15 +5,16 @@ import { MessageSquare, Plus, Trash2 } from 'lucide-react';
 import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
 import { useEffect, useState } from 'react';
-import { type ChatSummary, fetchJson } from './api-types';
+import { AccountMenu } from './account-menu';
+import { type AccountSummary, type ChatSummary, fetchJson } from './api-types';
 import { useCloseDrawer } from './drawer';
 import { Button } from './ui/button';
 import { cn } from './ui/cn';
 import { ScrollArea } from './ui/scroll-area';
 import { useWorkspace } from './workspace-provider';
 
-/** This browser's chats, newest first, with New chat and Delete. */
-export function ChatSidebar() {
+/** This user's chats, newest first, with New chat and Delete, and the account at the foot. */
+export function ChatSidebar({ account }: { account: AccountSummary }) {
   const { t, chatsVersion, refreshChats } = useWorkspace();
   const router = useRouter();
   const closeDrawer = useCloseDrawer();
@@ -106,6 +107,7 @@ export function ChatSidebar() {
           })}
         </ul>
       </ScrollArea>
+      <AccountMenu account={account} />
     </nav>
   );
 }

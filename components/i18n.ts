@@ -116,6 +116,21 @@ const en = {
   noTickets: 'No tickets yet.',
   noTodos: 'No todos yet.',
   loadFailed: 'Could not load.',
+  account: 'Account',
+  guest: 'Guest',
+  guestHint: 'You are chatting as a guest. Sign up to keep your chats on any device.',
+  signedInAs: (name: string) => `Signed in as ${name}`,
+  signIn: 'Sign in',
+  signUp: 'Sign up',
+  signOut: 'Sign out',
+  name: 'Name',
+  email: 'Email',
+  password: 'Password',
+  passwordHint: 'At least 8 characters',
+  accountFailed: 'That did not work. Check the email and password and try again.',
+  activity: 'Your activity',
+  auditLog: 'Audit log',
+  cancel: 'Cancel',
 };
 
 /** The shape every locale's dictionary must have (English is the reference). */
@@ -200,6 +215,21 @@ const zh: Dictionary = {
   noTickets: '还没有工单。',
   noTodos: '还没有待办。',
   loadFailed: '加载失败。',
+  account: '账户',
+  guest: '访客',
+  guestHint: '你正以访客身份聊天。注册后可在任何设备上保留你的会话。',
+  signedInAs: (name: string) => `已登录：${name}`,
+  signIn: '登录',
+  signUp: '注册',
+  signOut: '退出登录',
+  name: '名字',
+  email: '邮箱',
+  password: '密码',
+  passwordHint: '至少 8 个字符',
+  accountFailed: '操作失败。请检查邮箱和密码后重试。',
+  activity: '我的工具调用',
+  auditLog: '审计日志',
+  cancel: '取消',
 };
 
 /** The dictionaries by locale. */

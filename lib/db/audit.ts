@@ -12,6 +12,7 @@ export const auditOutcomes = [
   'timeout',
   'aborted',
   'closed',
+  'superseded',
   'error',
   'rate_limited',
 ] as const;

@@ -158,6 +158,36 @@ const accountTables = {
   ],
 } satisfies Record<DatabaseEngine, string[]>;
 
+const outcomesWithSuperseded =
+  "('executed', 'replayed', 'denied', 'timeout', 'aborted', 'closed', 'superseded', 'error', 'rate_limited')";
+
+const auditOutcomeSuperseded = {
+  sqlite: [
+    `CREATE TABLE tool_audit_next (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      chat_id TEXT NOT NULL,
+      worker TEXT NOT NULL,
+      tool_name TEXT NOT NULL,
+      tool_call_id TEXT NOT NULL,
+      args_hash TEXT NOT NULL,
+      outcome TEXT NOT NULL CHECK (outcome IN ${outcomesWithSuperseded}),
+      duration_ms INTEGER NOT NULL,
+      created_at TEXT NOT NULL,
+      user_id TEXT
+    )`,
+    `INSERT INTO tool_audit_next (id, chat_id, worker, tool_name, tool_call_id, args_hash, outcome, duration_ms, created_at, user_id)
+      SELECT id, chat_id, worker, tool_name, tool_call_id, args_hash, outcome, duration_ms, created_at, user_id FROM tool_audit`,
+    'DROP TABLE tool_audit',
+    'ALTER TABLE tool_audit_next RENAME TO tool_audit',
+    'CREATE INDEX tool_audit_chat_id ON tool_audit (chat_id, id)',
+    'CREATE INDEX tool_audit_user_id ON tool_audit (user_id, id)',
+  ],
+  postgres: [
+    'ALTER TABLE tool_audit DROP CONSTRAINT tool_audit_outcome_check',
+    `ALTER TABLE tool_audit ADD CONSTRAINT tool_audit_outcome_check CHECK (outcome IN ${outcomesWithSuperseded})`,
+  ],
+} satisfies Record<DatabaseEngine, string[]>;
+
 const auditTable = (id: string) => [
   `CREATE TABLE tool_audit (
     id ${id},
@@ -257,6 +287,12 @@ export const migrations: readonly Migration[] = [
           started_at TEXT NOT NULL
         )`,
       ]),
+  },
+  {
+    // A new message answering a waiting card is its own outcome. SQLite cannot change a
+    // CHECK in place, so the table is rebuilt (ids and their sequence kept).
+    name: 'audit outcome superseded',
+    up: (db, engine) => run(db, auditOutcomeSuperseded[engine]),
   },
 ];
 

@@ -86,8 +86,7 @@ export function wrapToolsWithAudit<TOOLS extends ToolSet>(
 
 /** The outcome a result stands for; `executed` is upgraded to `replayed` by the caller. */
 function outcomeOf(output: unknown): AuditOutcome {
-  // The log's outcome column predates `superseded`; it is recorded as the cancellation it is.
-  if (isToolDenial(output)) return output.reason === 'superseded' ? 'aborted' : output.reason;
+  if (isToolDenial(output)) return output.reason;
   if (isToolRateLimited(output)) return 'rate_limited';
   return 'executed';
 }

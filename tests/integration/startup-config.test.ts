@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { freePort, testDistDir } from '../support/next-server';
+import { freePort, testAuthSecret, testDistDir } from '../support/next-server';
 import { notesServerFiles, notesStdioServer, writeMcpConfig } from '../support/notes-mcp-server';
 
 /** Starts `next start` with the environment and resolves with its exit code and output. */
@@ -10,7 +10,15 @@ async function startAndWaitForExit(environment: Record<string, string>) {
   const child = spawn(
     'node_modules/.bin/next',
     ['start', '-p', String(await freePort()), '-H', '127.0.0.1'],
-    { env: { ...process.env, NEXT_DIST_DIR: testDistDir, NODE_ENV: 'production', ...environment } },
+    {
+      env: {
+        ...process.env,
+        NEXT_DIST_DIR: testDistDir,
+        NODE_ENV: 'production',
+        BETTER_AUTH_SECRET: testAuthSecret,
+        ...environment,
+      },
+    },
   );
   let output = '';
   child.stdout.on('data', (data) => {
@@ -26,6 +34,12 @@ async function startAndWaitForExit(environment: Record<string, string>) {
 }
 
 describe('server start-up', () => {
+  it('refuses to start in production without BETTER_AUTH_SECRET, saying how to make one', async () => {
+    const { code, output } = await startAndWaitForExit({ BETTER_AUTH_SECRET: '' });
+    expect(code).toBe(1);
+    expect(output).toContain('BETTER_AUTH_SECRET is not set');
+  });
+
   it('refuses to start when AGENT_CONFIRM_TOOLS names an unknown tool, listing the known ones', async () => {
     const { code, output } = await startAndWaitForExit({ AGENT_CONFIRM_TOOLS: 'createTikcet' });
     expect(code).toBe(1);

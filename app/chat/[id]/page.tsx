@@ -1,8 +1,12 @@
 import { approveToolCall } from '@/app/actions/approval';
 import { ChatShell } from '@/components/chat-shell';
+import { requirePageUser } from '@/lib/auth/require-page-user';
 
 /** A chat by id. Nothing is loaded here: the client fetches the chat's messages from `/api/chats/[id]`. */
 export default async function ChatPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  return <ChatShell id={id} isNew={false} approve={approveToolCall} />;
+  const { email, isAnonymous, isAdmin } = await requirePageUser(`/chat/${encodeURIComponent(id)}`);
+  return (
+    <ChatShell id={id} isNew={false} approve={approveToolCall} account={{ email, isAnonymous, isAdmin }} />
+  );
 }

@@ -1,0 +1,255 @@
+import Link from 'next/link';
+import { parseAuditQuery } from '@/app/api/audit/schema';
+import type { Locale } from '@/components/i18n';
+import { getRequestLocale } from '@/components/request-locale';
+import { Badge } from '@/components/ui/badge';
+import { Button, buttonVariants } from '@/components/ui/button';
+import { NativeSelect, NativeSelectOption } from '@/components/ui/native-select';
+import { requirePageUser } from '@/lib/auth/require-page-user';
+import { readAuditLog } from '@/lib/chat/read-audit-log';
+import { knownToolNames } from '@/lib/config';
+import { type AuditOutcome, auditOutcomes } from '@/lib/db/audit';
+import { listWorkers } from '@/lib/mcp/list-workers';
+import { parseMcpToolName } from '@/lib/mcp/mcp-tool-name';
+
+type BadgeVariant = 'secondary' | 'outline' | 'success' | 'warning' | 'destructive';
+
+// Exhaustive: a new outcome is a type error here until it has a colour.
+const variantByOutcome: Record<AuditOutcome, BadgeVariant> = {
+  executed: 'success',
+  replayed: 'secondary',
+  denied: 'warning',
+  timeout: 'warning',
+  aborted: 'outline',
+  closed: 'outline',
+  superseded: 'outline',
+  error: 'destructive',
+  rate_limited: 'warning',
+};
+
+const textByLocale = {
+  en: {
+    title: 'Tool call audit',
+    intro: 'One row per tool call of every user, newest first. Arguments are stored only as a hash.',
+    activityTitle: 'Your activity',
+    activityIntro: 'Every tool call made for you, newest first. Arguments are stored only as a hash.',
+    adminsOnly: 'The audit log of every user is for admins. Your own tool calls are under Your activity.',
+    activityLink: 'Your activity',
+    userId: 'User id',
+    user: 'User',
+    back: 'Back to chat',
+    chatId: 'Chat id',
+    tool: 'Tool',
+    outcome: 'Outcome',
+    all: 'All',
+    filter: 'Filter',
+    clear: 'Clear',
+    time: 'Time',
+    chat: 'Chat',
+    worker: 'Worker',
+    duration: 'Duration',
+    argsHash: 'Arguments (sha256)',
+    mcpServer: 'MCP server',
+    empty: 'No tool calls match.',
+    invalid: 'Ignored invalid filters',
+  },
+  zh: {
+    title: '工具调用审计',
+    intro: '所有用户的每次工具调用一行，最新的在前。参数只以哈希保存。',
+    activityTitle: '我的工具调用',
+    activityIntro: '为你执行的每次工具调用，最新的在前。参数只以哈希保存。',
+    adminsOnly: '所有用户的审计日志仅对管理员开放。你自己的工具调用见“我的工具调用”。',
+    activityLink: '我的工具调用',
+    userId: '用户 ID',
+    user: '用户',
+    back: '返回聊天',
+    chatId: '会话 ID',
+    tool: '工具',
+    outcome: '结果',
+    all: '全部',
+    filter: '筛选',
+    clear: '清除',
+    time: '时间',
+    chat: '会话',
+    worker: '助手',
+    duration: '耗时',
+    argsHash: '参数 (sha256)',
+    mcpServer: 'MCP 服务器',
+    empty: '没有匹配的工具调用。',
+    invalid: '已忽略无效的筛选条件',
+  },
+} satisfies Record<Locale, Record<string, string>>;
+
+/**
+ * The audit log: who called which tool, with what outcome, filterable by chat, tool and
+ * outcome. `all` is every user's log, for admins (by user too); `mine` is the caller's own.
+ */
+export async function AuditLogPage({
+  searchParams,
+  scope,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+  scope: 'all' | 'mine';
+}) {
+  const text = textByLocale[await getRequestLocale()];
+  const path = scope === 'all' ? '/audit' : '/activity';
+  const user = await requirePageUser(path);
+  if (scope === 'all' && !user.isAdmin) {
+    return (
+      <main className="mx-auto flex max-w-6xl flex-col gap-4 p-4 sm:p-6">
+        <h1 className="text-lg font-semibold">{text.title}</h1>
+        <p role="alert" className="text-sm">
+          {text.adminsOnly}
+        </p>
+        <Link
+          href="/activity"
+          className={buttonVariants({ variant: 'outline', size: 'sm', className: 'w-fit' })}
+        >
+          {text.activityLink}
+        </Link>
+      </main>
+    );
+  }
+  const parsed = parseAuditQuery(await searchParams);
+  const query = parsed.success ? parsed.data : { limit: 100 };
+  const rows = await readAuditLog(scope === 'mine' ? { ...query, userId: user.id } : query);
+  const toolNames = [
+    ...knownToolNames,
+    ...(await listWorkers()).flatMap((worker) => worker.mcpTools.map((tool) => tool.name)),
+  ];
+
+  return (
+    <main className="mx-auto flex max-w-6xl flex-col gap-4 p-4 sm:p-6">
+      <header className="flex flex-wrap items-center justify-between gap-2">
+        <div>
+          <h1 className="text-lg font-semibold">{scope === 'all' ? text.title : text.activityTitle}</h1>
+          <p className="text-sm text-muted-foreground">{scope === 'all' ? text.intro : text.activityIntro}</p>
+        </div>
+        <Link href="/" className={buttonVariants({ variant: 'outline', size: 'sm' })}>
+          {text.back}
+        </Link>
+      </header>
+
+      <form method="get" action={path} className="flex flex-wrap items-end gap-3">
+        {scope === 'all' && (
+          <label htmlFor="audit-user-id" className="flex flex-col gap-1 text-xs font-medium">
+            {text.userId}
+            <input
+              id="audit-user-id"
+              name="userId"
+              defaultValue={query.userId ?? ''}
+              className="h-9 w-64 rounded-md border border-border bg-background px-3 text-sm shadow-xs outline-none focus-visible:ring-2 focus-visible:ring-ring"
+            />
+          </label>
+        )}
+        <label htmlFor="audit-chat-id" className="flex flex-col gap-1 text-xs font-medium">
+          {text.chatId}
+          <input
+            id="audit-chat-id"
+            name="chatId"
+            defaultValue={query.chatId ?? ''}
+            className="h-9 w-64 rounded-md border border-border bg-background px-3 text-sm shadow-xs outline-none focus-visible:ring-2 focus-visible:ring-ring"
+          />
+        </label>
+        <label htmlFor="audit-tool" className="flex flex-col gap-1 text-xs font-medium">
+          {text.tool}
+          <NativeSelect id="audit-tool" name="tool" defaultValue={query.tool ?? ''}>
+            <NativeSelectOption value="">{text.all}</NativeSelectOption>
+            {toolNames.map((tool) => (
+              <NativeSelectOption key={tool} value={tool}>
+                {tool}
+              </NativeSelectOption>
+            ))}
+          </NativeSelect>
+        </label>
+        <label htmlFor="audit-outcome" className="flex flex-col gap-1 text-xs font-medium">
+          {text.outcome}
+          <NativeSelect id="audit-outcome" name="outcome" defaultValue={query.outcome ?? ''}>
+            <NativeSelectOption value="">{text.all}</NativeSelectOption>
+            {auditOutcomes.map((outcome) => (
+              <NativeSelectOption key={outcome} value={outcome}>
+                {outcome}
+              </NativeSelectOption>
+            ))}
+          </NativeSelect>
+        </label>
+        <Button type="submit" size="sm" className="h-9">
+          {text.filter}
+        </Button>
+        <Link href={path} className={buttonVariants({ variant: 'ghost', size: 'sm', className: 'h-9' })}>
+          {text.clear}
+        </Link>
+      </form>
+
+      {parsed.success ? null : (
+        <p role="alert" className="text-sm text-destructive">
+          {text.invalid}: {parsed.error}
+        </p>
+      )}
+
+      <div className="overflow-x-auto rounded-lg border border-border">
+        <table className="w-full text-left text-sm">
+          <thead className="bg-muted text-xs text-muted-foreground">
+            <tr>
+              <th className="px-3 py-2 font-medium">{text.time}</th>
+              {scope === 'all' && <th className="px-3 py-2 font-medium">{text.user}</th>}
+              <th className="px-3 py-2 font-medium">{text.chat}</th>
+              <th className="px-3 py-2 font-medium">{text.worker}</th>
+              <th className="px-3 py-2 font-medium">{text.tool}</th>
+              <th className="px-3 py-2 font-medium">{text.outcome}</th>
+              <th className="px-3 py-2 text-right font-medium">{text.duration}</th>
+              <th className="px-3 py-2 font-medium">{text.argsHash}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.length === 0 ? (
+              <tr>
+                <td colSpan={scope === 'all' ? 8 : 7} className="px-3 py-6 text-center text-muted-foreground">
+                  {text.empty}
+                </td>
+              </tr>
+            ) : (
+              rows.map((row) => (
+                <tr key={row.id} className="border-t border-border">
+                  <td className="px-3 py-2 whitespace-nowrap tabular-nums">
+                    <time dateTime={row.createdAt}>{row.createdAt.replace('T', ' ').slice(0, 19)}</time>
+                  </td>
+                  {scope === 'all' && (
+                    <td className="max-w-32 truncate px-3 py-2 font-mono text-xs" title={row.userId ?? ''}>
+                      {row.userId ?? '—'}
+                    </td>
+                  )}
+                  <td className="max-w-48 truncate px-3 py-2 font-mono text-xs">
+                    <Link
+                      href={`/chat/${encodeURIComponent(row.chatId)}`}
+                      className="underline-offset-2 hover:underline"
+                    >
+                      {row.chatId}
+                    </Link>
+                  </td>
+                  <td className="px-3 py-2">{row.worker}</td>
+                  <td className="px-3 py-2 font-mono text-xs">
+                    {row.toolName}
+                    {/* The server is part of an MCP tool's name: `<server>__<tool>`. */}
+                    {parseMcpToolName(row.toolName) && (
+                      <Badge variant="outline" className="ml-2 font-sans">
+                        {text.mcpServer} {parseMcpToolName(row.toolName)?.server}
+                      </Badge>
+                    )}
+                  </td>
+                  <td className="px-3 py-2">
+                    <Badge variant={variantByOutcome[row.outcome]}>{row.outcome}</Badge>
+                  </td>
+                  <td className="px-3 py-2 text-right tabular-nums">{row.durationMs} ms</td>
+                  <td className="px-3 py-2 font-mono text-xs" title={row.argsHash}>
+                    {row.argsHash.slice(0, 12)}…
+                  </td>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+    </main>
+  );
+}
