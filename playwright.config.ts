@@ -153,6 +153,7 @@ export default defineConfig({
         ...serverEnv,
         DATABASE_PATH: join(dataDir, `e2e-${runId}.db`),
         AGENT_CONFIRM_TIMEOUT_MS: '60000',
+        TOOLGATE_ADMIN_EMAILS: 'admin@example.com',
       },
       timeout: 240_000,
       reuseExistingServer: false,

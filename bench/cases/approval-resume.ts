@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
-import { type AppServer, startApp } from '../support/next-app';
+import { type AppServer, sessionHeaders, startApp } from '../support/next-app';
 import { median, nowMs, quantile, round } from '../support/stats';
 import type { BenchCase } from '../support/types';
 import { readUIChunks, userMessage } from '../support/ui-stream';
@@ -8,7 +8,7 @@ import { readUIChunks, userMessage } from '../support/ui-stream';
 function post(url: string, body: unknown): Promise<Response> {
   return fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: sessionHeaders(url),
     body: JSON.stringify(body),
   });
 }
@@ -107,7 +107,7 @@ async function resubmitResume(server: AppServer, index: number): Promise<number>
   };
   const body = JSON.stringify({ messages: [user, answered] });
   const start = nowMs();
-  const second = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const second = await fetch(path, { method: 'POST', headers: sessionHeaders(path), body });
   await expectStatus(second, 200, '/api/bench/resubmit (resubmitted)');
   const secondChunks = readUIChunks(second);
   await nextOfType(secondChunks, 'tool-output-available');

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { startApp } from '../support/next-app';
+import { sessionHeaders, startApp } from '../support/next-app';
 import { median, quantile, round } from '../support/stats';
 import type { BenchCase, BenchContext, BenchResult } from '../support/types';
 import { readUIChunks, userMessage } from '../support/ui-stream';
@@ -34,7 +34,7 @@ function chatBody(kind: TurnKind): string {
 export async function checkTurn(url: string, path: string, kind: TurnKind): Promise<void> {
   const response = await fetch(url + path, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: sessionHeaders(url),
     body: chatBody(kind),
   });
   if (response.status !== 200)
@@ -67,7 +67,7 @@ export async function hammer(url: string, path: string, kind: TurnKind, seconds:
       {
         method: 'POST',
         path,
-        headers: { 'content-type': 'application/json' },
+        headers: sessionHeaders(url),
         setupRequest: (request) => ({ ...request, body: chatBody(kind) }),
       },
     ],

@@ -127,9 +127,32 @@ export async function startApp({
       },
       { timeoutMs: 60_000, explain: () => `next start on ${url} did not answer:\n${managed.output()}` },
     );
+    // Every API route needs a session: the load generator is one guest.
+    const signIn = await fetch(`${url}/api/auth/sign-in/anonymous`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    if (!signIn.ok) throw new Error(`anonymous sign-in answered ${signIn.status}: ${await signIn.text()}`);
+    cookieByUrl.set(
+      url,
+      signIn.headers
+        .getSetCookie()
+        .map((cookie) => cookie.split(';')[0])
+        .join('; '),
+    );
   } catch (error) {
     await managed.stop();
     throw error;
   }
   return { url, process: managed, stop: () => managed.stop() };
+}
+
+const cookieByUrl = new Map<string, string>();
+
+/** JSON request headers carrying the guest session `startApp` signed in for the server at `url`. */
+export function sessionHeaders(url: string): Record<string, string> {
+  const origin = new URL(url).origin;
+  const cookie = cookieByUrl.get(origin);
+  return { 'content-type': 'application/json', ...(cookie === undefined ? {} : { cookie }) };
 }
