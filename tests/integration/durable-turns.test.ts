@@ -54,8 +54,8 @@ function toolPartOf(message: UIMessage | undefined) {
 }
 
 describe('durable approvals over HTTP', () => {
-  beforeEach(() => {
-    configureServer();
+  beforeEach(async () => {
+    await configureServer();
   });
 
   it('builds messages the SDK itself accepts for a full allow and a full deny turn, live and saved', async () => {

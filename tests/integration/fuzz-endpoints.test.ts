@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GET as readAudit } from '@/app/api/audit/route';
+import { GET as readAudit } from '@/app/api/activity/route';
 import { POST as approve } from '@/app/api/chat/approve/route';
 import { POST as complete } from '@/app/api/chat/complete/route';
 import { POST as chat } from '@/app/api/chat/route';

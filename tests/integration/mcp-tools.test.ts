@@ -188,9 +188,10 @@ describe.each(transports)('MCP tools over $name', (transport) => {
     const request = await reader.until('tool-approval-request');
     await decide(request.approvalId, chatId, false);
     await reader.rest();
-    expect(chunkOf(reader, 'tool-output-available')).toMatchObject({
-      output: { denied: true, reason: 'denied' },
-    });
+    // The SDK's own denial: an approval response that says no, then `tool-output-denied`.
+    expect(chunkOf(reader, 'tool-approval-response')).toMatchObject({ approved: false });
+    expect(chunkOf(reader, 'tool-output-denied')).toBeDefined();
+    expect(chunkOf(reader, 'tool-output-available')).toBeUndefined();
     expect(deleteCalls('n2')).toHaveLength(0);
     expect((await auditRows(chatId)).map((row) => row.outcome)).toEqual(['denied']);
   });

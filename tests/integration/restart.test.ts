@@ -6,9 +6,10 @@ import { guestCookie, postChat, postDecision, singleMessageChat } from '../suppo
 import { type NextServer, startNextServer } from '../support/next-server';
 
 /*
- * Kills a production server mid-approval and starts it again on the same SQLite
- * file. Without Redis the pending approval lived only in that process: it must be
- * gone, and its tool must never have run. Everything written stays.
+ * Kills a production server (SIGKILL) while a card waits and starts it again on the
+ * same SQLite file, without Redis. The approval is a database row, so the person's
+ * decision still counts: allow runs the tool exactly once and the model replies.
+ * Everything written stays.
  */
 describe('a server restart', () => {
   let cookie: string;
@@ -28,7 +29,7 @@ describe('a server restart', () => {
     return (await fetch(`${server.url}${path}`, { headers: { cookie } })).json();
   }
 
-  it('keeps tickets, todos and chats, and drops pending approvals without running their tools', async () => {
+  it('keeps tickets, todos and chats, and a card that waited through the crash can still be allowed, once', async () => {
     server = await startNextServer(environment);
     cookie = await guestCookie(server.url);
     const todo = await postChat(
@@ -53,7 +54,7 @@ describe('a server restart', () => {
 
     const pending = await postChat(
       server.url,
-      singleMessageChat('restart-pending', 'create a ticket: never runs'),
+      singleMessageChat('restart-pending', 'create a ticket: survives the crash'),
       {
         cookie,
       },
@@ -72,10 +73,22 @@ describe('a server restart', () => {
       { approvalId: waiting.approvalId, sessionId: 'restart-pending', approved: true },
       { cookie },
     );
-    expect(decision.status).toBe(404);
+    expect(await decision.json()).toEqual({ status: 'approved' });
+    const again = await postDecision(
+      server.url,
+      { approvalId: waiting.approvalId, sessionId: 'restart-pending', approved: true },
+      { cookie },
+    );
+    expect(again.status).toBe(404);
 
+    // The continuation runs the tool and the model replies; the reply is saved.
+    await expect
+      .poll(async () => JSON.stringify((await getJson('/api/chats/restart-pending')).messages.at(-1)), {
+        timeout: 20_000,
+      })
+      .toMatch(/TK-\d{6}[\s\S]*TK-\d{6}/);
     const tickets = await getJson('/api/tickets');
-    expect(tickets.map((row: { title: string }) => row.title)).toEqual(['kept']);
+    expect(tickets.map((row: { title: string }) => row.title)).toEqual(['survives the crash', 'kept']);
     const todos = await getJson('/api/todos');
     expect(todos.map((row: { title: string }) => row.title)).toEqual(['survive a restart']);
     const chats = await getJson('/api/chats');

@@ -98,8 +98,9 @@ describe('two instances behind one Redis', () => {
       approved: false,
     });
     expect(await right.json()).toEqual({ status: 'denied' });
-    const output = await reader.until('tool-output-available');
-    expect(output.output).toMatchObject({ denied: true, reason: 'denied' });
+    const denial = await reader.until('tool-approval-response');
+    expect(denial).toMatchObject({ approved: false });
+    await reader.until('tool-output-denied');
     await reader.rest();
   });
 
