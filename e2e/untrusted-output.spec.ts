@@ -39,7 +39,11 @@ test('an image from another site in a reply is never fetched and shows as a link
     expect(response?.headers()['content-security-policy']).toMatch(/img-src 'self' data: blob:(;|$)/);
     await expect(chatPage.input).toBeEditable();
 
-    await chatPage.send(`add a todo: ![chart](${leak}) ![logo](/icon.svg) then list my todos`);
+    // The exact title through a `/tool` command: the todo's title is the markdown a model could be tricked into writing.
+    const title = `![chart](${leak}) ![logo](/icon.svg)`;
+    await chatPage.send(`/tool addTodo ${JSON.stringify({ title })}`);
+    await chatPage.waitForTurnEnd();
+    await chatPage.send('list my todos');
     await chatPage.waitForTurnEnd();
     const reply = chatPage.agentMessages.last();
     await expect(reply).toContainText(/Your to-dos/);
@@ -74,6 +78,8 @@ test('a state-changing request from another site is refused, one from this site 
   page,
   baseURL,
 }) => {
+  // A first visit gives this browser its guest session; `page.request` sends its cookies.
+  await page.goto('/');
   const body = { approvalId: 'no-such-approval', sessionId: 'no-such-chat', approved: true };
   const crossSite = await page.request.post('/api/chat/approve', {
     data: body,

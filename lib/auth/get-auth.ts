@@ -3,6 +3,7 @@ import { betterAuth } from 'better-auth';
 import { admin, anonymous } from 'better-auth/plugins';
 import { getConfig } from '@/lib/config';
 import { type Db, engineOf, getDb, moveUserRows } from '@/lib/db';
+import { siteAddressOf } from '@/lib/http/site-origin';
 import { resolveAuthSecret } from './auth-secret';
 
 function createAuth(db: Db) {
@@ -16,6 +17,14 @@ function createAuth(db: Db) {
       production: process.env.NODE_ENV === 'production',
     }),
     baseURL: config.BETTER_AUTH_URL,
+    // This site's own pages, as the proxy's cross-site check knows them (which already refused
+    // every other site). Without a trusted proxy only the host is known, so both schemes count.
+    trustedOrigins: (request) => {
+      const site =
+        request === undefined ? null : siteAddressOf(request, { trustProxy: config.TOOLGATE_TRUST_PROXY });
+      if (site === null) return [];
+      return config.TOOLGATE_TRUST_PROXY ? [site.origin] : [`http://${site.host}`, `https://${site.host}`];
+    },
     emailAndPassword: { enabled: true, autoSignIn: true, minPasswordLength: 8 },
     // A signed copy of the session in a short-lived cookie: most requests need no session query.
     session: { cookieCache: { enabled: true, maxAge: 60 } },

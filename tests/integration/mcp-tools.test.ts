@@ -42,7 +42,7 @@ function chunkOf<TYPE extends string>(reader: ChatStreamReader, type: TYPE) {
 }
 
 async function workers(): Promise<MetaWorker[]> {
-  return (await (await meta()).json()).workers;
+  return (await (await meta(getRequest('/api/meta'))).json()).workers;
 }
 
 async function auditRows(chatId: string): Promise<{ toolName: string; outcome: string; worker: string }[]> {

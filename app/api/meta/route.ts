@@ -1,16 +1,20 @@
 import { getChatModel } from '@/lib/ai/models';
 import { getConfig } from '@/lib/config';
+import { withSession } from '@/lib/http/with-session';
+import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 import { listWorkers } from '@/lib/mcp/list-workers';
 
 export const dynamic = 'force-dynamic';
 
 /** What the page shows about this server: the model answering, the workers and their tools, approvals. */
-export async function GET() {
-  const config = getConfig();
-  return Response.json({
-    model: getChatModel(config).label,
-    workers: await listWorkers(),
-    confirmTools: [...config.AGENT_CONFIRM_TOOLS],
-    confirmTimeoutMs: config.AGENT_CONFIRM_TIMEOUT_MS,
-  });
-}
+export const GET = withUnavailableAs503(
+  withSession(async () => {
+    const config = getConfig();
+    return Response.json({
+      model: getChatModel(config).label,
+      workers: await listWorkers(),
+      confirmTools: [...config.AGENT_CONFIRM_TOOLS],
+      confirmTimeoutMs: config.AGENT_CONFIRM_TIMEOUT_MS,
+    });
+  }),
+);
