@@ -106,25 +106,26 @@ function checkConfirmTools<CONFIG extends { AGENT_CONFIRM_TOOLS: string[]; MCP_C
   return { ...environment, AGENT_CONFIRM_TOOLS: new Set(environment.AGENT_CONFIRM_TOOLS) };
 }
 
-const rateLimit = z
-  .string()
-  .trim()
-  .optional()
-  .transform((value, context) => {
-    if (value === undefined || value === '') return undefined;
-    const match = /^(\d+)\s*\/\s*(\d+)\s*(ms|s|m)?$/.exec(value);
-    const points = match ? Number(match[1]) : 0;
-    if (!match || points <= 0 || Number(match[2]) <= 0) {
-      context.addIssue({
-        code: 'custom',
-        message: `AGENT_TOOL_RATE_LIMIT must look like "20/60s" (calls per window), got "${value}"`,
-      });
-      return z.NEVER;
-    }
-    const unit = match[3] ?? 's';
-    const windowMs = Number(match[2]) * (unit === 'ms' ? 1 : unit === 's' ? 1000 : 60_000);
-    return { points, windowMs };
-  });
+const rateLimitOf = (name: string) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((value, context) => {
+      if (value === undefined || value === '') return undefined;
+      const match = /^(\d+)\s*\/\s*(\d+)\s*(ms|s|m)?$/.exec(value);
+      const points = match ? Number(match[1]) : 0;
+      if (!match || points <= 0 || Number(match[2]) <= 0) {
+        context.addIssue({
+          code: 'custom',
+          message: `${name} must look like "20/60s" (calls per window), got "${value}"`,
+        });
+        return z.NEVER;
+      }
+      const unit = match[3] ?? 's';
+      const windowMs = Number(match[2]) * (unit === 'ms' ? 1 : unit === 's' ? 1000 : 60_000);
+      return { points, windowMs };
+    });
 
 /** `TOOLGATE_TRUST_PROXY`: `1` / `true` when a reverse proxy in front sets `X-Forwarded-*` honestly. */
 const flag = (name: string) =>
@@ -175,7 +176,9 @@ const environmentFields = z.object({
   AGENT_CONFIRM_TIMEOUT_MS: positiveInteger('AGENT_CONFIRM_TIMEOUT_MS', 60_000),
   IDEMPOTENCY_TTL_MS: positiveInteger('IDEMPOTENCY_TTL_MS', 600_000),
   IDEMPOTENCY_MAX_ENTRIES: positiveInteger('IDEMPOTENCY_MAX_ENTRIES', 500),
-  AGENT_TOOL_RATE_LIMIT: rateLimit,
+  AGENT_TOOL_RATE_LIMIT: rateLimitOf('AGENT_TOOL_RATE_LIMIT'),
+  TOOLGATE_GUEST_RATE_LIMIT: rateLimitOf('TOOLGATE_GUEST_RATE_LIMIT'),
+  TOOLGATE_TURN_RATE_LIMIT: rateLimitOf('TOOLGATE_TURN_RATE_LIMIT'),
   DATABASE_PATH: optionalText.transform((value) => value ?? '.data/toolgate.db'),
   DATABASE_URL: optionalText.refine((value) => value === undefined || /^postgres(ql)?:\/\//i.test(value), {
     message:

@@ -35,9 +35,10 @@ export function getToolRateLimiter(): ToolRateLimiter | undefined {
 export function createToolRateLimiter(
   { points, windowMs }: NonNullable<AppConfig['AGENT_TOOL_RATE_LIMIT']>,
   redisUrl?: string,
+  keyPrefix = 'toolgate:rate',
 ): ToolRateLimiter {
   if (redisUrl === undefined) {
-    return new RateLimiterMemory({ keyPrefix: 'toolgate:rate', points, duration: windowMs / 1000 });
+    return new RateLimiterMemory({ keyPrefix, points, duration: windowMs / 1000 });
   }
   const client = getRedisClient(redisUrl);
   const limiter = new RateLimiterRedis({
@@ -46,7 +47,7 @@ export function createToolRateLimiter(
     useRedisPackage: true,
     // A disconnected client fails at once instead of hanging; the shell then refuses the call.
     rejectIfRedisNotReady: true,
-    keyPrefix: 'toolgate:rate',
+    keyPrefix,
     points,
     duration: Math.max(1, Math.ceil(windowMs / 1000)),
   });

@@ -1,8 +1,10 @@
 import { NextRequest } from 'next/server';
 import { describe, expect, it } from 'vitest';
 import { GET as guest } from '@/app/api/auth/guest/route';
+import { POST as chat } from '@/app/api/chat/route';
 import { GET as listChats } from '@/app/api/chats/route';
 import { proxy } from '@/proxy';
+import { jsonRequest, userMessage } from '../support/chat-client';
 import { configureServer } from '../support/server-env';
 
 /** A request as it reaches the proxy of the app served at http://127.0.0.1:3000. */
@@ -152,5 +154,34 @@ describe('proxy', () => {
     expect(directives['base-uri']).toEqual(["'self'"]);
     expect(directives['form-action']).toEqual(["'self'"]);
     expect(directives['script-src']).not.toContain("'unsafe-eval'");
+  });
+});
+
+describe('per-client limits', () => {
+  it('answer 429 with Retry-After past TOOLGATE_GUEST_RATE_LIMIT and TOOLGATE_TURN_RATE_LIMIT, per forwarded client', async () => {
+    await configureServer({
+      TOOLGATE_GUEST_RATE_LIMIT: '2/60s',
+      TOOLGATE_TURN_RATE_LIMIT: '1/60s',
+      TOOLGATE_TRUST_PROXY: '1',
+      AGENT_CONFIRM_TOOLS: '',
+    });
+    const from = (ip: string) => ({ headers: { 'x-forwarded-for': ip } });
+    expect((await guest(request('/api/auth/guest?redirectUrl=/', from('203.0.113.7')))).status).toBe(303);
+    expect((await guest(request('/api/auth/guest?redirectUrl=/', from('203.0.113.7')))).status).toBe(303);
+    const third = await guest(request('/api/auth/guest?redirectUrl=/', from('203.0.113.7')));
+    expect(third.status).toBe(429);
+    expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Another client has a budget of its own.
+    expect((await guest(request('/api/auth/guest?redirectUrl=/', from('198.51.100.9')))).status).toBe(303);
+
+    // Turns without a forwarded address share one bucket: a route handler sees no socket.
+    const turn = (text: string) =>
+      chat(jsonRequest('/api/chat', { id: `limited-${text.length}`, message: userMessage(text) }));
+    const first = await turn('hello');
+    expect(first.status).toBe(200);
+    await first.text();
+    const second = await turn('hello again');
+    expect(second.status).toBe(429);
+    expect(second.headers.get('retry-after')).toMatch(/^\d+$/);
   });
 });

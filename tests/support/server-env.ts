@@ -13,6 +13,7 @@ const singletonKeys = [
   '__toolgateRateLimiter',
   '__toolgateStreamContext',
   '__toolgateRunningTurns',
+  '__toolgateClientLimiters',
 ];
 
 /**
@@ -36,6 +37,8 @@ export async function configureServer(environment: Record<string, string | undef
     BETTER_AUTH_SECRET: 'test-secret-that-is-long-enough-for-better-auth',
     BETTER_AUTH_URL: 'http://localhost',
     TOOLGATE_ADMIN_EMAILS: undefined,
+    TOOLGATE_GUEST_RATE_LIMIT: undefined,
+    TOOLGATE_TURN_RATE_LIMIT: undefined,
     TOOLGATE_TRUST_PROXY: undefined,
     TOOLGATE_ALLOWED_IMAGE_ORIGINS: undefined,
   };

@@ -3,6 +3,7 @@ import { streamChatTurn } from '@/lib/chat/stream-chat-turn';
 import { jsonError, readJsonBody } from '@/lib/http/json';
 import { withSession } from '@/lib/http/with-session';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
+import { checkClientLimit } from '@/lib/server/client-rate-limits';
 import { parseChatRequest } from './schema';
 
 // The response follows a turn that may wait for a person up to the confirm timeout.
@@ -11,6 +12,8 @@ export const maxDuration = 300;
 /** The streaming chat endpoint `useChat` talks to. */
 export const POST = withUnavailableAs503(
   withSession(async (request: NextRequest, user) => {
+    const limited = await checkClientLimit(request, 'turn');
+    if (limited !== undefined) return limited;
     const body = await readJsonBody(request);
     if (!body.ok) return body.response;
     const parsed = parseChatRequest(body.value);

@@ -4,6 +4,7 @@ import { getSessionUser } from '@/lib/auth/session-user';
 import { getConfig } from '@/lib/config';
 import { withSecureCookies } from '@/lib/http/site-origin';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
+import { checkClientLimit } from '@/lib/server/client-rate-limits';
 
 /** Only a path on this site: never an open redirect to somewhere else. */
 function safeRedirectPath(value: string | null): string {
@@ -23,6 +24,8 @@ export const GET = withUnavailableAs503(async (request: NextRequest) => {
     headers: { location: target.pathname + target.search },
   });
   if ((await getSessionUser(request.headers)) !== undefined) return redirect;
+  const limited = await checkClientLimit(request, 'guest');
+  if (limited !== undefined) return limited;
   const signedIn = await (await getAuth()).api.signInAnonymous({
     headers: request.headers,
     asResponse: true,

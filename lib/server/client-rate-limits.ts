@@ -1,0 +1,63 @@
+import 'server-only';
+import { RateLimiterRes } from 'rate-limiter-flexible';
+import { type AppConfig, getConfig } from '@/lib/config';
+import type { ToolRateLimiter } from '@/lib/shells';
+import { createToolRateLimiter } from './rate-limiter';
+
+/** The per-client limits an operator may turn on: new guest sessions, and chat turns. */
+export type ClientLimit = 'guest' | 'turn';
+
+const settingByLimit = {
+  guest: 'TOOLGATE_GUEST_RATE_LIMIT',
+  turn: 'TOOLGATE_TURN_RATE_LIMIT',
+} as const satisfies Record<ClientLimit, keyof AppConfig>;
+
+const globalForLimits = globalThis as typeof globalThis & {
+  __toolgateClientLimiters?: Partial<Record<ClientLimit, ToolRateLimiter>>;
+};
+
+/**
+ * The client's IP: the first `X-Forwarded-For` hop, read only behind a trusted proxy
+ * (anyone can send that header). A route handler sees no socket address, so without a
+ * trusted proxy every client shares one bucket.
+ */
+export function clientIp(request: Request, { trustProxy }: { trustProxy: boolean }): string {
+  const forwarded = trustProxy ? request.headers.get('x-forwarded-for')?.split(',')[0]?.trim() : undefined;
+  return forwarded || 'unknown';
+}
+
+/**
+ * Spends one unit of `limit` for the request's client IP. Returns a 429 response with
+ * `Retry-After` once the budget is spent, or undefined to go on (always, when the
+ * operator left the limit unset: these limits are off by default).
+ */
+export async function checkClientLimit(request: Request, limit: ClientLimit): Promise<Response | undefined> {
+  const config = getConfig();
+  const setting = config[settingByLimit[limit]];
+  if (setting === undefined) return undefined;
+  globalForLimits.__toolgateClientLimiters ??= {};
+  const limiters = globalForLimits.__toolgateClientLimiters;
+  limiters[limit] ??= createToolRateLimiter(setting, config.REDIS_URL, `toolgate:client:${limit}`);
+  try {
+    await limiters[limit].consume(clientIp(request, { trustProxy: config.TOOLGATE_TRUST_PROXY }));
+    return undefined;
+  } catch (error) {
+    // A limiter that cannot count (Redis down) refuses: fail closed.
+    if (!(error instanceof RateLimiterRes)) {
+      return Response.json(
+        { error: 'Rate limits are unavailable right now; try again shortly' },
+        { status: 503 },
+      );
+    }
+    const seconds = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
+    return Response.json(
+      {
+        error:
+          limit === 'guest'
+            ? 'Too many new sessions from this address; try again later'
+            : 'Too many messages; slow down',
+      },
+      { status: 429, headers: { 'Retry-After': String(seconds) } },
+    );
+  }
+}
