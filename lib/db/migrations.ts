@@ -15,8 +15,43 @@ async function run(db: Db, statements: readonly string[]): Promise<void> {
   for (const statement of statements) await sql.raw(statement).execute(db);
 }
 
+// Orders, articles and chats are the same SQL on both engines.
+const sharedDomainTables = [
+  `CREATE TABLE orders (
+      id TEXT PRIMARY KEY, status TEXT NOT NULL, carrier TEXT, eta TEXT, items TEXT NOT NULL, placed_at TEXT NOT NULL
+    )`,
+  `CREATE TABLE knowledge_articles (
+      id TEXT PRIMARY KEY,
+      topic TEXT NOT NULL,
+      lang TEXT NOT NULL CHECK (lang IN ('zh', 'en')),
+      title TEXT NOT NULL,
+      body TEXT NOT NULL,
+      keywords TEXT NOT NULL DEFAULT ''
+    )`,
+  `CREATE TABLE chats (
+      id TEXT PRIMARY KEY,
+      owner_id TEXT,
+      title TEXT NOT NULL,
+      worker TEXT NOT NULL,
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL
+    )`,
+  'CREATE INDEX chats_owner_updated ON chats (owner_id, updated_at)',
+  `CREATE TABLE chat_messages (
+      chat_id TEXT NOT NULL REFERENCES chats (id) ON DELETE CASCADE,
+      id TEXT NOT NULL,
+      position INTEGER NOT NULL,
+      role TEXT NOT NULL,
+      message TEXT NOT NULL,
+      created_at TEXT NOT NULL,
+      PRIMARY KEY (chat_id, id)
+    )`,
+  'CREATE INDEX chat_messages_position ON chat_messages (chat_id, position)',
+];
+
 const domainTables = {
   sqlite: [
+    ...sharedDomainTables,
     // AUTOINCREMENT (not a bare rowid) so a deleted ticket's number is never handed out again.
     `CREATE TABLE tickets (
       id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -34,17 +69,6 @@ const domainTables = {
       status TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'done')),
       created_at TEXT NOT NULL
     )`,
-    `CREATE TABLE orders (
-      id TEXT PRIMARY KEY, status TEXT NOT NULL, carrier TEXT, eta TEXT, items TEXT NOT NULL, placed_at TEXT NOT NULL
-    )`,
-    `CREATE TABLE knowledge_articles (
-      id TEXT PRIMARY KEY,
-      topic TEXT NOT NULL,
-      lang TEXT NOT NULL CHECK (lang IN ('zh', 'en')),
-      title TEXT NOT NULL,
-      body TEXT NOT NULL,
-      keywords TEXT NOT NULL DEFAULT ''
-    )`,
     // trigram, not unicode61: unicode61 keeps a run of Chinese characters as one token,
     // so a search for part of a Chinese sentence would never match.
     `CREATE VIRTUAL TABLE knowledge_fts USING fts5(
@@ -60,27 +84,9 @@ const domainTables = {
       DELETE FROM knowledge_fts WHERE article_id = old.id;
       INSERT INTO knowledge_fts (article_id, title, body, keywords) VALUES (new.id, new.title, new.body, new.keywords);
     END`,
-    `CREATE TABLE chats (
-      id TEXT PRIMARY KEY,
-      owner_id TEXT,
-      title TEXT NOT NULL,
-      worker TEXT NOT NULL,
-      created_at TEXT NOT NULL,
-      updated_at TEXT NOT NULL
-    )`,
-    'CREATE INDEX chats_owner_updated ON chats (owner_id, updated_at)',
-    `CREATE TABLE chat_messages (
-      chat_id TEXT NOT NULL REFERENCES chats (id) ON DELETE CASCADE,
-      id TEXT NOT NULL,
-      position INTEGER NOT NULL,
-      role TEXT NOT NULL,
-      message TEXT NOT NULL,
-      created_at TEXT NOT NULL,
-      PRIMARY KEY (chat_id, id)
-    )`,
-    'CREATE INDEX chat_messages_position ON chat_messages (chat_id, position)',
   ],
   postgres: [
+    ...sharedDomainTables,
     // An identity column is a sequence: two instances creating at once never share a number,
     // and a number is never handed out again.
     `CREATE TABLE tickets (
@@ -99,41 +105,11 @@ const domainTables = {
       status TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'done')),
       created_at TEXT NOT NULL
     )`,
-    `CREATE TABLE orders (
-      id TEXT PRIMARY KEY, status TEXT NOT NULL, carrier TEXT, eta TEXT, items TEXT NOT NULL, placed_at TEXT NOT NULL
-    )`,
-    `CREATE TABLE knowledge_articles (
-      id TEXT PRIMARY KEY,
-      topic TEXT NOT NULL,
-      lang TEXT NOT NULL CHECK (lang IN ('zh', 'en')),
-      title TEXT NOT NULL,
-      body TEXT NOT NULL,
-      keywords TEXT NOT NULL DEFAULT ''
-    )`,
     // pg_trgm indexes the substring searches (ILIKE '%…%') that stand in for SQLite's FTS5
     // trigram table; substring matching, not word stemming, is what finds Chinese terms.
     'CREATE EXTENSION IF NOT EXISTS pg_trgm',
     `CREATE INDEX knowledge_articles_trgm ON knowledge_articles
       USING gin ((title || ' ' || keywords || ' ' || body) gin_trgm_ops)`,
-    `CREATE TABLE chats (
-      id TEXT PRIMARY KEY,
-      owner_id TEXT,
-      title TEXT NOT NULL,
-      worker TEXT NOT NULL,
-      created_at TEXT NOT NULL,
-      updated_at TEXT NOT NULL
-    )`,
-    'CREATE INDEX chats_owner_updated ON chats (owner_id, updated_at)',
-    `CREATE TABLE chat_messages (
-      chat_id TEXT NOT NULL REFERENCES chats (id) ON DELETE CASCADE,
-      id TEXT NOT NULL,
-      position INTEGER NOT NULL,
-      role TEXT NOT NULL,
-      message TEXT NOT NULL,
-      created_at TEXT NOT NULL,
-      PRIMARY KEY (chat_id, id)
-    )`,
-    'CREATE INDEX chat_messages_position ON chat_messages (chat_id, position)',
   ],
 } satisfies Record<DatabaseEngine, string[]>;
 

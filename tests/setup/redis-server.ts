@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { freePort } from '../support/free-port';
 
 const installHint =
   'Install it (Debian/Ubuntu: `apt-get install -y redis-server`; macOS: `brew install redis`) ' +
@@ -21,7 +22,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   let lastError: unknown;
   // A free port can be taken between probing and binding; try a few.
   for (let attempt = 0; attempt < 3; attempt += 1) {
-    const port = await findFreePort();
+    const port = await freePort();
     const server = spawn(
       binary,
       ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dataDir],
@@ -78,18 +79,6 @@ function isExecutable(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-function findFreePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** Sends a raw RESP PING until the server answers +PONG, the process exits, or time runs out. */

@@ -1,25 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from './free-port';
 
 /** The production build the integration and e2e suites share (`npm run build:test`). */
 export const testDistDir = '.next-test';
 
-/** A port nobody is listening on right now. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
+export { freePort };
 
 /** A `next start` process serving the test build. */
 /** The session secret every test server shares, so servers on one database accept each other's cookies. */

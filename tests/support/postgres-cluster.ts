@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { accessSync, chownSync, constants, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { freePort } from './free-port';
 
 const installHint =
   'Install PostgreSQL’s server (Debian/Ubuntu: `apt-get install -y postgresql`; macOS: `brew install postgresql`) ' +
@@ -49,7 +49,7 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
   let lastError: unknown;
   // A free port can be taken between probing and binding; try a few.
   for (let attempt = 0; attempt < 3; attempt += 1) {
-    const port = await findFreePort();
+    const port = await freePort();
     const options = [
       `-p ${port}`,
       `-k ${dataDir}`,
@@ -144,16 +144,4 @@ function isExecutable(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-function findFreePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
 }
