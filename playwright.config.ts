@@ -116,6 +116,8 @@ export default defineConfig({
     {
       name: 'chromium',
       testIgnore: /(expiry|mcp)\.spec\.ts/,
+      // Tests that need the 3 s approval timeout carry this tag and run in the project below.
+      grepInvert: /@short-approval-timeout/,
       use: {
         ...devices['Desktop Chrome'],
         viewport,
@@ -125,7 +127,8 @@ export default defineConfig({
     },
     {
       name: 'short-approval-timeout',
-      testMatch: /expiry\.spec\.ts/,
+      testMatch: /(expiry|durable-approvals)\.spec\.ts/,
+      grep: /@short-approval-timeout/,
       use: {
         ...devices['Desktop Chrome'],
         viewport,

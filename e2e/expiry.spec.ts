@@ -1,9 +1,9 @@
 import { expect, test } from './fixtures';
 
 // Runs in the project whose server has AGENT_CONFIRM_TIMEOUT_MS=3000.
-test('an unanswered approval expires: the card shows 已过期 and no ticket is created', async ({
-  chatPage,
-}) => {
+test('an unanswered approval expires: the card shows 已过期 and no ticket is created', {
+  tag: '@short-approval-timeout',
+}, async ({ chatPage }) => {
   await chatPage.goto('/');
   await chatPage.send('帮我创建一个工单：过期测试');
 

@@ -16,6 +16,8 @@ const names = {
   newChat: /^(新会话|New chat)$/,
   workspace: /^(工作区|Workspace)$/,
   close: /^(关闭|Close)$/,
+  // A tool part still in flight: its state badge carries a spinner.
+  inFlight: /^(准备参数|执行中|Preparing|Running)$/,
 };
 
 /** The chat page as a user sees it: composer, messages, tool cards, the side panel and the chats list. */
@@ -111,6 +113,24 @@ export class ChatPage {
 
   denyButton(card: Locator): Locator {
     return card.getByRole('button', { name: names.deny });
+  }
+
+  /** The card's countdown to auto-deny; it exists only while the card can be answered. */
+  countdown(card: Locator): Locator {
+    return card.getByRole('timer');
+  }
+
+  /** The seconds the card's countdown shows now. */
+  async secondsLeft(card: Locator): Promise<number> {
+    const text = (await this.countdown(card).textContent()) ?? '';
+    const match = /\d+/.exec(text);
+    if (!match) throw new Error(`no seconds in the countdown: ${text}`);
+    return Number(match[0]);
+  }
+
+  /** The card's in-flight state badge (Preparing / Running, with a spinner). */
+  inFlightBadge(card: Locator): Locator {
+    return card.getByText(names.inFlight);
   }
 
   /** The ticket rows in the side panel that mention `text`. */

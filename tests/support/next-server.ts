@@ -64,7 +64,8 @@ export async function startNextServer(
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   const stop = async () => {
-    if (child.exitCode !== null) return;
+    // A process killed by a signal has no exit code, only a signal code: it has exited too.
+    if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
     const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
