@@ -5,6 +5,7 @@ import { databaseEngines } from './database-engines';
 import { keyDerivation } from './key-derivation';
 import { memory } from './memory';
 import { nlu } from './nlu';
+import { parkedApprovals } from './parked-approvals';
 import { redisStores } from './redis-stores';
 import { singleFlight } from './single-flight';
 
@@ -17,5 +18,6 @@ export const benchCases: Record<string, BenchCase> = {
   redis: redisStores,
   'chat-throughput': chatThroughput,
   'approval-resume': approvalResume,
+  'parked-approvals': parkedApprovals,
   'database-engines': databaseEngines,
 };

@@ -10,6 +10,7 @@ const needsBuildByCase: Record<string, boolean> = {
   redis: false,
   'chat-throughput': true,
   'approval-resume': true,
+  'parked-approvals': true,
   'database-engines': true,
 };
 

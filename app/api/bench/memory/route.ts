@@ -1,0 +1,20 @@
+import { getConfig } from '@/lib/config';
+import { jsonError } from '@/lib/http/json';
+import { withSession } from '@/lib/http/with-session';
+
+export const dynamic = 'force-dynamic';
+
+/**
+ * Benchmark probe: the server's heap after a full collection (`--expose-gc` on the
+ * server's Node), so a benchmark can measure what waiting work costs. Served only with
+ * `TOOLGATE_BENCH_BASELINE=1`; 404 otherwise.
+ */
+export const GET = withSession(async () => {
+  if (!getConfig().TOOLGATE_BENCH_BASELINE) return jsonError(404, 'Not found');
+  const collect = (globalThis as { gc?: () => void }).gc;
+  if (collect === undefined) return jsonError(409, 'Start the server with --expose-gc');
+  collect();
+  collect();
+  const { heapUsed, rss } = process.memoryUsage();
+  return Response.json({ heapUsed, rss });
+});
