@@ -197,6 +197,23 @@ export function describeIdempotencyStoreContract(name: string, makeStore: MakeId
       expect(tool.calls).toBe(5);
     });
 
+    it('evicts only within a partition: a flood by one user never evicts another user’s entry', async () => {
+      const { store } = await make({ maxEntries: 3 });
+      const alice = counter(() => 'TK-000001');
+      await store.run('alice-chat', 'createTicket', { title: 'printer' }, alice.execute, { partition: 'alice' });
+      const mallory = counter((calls) => calls);
+      for (let index = 0; index < 12; index += 1) {
+        await store.run(`flood-${index}`, 'createTicket', { index }, mallory.execute, { partition: 'mallory' });
+      }
+      await expect(
+        store.run('alice-chat', 'createTicket', { title: 'printer' }, alice.execute, { partition: 'alice' }),
+      ).resolves.toBe('TK-000001');
+      expect(alice.calls).toBe(1);
+      // The flooder's own oldest entries went: its first call runs again.
+      await store.run('flood-0', 'createTicket', { index: 0 }, mallory.execute, { partition: 'mallory' });
+      expect(mallory.calls).toBe(13);
+    });
+
     it('clearScope drops one session and leaves the others', async () => {
       const { store } = await make();
       const tool = counter((calls) => calls);
