@@ -200,10 +200,14 @@ export function describeIdempotencyStoreContract(name: string, makeStore: MakeId
     it('evicts only within a partition: a flood by one user never evicts another user’s entry', async () => {
       const { store } = await make({ maxEntries: 3 });
       const alice = counter(() => 'TK-000001');
-      await store.run('alice-chat', 'createTicket', { title: 'printer' }, alice.execute, { partition: 'alice' });
+      await store.run('alice-chat', 'createTicket', { title: 'printer' }, alice.execute, {
+        partition: 'alice',
+      });
       const mallory = counter((calls) => calls);
       for (let index = 0; index < 12; index += 1) {
-        await store.run(`flood-${index}`, 'createTicket', { index }, mallory.execute, { partition: 'mallory' });
+        await store.run(`flood-${index}`, 'createTicket', { index }, mallory.execute, {
+          partition: 'mallory',
+        });
       }
       await expect(
         store.run('alice-chat', 'createTicket', { title: 'printer' }, alice.execute, { partition: 'alice' }),
