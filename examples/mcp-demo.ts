@@ -45,6 +45,8 @@ writeFileSync(
 process.env.MCP_CONFIG = configPath;
 
 const chatId = 'mcp-example';
+// The person deciding: only the chat's owner may answer its cards.
+const ownerId = 'example-user';
 const registry = createMemoryApprovalRegistry();
 const store = createMemoryIdempotencyStore();
 const model = createOfflineModel();
@@ -67,7 +69,7 @@ async function send(text: string) {
     baseTools,
     worker: 'notes',
     sessionId: chatId,
-    ownerId: 'example-user',
+    ownerId,
     approval: {
       confirmTools,
       registry,
@@ -77,7 +79,7 @@ async function send(text: string) {
         console.log(
           `  card   ${event.toolName}(${JSON.stringify(event.input)}) → ${nextDecision ? 'Allow' : 'Deny'}`,
         );
-        setTimeout(() => void registry.resolve(event.approvalId, chatId, nextDecision), 0);
+        setTimeout(() => void registry.resolve(event.approvalId, chatId, nextDecision, ownerId), 0);
       },
     },
     store,
