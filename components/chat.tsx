@@ -6,7 +6,9 @@ import { Sparkles } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { findErrorReference } from '@/lib/errors/error-reference';
 import type { ApproveToolCall, ToolgateMessage } from './api-types';
-import { rememberDeadlines } from './approval-deadlines';
+import { ApprovalAttention } from './approval-attention';
+import { localDeadlineOf, rememberDeadlines } from './approval-deadlines';
+import { ApprovalRulesBar } from './approval-rules-bar';
 import { Composer } from './composer';
 import { MessageList } from './message-list';
 import { Button } from './ui/button';
@@ -144,6 +146,9 @@ function ChatSession({
     });
 
   const busy = status === 'submitted' || status === 'streaming';
+  const waitingCount = countWaitingCards(messages, status === 'streaming' || status === 'submitted');
+  // Bumped when a card may have added an "allow for this chat" rule, so the header re-reads them.
+  const [rulesVersion, setRulesVersion] = useState(0);
   // Only the reference is shown: the error's own text is not for users (nor in their language).
   const errorReference = findErrorReference(error?.message);
   const viewportRef = useRef<HTMLDivElement>(null);
@@ -190,6 +195,8 @@ function ChatSession({
 
   return (
     <div className="flex min-h-0 flex-1 flex-col">
+      <ApprovalRulesBar chatId={id} version={rulesVersion} />
+      <ApprovalAttention waitingCount={waitingCount} />
       <ScrollArea
         ref={viewportRef}
         className="flex-1"
@@ -207,8 +214,11 @@ function ChatSession({
               messages={messages}
               status={status}
               approve={approve}
-              onDecided={({ parked }) => {
+              onDecided={({ parked, remembered }) => {
                 refreshData();
+                // Back to where the person writes, once nothing else waits for them.
+                if (waitingCount <= 1) document.querySelector<HTMLElement>('[data-composer]')?.focus();
+                if (remembered) setRulesVersion((value) => value + 1);
                 // Nobody streams a saved card's turn here: its continuation comes on the resume route.
                 if (parked) void follow();
               }}
@@ -252,6 +262,23 @@ function ChatSession({
       </div>
     </div>
   );
+}
+
+/** Cards that still wait for a decision: streaming here, or saved with time left. */
+function countWaitingCards(messages: ToolgateMessage[], streaming: boolean): number {
+  let count = 0;
+  for (const message of messages) {
+    for (const part of message.parts) {
+      const approval = (part as { state?: string; approval?: { id: string; descriptor?: unknown } }).approval;
+      if ((part as { state?: string }).state !== 'approval-requested' || approval === undefined) continue;
+      const deadline = localDeadlineOf(
+        approval.id,
+        approval.descriptor as Record<string, unknown> | undefined,
+      );
+      if (streaming || (deadline !== null && deadline > Date.now())) count += 1;
+    }
+  }
+  return count;
 }
 
 function EmptyState({ onPick }: { onPick: (text: string) => void }) {

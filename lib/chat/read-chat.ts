@@ -40,12 +40,12 @@ export async function readOwnedChat({
   const stream = await getChatStream(db, chatId);
   // The row's deadline wins over the saved part's: "+60 s" moves only the row.
   const pending = await listChatApprovals(db, chatId, ['pending']);
-  const deadlineById = new Map(pending.map((row) => [row.id, row.expiresAt]));
+  const pendingById = new Map(pending.map((row) => [row.id, row]));
   return {
     id: chat.id,
     title: chat.title,
     worker: chat.worker,
-    messages: withRemainingTime(await getChatMessages(db, chatId), Date.now(), deadlineById),
+    messages: withRemainingTime(await getChatMessages(db, chatId), Date.now(), pendingById),
     activeStream: stream === undefined ? null : { messageId: stream.messageId, baseParts: stream.baseParts },
   };
 }
@@ -63,12 +63,13 @@ export async function listOwnedChats(ownerId: string | undefined) {
 
 /**
  * Adds to each waiting card the time it has left by the server's clock, so the page
- * counts down from when it received this, whatever its own clock says.
+ * counts down from when it received this, whatever its own clock says, and how many
+ * times it was given more time.
  */
 function withRemainingTime(
   messages: UIMessage[],
   now: number,
-  deadlineById: ReadonlyMap<string, number>,
+  pendingById: ReadonlyMap<string, { expiresAt: number; extensions: number }>,
 ): UIMessage[] {
   return messages.map((message) => ({
     ...message,
@@ -76,11 +77,13 @@ function withRemainingTime(
       if (!isToolPart(part) || part.state !== 'approval-requested') return part;
       const descriptor = part.approval.descriptor as { expiresAt?: unknown } | undefined;
       if (typeof descriptor?.expiresAt !== 'number') return part;
-      const expiresAt = deadlineById.get(part.approval.id) ?? descriptor.expiresAt;
+      const row = pendingById.get(part.approval.id);
+      const expiresAt = row?.expiresAt ?? descriptor.expiresAt;
       const remainingMs = Math.max(0, expiresAt - now);
+      const extensions = row?.extensions ?? 0;
       return {
         ...part,
-        approval: { ...part.approval, descriptor: { ...descriptor, expiresAt, remainingMs } },
+        approval: { ...part.approval, descriptor: { ...descriptor, expiresAt, remainingMs, extensions } },
       };
     }),
   }));
