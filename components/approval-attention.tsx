@@ -3,11 +3,14 @@
 import { useEffect, useRef } from 'react';
 import { useWorkspace } from './workspace-provider';
 
-/** Whether the person is typing somewhere: then focus is theirs, not the card's. */
+/**
+ * Whether the person is typing somewhere: then focus is theirs, not the card's. A field
+ * they just emptied by sending does not count: that is where the card's request came from.
+ */
 function isTyping(): boolean {
   const active = document.activeElement;
-  if (!(active instanceof HTMLElement)) return false;
-  return active.isContentEditable || active.tagName === 'TEXTAREA' || active.tagName === 'INPUT';
+  if (active instanceof HTMLTextAreaElement || active instanceof HTMLInputElement) return active.value !== '';
+  return active instanceof HTMLElement && active.isContentEditable;
 }
 
 /**
