@@ -111,7 +111,7 @@ test.describe('approval card beyond allow / deny (zh)', () => {
     page,
   }) => {
     await chatPage.goto('/');
-    const card = await waitingCard(chatPage, '提醒我');
+    const card = await waitingCard(chatPage, '显示器闪烁');
     // Nobody is typing: focus goes to the card, so Tab reaches its buttons at once.
     await expect(card).toBeFocused();
     await expect(page).toHaveTitle(/^\(1\) /);
