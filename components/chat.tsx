@@ -146,7 +146,8 @@ function ChatSession({
     });
 
   const busy = status === 'submitted' || status === 'streaming';
-  const waitingCount = countWaitingCards(messages, status === 'streaming' || status === 'submitted');
+  const waitingIds = waitingApprovalIds(messages, busy);
+  const waitingCount = waitingIds.length;
   // Bumped when a card may have added an "allow for this chat" rule, so the header re-reads them.
   const [rulesVersion, setRulesVersion] = useState(0);
   // Only the reference is shown: the error's own text is not for users (nor in their language).
@@ -182,6 +183,15 @@ function ChatSession({
     const saved = await loadChat(id).catch(() => undefined);
     if (saved?.status === 'ready') setMessages(saved.messages);
     refreshChats();
+  }
+
+  /** Allow all / Deny all: one decision per waiting card, each on its own (a lost race is a 404). */
+  async function decideAll(approved: boolean) {
+    await Promise.all(
+      waitingIds.map((approvalId) => approve({ approvalId, sessionId: id, approved }).catch(() => undefined)),
+    );
+    refreshData();
+    if (!busy) void follow();
   }
 
   function send(text: string) {
@@ -257,6 +267,16 @@ function ChatSession({
       </ScrollArea>
       <div className="border-t border-border bg-background px-4 py-3">
         <div className="mx-auto w-full max-w-3xl">
+          {waitingCount >= 2 && (
+            <div className="mb-2 flex justify-end gap-2" data-testid="decide-all">
+              <Button size="sm" variant="outline" onClick={() => void decideAll(false)}>
+                {t.denyAll(waitingCount)}
+              </Button>
+              <Button size="sm" onClick={() => void decideAll(true)}>
+                {t.allowAll(waitingCount)}
+              </Button>
+            </div>
+          )}
           <Composer busy={busy} onSend={send} onStop={() => void stopTurn()} />
         </div>
       </div>
@@ -264,9 +284,9 @@ function ChatSession({
   );
 }
 
-/** Cards that still wait for a decision: streaming here, or saved with time left. */
-function countWaitingCards(messages: ToolgateMessage[], streaming: boolean): number {
-  let count = 0;
+/** Approval ids of the cards that still wait for a decision: streaming here, or saved with time left. */
+function waitingApprovalIds(messages: ToolgateMessage[], streaming: boolean): string[] {
+  const ids: string[] = [];
   for (const message of messages) {
     for (const part of message.parts) {
       const approval = (part as { state?: string; approval?: { id: string; descriptor?: unknown } }).approval;
@@ -275,10 +295,10 @@ function countWaitingCards(messages: ToolgateMessage[], streaming: boolean): num
         approval.id,
         approval.descriptor as Record<string, unknown> | undefined,
       );
-      if (streaming || (deadline !== null && deadline > Date.now())) count += 1;
+      if (streaming || (deadline !== null && deadline > Date.now())) ids.push(approval.id);
     }
   }
-  return count;
+  return ids;
 }
 
 function EmptyState({ onPick }: { onPick: (text: string) => void }) {

@@ -100,6 +100,13 @@ function deadlineOf(part: ToolPart): number | null {
   );
 }
 
+/** The tool's own one-line summary of the call, in the reader's language, as the server sent it. */
+function summaryOf(part: ToolPart, locale: string): string | undefined {
+  const descriptor = part.approval?.descriptor as { summary?: Record<string, unknown> } | undefined;
+  const summary = descriptor?.summary?.[locale];
+  return typeof summary === 'string' && summary !== '' ? summary : undefined;
+}
+
 function prettyJson(value: unknown): string {
   if (value === undefined) return '';
   try {
@@ -151,7 +158,7 @@ export function ToolCard({
   /** `parked`: nobody on this page streams the turn, so its continuation must be resumed. */
   onDecided: (event: { parked: boolean; remembered?: boolean }) => void;
 }) {
-  const { t, meta } = useWorkspace();
+  const { t, meta, locale } = useWorkspace();
   const toolName = getToolName(part);
   const mcpServer = parseMcpToolName(toolName)?.server;
   // The server answered this call from the idempotency window instead of running the tool.
@@ -237,7 +244,14 @@ export function ToolCard({
     >
       <CardHeader>
         <Wrench className="size-4 text-muted-foreground" aria-hidden="true" />
-        <CardTitle className="font-mono">{toolName}</CardTitle>
+        {summaryOf(part, locale) !== undefined ? (
+          <CardTitle data-testid="tool-summary">
+            {summaryOf(part, locale)}{' '}
+            <span className="font-mono text-xs text-muted-foreground">{toolName}</span>
+          </CardTitle>
+        ) : (
+          <CardTitle className="font-mono">{toolName}</CardTitle>
+        )}
         <div className="ml-auto flex items-center gap-1">
           {mcpServer !== undefined && (
             <Badge variant="outline" data-testid="mcp-server">

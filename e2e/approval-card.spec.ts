@@ -13,6 +13,7 @@ test.describe('approval card beyond allow / deny (zh)', () => {
   test('Edit, then allow: the ticket and the reply carry the edited title', async ({ chatPage }) => {
     await chatPage.goto('/');
     const card = await waitingCard(chatPage, '打印机坏了');
+    await expect(card.getByTestId('tool-summary')).toContainText('创建工单「打印机坏了」');
     await card.getByRole('button', { name: '修改', exact: true }).click();
     const title = card.getByRole('textbox', { name: /^title/ });
     await expect(title).toHaveValue('打印机坏了');

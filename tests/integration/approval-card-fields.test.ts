@@ -68,6 +68,10 @@ describe.each(databaseEngines)('on %s', (engine) => {
     it('runs the tool with the edited input, tells the model, and audits the edit', async () => {
       const reader = await send('edit-allow', 'create a ticket: printer brokn');
       const request = await reader.until('tool-approval-request');
+      // The card's title is the tool's own summary of the call, in both languages.
+      expect(request.approvalDescriptor).toMatchObject({
+        summary: { en: 'Create ticket “printer brokn”', zh: '创建工单「printer brokn」' },
+      });
       const decision = await decide({
         approvalId: request.approvalId,
         sessionId: 'edit-allow',
