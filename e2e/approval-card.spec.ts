@@ -31,6 +31,7 @@ test.describe('approval card beyond allow / deny (zh)', () => {
 
   test('An edit the schema rejects shows the field error and the call keeps waiting', async ({
     chatPage,
+    page,
   }) => {
     await chatPage.goto('/');
     const card = await waitingCard(chatPage, '校验修改');
@@ -39,6 +40,8 @@ test.describe('approval card beyond allow / deny (zh)', () => {
     await card.getByRole('button', { name: '按修改后的参数允许' }).click();
 
     await expect(card.getByTestId('field-error')).toHaveText(/请检查 title/);
+    await page.evaluate(() => document.fonts.ready);
+    await card.screenshot({ path: 'docs/approval-card-edit.png', animations: 'disabled' });
     await expect(card.getByRole('textbox', { name: /^title/ })).toHaveAttribute('aria-invalid', 'true');
     await expect(card.getByText('需要你的批准')).toBeVisible();
     await card.getByRole('button', { name: '取消' }).click();
@@ -46,7 +49,7 @@ test.describe('approval card beyond allow / deny (zh)', () => {
     await expect(card.getByText('已拒绝', { exact: true })).toBeVisible();
   });
 
-  test('Deny with a note: the card keeps the note and the reply repeats it', async ({ chatPage }) => {
+  test('Deny with a note: the card keeps the note and the reply repeats it', async ({ chatPage, page }) => {
     await chatPage.goto('/');
     const card = await waitingCard(chatPage, '订单退款');
     await card.getByRole('button', { name: '拒绝并说明…' }).click();
@@ -57,6 +60,8 @@ test.describe('approval card beyond allow / deny (zh)', () => {
     await chatPage.waitForTurnEnd();
     await expect(chatPage.agentMessages.last()).toContainText('你的说明：“请用订单 A1002”');
     await expect(card.getByTestId('denial-note')).toHaveText('请用订单 A1002');
+    await page.evaluate(() => document.fonts.ready);
+    await card.screenshot({ path: 'docs/approval-card-denied-with-note.png', animations: 'disabled' });
     // The explanation written for the model never shows in the Chinese UI.
     await expect(card).not.toContainText(/The user|Do not retry/);
   });
@@ -124,5 +129,24 @@ test.describe('approval card beyond allow / deny (zh)', () => {
     await expect(announcer).toHaveText('');
     // After the decision, focus is back where the person writes.
     await expect(chatPage.input).toBeFocused();
+  });
+
+  test('Keyboard only: Tab from the focused card reaches Allow, and Enter allows', async ({
+    chatPage,
+    page,
+  }) => {
+    await chatPage.goto('/');
+    const card = await waitingCard(chatPage, '键盘操作');
+    await expect(card).toBeFocused();
+    const allow = chatPage.allowButton(card);
+    for (let step = 0; step < 10; step++) {
+      if (await allow.evaluate((button) => button === document.activeElement)) break;
+      await page.keyboard.press('Tab');
+    }
+    await expect(allow).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(card.getByText('已允许', { exact: true })).toBeVisible();
+    await chatPage.waitForTurnEnd();
+    await expect(chatPage.tickets('键盘操作')).toHaveCount(1);
   });
 });
