@@ -22,6 +22,19 @@ export type Meta = {
   }[];
   confirmTools: string[];
   confirmTimeoutMs: number;
+  /** Each built-in tool's input as JSON Schema, for the approval card's edit form. */
+  toolInputSchemas?: Record<string, JsonSchema>;
+};
+
+/** The part of JSON Schema the edit form reads. */
+export type JsonSchema = {
+  type?: string | string[];
+  description?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
 };
 
 /** One row of `GET /api/tickets`. */
@@ -55,14 +68,25 @@ export type ToolgateMetadata = { worker?: string; model?: string };
 export type ToolgateMessage = UIMessage<ToolgateMetadata>;
 
 /** The result of deciding an approval (the server action's contract). */
-export type ApprovalDecision = { status: 'approved' | 'denied' } | { error: string };
+export type ApprovalDecision =
+  | { status: 'approved' | 'denied' }
+  | { error: string; fieldErrors?: Record<string, string[]> };
 
 /** The server action the approval card calls; passed down from a server component. */
 export type ApproveToolCall = (input: {
   approvalId: string;
   sessionId: string;
   approved: boolean;
+  /** The whole input, edited by the person (allow only). */
+  input?: Record<string, unknown>;
+  /** Allow this tool for the rest of the chat. */
+  remember?: 'chat';
+  /** Why not (deny only). */
+  reason?: string;
 }) => Promise<ApprovalDecision>;
+
+/** `GET /api/chats/:id/approval-rules`. */
+export type ApprovalRules = { rules: { toolName: string; createdAt: string }[] };
 
 /** GETs JSON from one of the app's routes; rejects on a non-2xx answer so callers can show an error. */
 export async function fetchJson<T>(url: string, init?: RequestInit): Promise<T> {

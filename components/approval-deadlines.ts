@@ -36,3 +36,14 @@ export function localDeadlineOf(approvalId: string, descriptor: Descriptor | und
   deadlineByApprovalId.set(approvalId, deadline);
   return deadline;
 }
+
+/** Moves a card's local deadline (the server gave it more time, `remainingMs` from now). */
+export function extendLocalDeadline(
+  approvalId: string,
+  remainingMs: number,
+  receivedAt = Date.now(),
+): number {
+  const deadline = receivedAt + Math.max(0, remainingMs);
+  deadlineByApprovalId.set(approvalId, deadline);
+  return deadline;
+}

@@ -6,7 +6,9 @@ import { Sparkles } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { findErrorReference } from '@/lib/errors/error-reference';
 import type { ApproveToolCall, ToolgateMessage } from './api-types';
-import { rememberDeadlines } from './approval-deadlines';
+import { ApprovalAttention } from './approval-attention';
+import { localDeadlineOf, rememberDeadlines } from './approval-deadlines';
+import { ApprovalRulesBar } from './approval-rules-bar';
 import { Composer } from './composer';
 import { MessageList } from './message-list';
 import { Button } from './ui/button';
@@ -144,6 +146,10 @@ function ChatSession({
     });
 
   const busy = status === 'submitted' || status === 'streaming';
+  const waitingIds = waitingApprovalIds(messages, busy);
+  const waitingCount = waitingIds.length;
+  // Bumped when a card may have added an "allow for this chat" rule, so the header re-reads them.
+  const [rulesVersion, setRulesVersion] = useState(0);
   // Only the reference is shown: the error's own text is not for users (nor in their language).
   const errorReference = findErrorReference(error?.message);
   const viewportRef = useRef<HTMLDivElement>(null);
@@ -179,6 +185,15 @@ function ChatSession({
     refreshChats();
   }
 
+  /** Allow all / Deny all: one decision per waiting card, each on its own (a lost race is a 404). */
+  async function decideAll(approved: boolean) {
+    await Promise.all(
+      waitingIds.map((approvalId) => approve({ approvalId, sessionId: id, approved }).catch(() => undefined)),
+    );
+    refreshData();
+    if (!busy) void follow();
+  }
+
   function send(text: string) {
     if (isNew && messages.length === 0) {
       // The chat gets its address as soon as it has content, without a navigation that would remount it.
@@ -190,6 +205,8 @@ function ChatSession({
 
   return (
     <div className="flex min-h-0 flex-1 flex-col">
+      <ApprovalRulesBar chatId={id} version={rulesVersion} />
+      <ApprovalAttention waitingCount={waitingCount} />
       <ScrollArea
         ref={viewportRef}
         className="flex-1"
@@ -207,8 +224,11 @@ function ChatSession({
               messages={messages}
               status={status}
               approve={approve}
-              onDecided={({ parked }) => {
+              onDecided={({ parked, remembered }) => {
                 refreshData();
+                // Back to where the person writes, once nothing else waits for them.
+                if (waitingCount <= 1) document.querySelector<HTMLElement>('[data-composer]')?.focus();
+                if (remembered) setRulesVersion((value) => value + 1);
                 // Nobody streams a saved card's turn here: its continuation comes on the resume route.
                 if (parked) void follow();
               }}
@@ -247,11 +267,38 @@ function ChatSession({
       </ScrollArea>
       <div className="border-t border-border bg-background px-4 py-3">
         <div className="mx-auto w-full max-w-3xl">
+          {waitingCount >= 2 && (
+            <div className="mb-2 flex justify-end gap-2" data-testid="decide-all">
+              <Button size="sm" variant="outline" onClick={() => void decideAll(false)}>
+                {t.denyAll(waitingCount)}
+              </Button>
+              <Button size="sm" onClick={() => void decideAll(true)}>
+                {t.allowAll(waitingCount)}
+              </Button>
+            </div>
+          )}
           <Composer busy={busy} onSend={send} onStop={() => void stopTurn()} />
         </div>
       </div>
     </div>
   );
+}
+
+/** Approval ids of the cards that still wait for a decision: streaming here, or saved with time left. */
+function waitingApprovalIds(messages: ToolgateMessage[], streaming: boolean): string[] {
+  const ids: string[] = [];
+  for (const message of messages) {
+    for (const part of message.parts) {
+      const approval = (part as { state?: string; approval?: { id: string; descriptor?: unknown } }).approval;
+      if ((part as { state?: string }).state !== 'approval-requested' || approval === undefined) continue;
+      const deadline = localDeadlineOf(
+        approval.id,
+        approval.descriptor as Record<string, unknown> | undefined,
+      );
+      if (streaming || (deadline !== null && deadline > Date.now())) ids.push(approval.id);
+    }
+  }
+  return ids;
 }
 
 function EmptyState({ onPick }: { onPick: (text: string) => void }) {

@@ -39,6 +39,7 @@ export function Composer({
   return (
     <form onSubmit={submit} className="flex items-end gap-2">
       <Textarea
+        data-composer
         aria-label={t.messageLabel}
         placeholder={t.messagePlaceholder}
         value={text}

@@ -90,6 +90,31 @@ const en = {
   approvalTitle: 'Approval needed',
   approvalExplain: 'The agent wants to run this tool. Nothing happens until you decide.',
   allow: 'Allow',
+  editInput: 'Edit the arguments',
+  edit: 'Edit',
+  allowEdited: 'Allow with these arguments',
+  allowForChat: 'Allow for this chat',
+  denyWithNote: 'Deny with a note…',
+  denyNoteLabel: 'Why not? (optional, the agent reads it)',
+  sendDenial: 'Deny',
+  moreTime: '+60 s',
+  moreTimeLabel: (left: number) => `Give 60 more seconds (${left} left)`,
+  fieldInvalid: (name: string, field: { maxLength?: number }) =>
+    field.maxLength !== undefined
+      ? `Check ${name}: it must be filled in correctly, at most ${field.maxLength} characters.`
+      : `Check ${name}: it is not valid.`,
+  inputInvalid: 'These arguments are not valid.',
+  editedBadge: 'Edited',
+  yourNote: 'Your note',
+  approvalRules: 'Allowed in this chat',
+  revokeRule: (tool: string) => `Stop allowing ${tool} in this chat`,
+  revoke: 'Revoke',
+  allowAll: (count: number) => `Allow all (${count})`,
+  denyAll: (count: number) => `Deny all (${count})`,
+  waitingAnnouncement: (count: number) =>
+    count === 1
+      ? 'A tool call is waiting for your approval.'
+      : `${count} tool calls are waiting for your approval.`,
   deny: 'Deny',
   approved: 'Approved',
   denied: 'Denied',
@@ -191,6 +216,29 @@ const zh: Dictionary = {
   approvalTitle: '需要你的批准',
   approvalExplain: '智能体想执行这个工具。你做决定之前，什么都不会发生。',
   allow: '允许',
+  editInput: '修改参数',
+  edit: '修改',
+  allowEdited: '按修改后的参数允许',
+  allowForChat: '在本对话中始终允许',
+  denyWithNote: '拒绝并说明…',
+  denyNoteLabel: '原因（可选，助手会看到）',
+  sendDenial: '拒绝',
+  moreTime: '+60 秒',
+  moreTimeLabel: (left: number) => `再给 60 秒（还可延长 ${left} 次）`,
+  fieldInvalid: (name: string, field: { maxLength?: number }) =>
+    field.maxLength !== undefined
+      ? `请检查 ${name}：需正确填写，最多 ${field.maxLength} 个字符。`
+      : `请检查 ${name}：内容无效。`,
+  inputInvalid: '这些参数无效。',
+  editedBadge: '已修改',
+  yourNote: '你的说明',
+  approvalRules: '本对话中已始终允许',
+  revokeRule: (tool: string) => `在本对话中不再自动允许 ${tool}`,
+  revoke: '撤销',
+  allowAll: (count: number) => `全部允许（${count}）`,
+  denyAll: (count: number) => `全部拒绝（${count}）`,
+  waitingAnnouncement: (count: number) =>
+    count === 1 ? '有一个工具调用等待你的批准。' : `有 ${count} 个工具调用等待你的批准。`,
   deny: '拒绝',
   approved: '已允许',
   denied: '已拒绝',

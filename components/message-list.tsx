@@ -21,7 +21,7 @@ export function MessageList({
   messages: ToolgateMessage[];
   status: ChatStatus;
   approve: ApproveToolCall;
-  onDecided: (event: { parked: boolean }) => void;
+  onDecided: (event: { parked: boolean; remembered?: boolean }) => void;
 }) {
   const { t } = useWorkspace();
   return (

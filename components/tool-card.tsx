@@ -15,12 +15,15 @@ import {
 import { useState } from 'react';
 import { findErrorReference } from '@/lib/errors/error-reference';
 import { parseMcpToolName } from '@/lib/mcp/mcp-tool-name';
+import { denialNoteOf, isEditedOutput } from '@/lib/shells/wrap-tools-with-approval';
 import type { ApproveToolCall } from './api-types';
-import { localDeadlineOf } from './approval-deadlines';
+import { extendLocalDeadline, localDeadlineOf } from './approval-deadlines';
+import { ApprovalEditForm, canEditInput } from './approval-edit-form';
 import { Badge } from './ui/badge';
 import { Button } from './ui/button';
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from './ui/card';
 import { cn } from './ui/cn';
+import { Textarea } from './ui/textarea';
 import { useCountdown } from './use-countdown';
 import { useWorkspace } from './workspace-provider';
 
@@ -97,6 +100,13 @@ function deadlineOf(part: ToolPart): number | null {
   );
 }
 
+/** The tool's own one-line summary of the call, in the reader's language, as the server sent it. */
+function summaryOf(part: ToolPart, locale: string): string | undefined {
+  const descriptor = part.approval?.descriptor as { summary?: Record<string, unknown> } | undefined;
+  const summary = descriptor?.summary?.[locale];
+  return typeof summary === 'string' && summary !== '' ? summary : undefined;
+}
+
 function prettyJson(value: unknown): string {
   if (value === undefined) return '';
   try {
@@ -112,6 +122,21 @@ type LocalDecision =
   | { kind: 'sending'; approved: boolean }
   | { kind: 'decided'; outcome: Outcome }
   | { kind: 'failed'; retryable: boolean };
+
+/** What the person says beside a plain allow / deny. */
+type DecisionExtras = { input?: Record<string, unknown>; remember?: 'chat'; reason?: string };
+
+/** Which part of the card the person is filling in: the buttons, the edit form, or a note with a "no". */
+type CardMode = 'buttons' | 'edit' | 'denyNote';
+
+/** How many times one card may ask for more time (the server enforces it too). */
+const maxExtensions = 3;
+
+/** The extensions a saved card already used, as the server sent them. */
+function extensionsOf(part: ToolPart): number {
+  const descriptor = part.approval?.descriptor as { extensions?: unknown } | undefined;
+  return typeof descriptor?.extensions === 'number' ? descriptor.extensions : 0;
+}
 
 /**
  * One tool call, in whichever of its seven states it is. While the call waits for
@@ -131,22 +156,30 @@ export function ToolCard({
   chatId: string;
   approve: ApproveToolCall;
   /** `parked`: nobody on this page streams the turn, so its continuation must be resumed. */
-  onDecided: (event: { parked: boolean }) => void;
+  onDecided: (event: { parked: boolean; remembered?: boolean }) => void;
 }) {
-  const { t } = useWorkspace();
+  const { t, meta, locale } = useWorkspace();
   const toolName = getToolName(part);
   const mcpServer = parseMcpToolName(toolName)?.server;
   // The server answered this call from the idempotency window instead of running the tool.
   const replayed = part.toolMetadata?.replayed === true;
   const [decision, setDecision] = useState<LocalDecision>({ kind: 'none' });
+  const [mode, setMode] = useState<CardMode>('buttons');
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({});
+  const [note, setNote] = useState('');
+  const [extensionsUsed, setExtensionsUsed] = useState(() => extensionsOf(part));
+  const [extendedDeadline, setExtendedDeadline] = useState<number | null>(null);
+  const inputSchema = meta?.toolInputSchemas?.[toolName];
   // The server keeps an approval until its deadline, Stop, a new message or a decision, whether
   // or not this page still streams the turn: a saved card stays answerable after a reload.
-  const deadline = deadlineOf(part);
+  const deadline = extendedDeadline ?? deadlineOf(part);
   const waiting =
     part.state === 'approval-requested' && (live || (deadline !== null && deadline > Date.now()));
   const secondsLeft = useCountdown(deadline, waiting && decision.kind !== 'decided');
 
   const denial = part.state === 'output-available' ? asDenial(part.output) : denialOfDeniedPart(part);
+  const deniedNote = denial?.message === undefined ? undefined : denialNoteOf(denial.message);
+  const edited = part.state === 'output-available' && isEditedOutput(part.output);
   const outcome = resolveOutcome(part, live, denial, decision, secondsLeft, deadline);
   const view = stateViews[part.state];
   const StateIcon = view.icon;
@@ -157,12 +190,18 @@ export function ToolCard({
       decision.kind === 'sending' ||
       (decision.kind === 'failed' && decision.retryable));
 
-  async function decide(approved: boolean) {
+  async function decide(approved: boolean, extras: DecisionExtras = {}) {
     if (!part.approval) return;
     setDecision({ kind: 'sending', approved });
+    let settled = true;
     try {
-      const result = await approve({ approvalId: part.approval.id, sessionId: chatId, approved });
-      if ('error' in result) {
+      const result = await approve({ approvalId: part.approval.id, sessionId: chatId, approved, ...extras });
+      if ('error' in result && result.fieldErrors !== undefined) {
+        // The edit broke the tool's rules: the call is still pending, so the form stays open.
+        setFieldErrors(result.fieldErrors);
+        setDecision({ kind: 'none' });
+        settled = false;
+      } else if ('error' in result) {
         // Unknown, mismatched or already settled: deciding again cannot help, so the buttons go.
         setDecision({ kind: 'failed', retryable: false });
       } else {
@@ -172,8 +211,24 @@ export function ToolCard({
       // The action never ran (network, server restart): the approval may still be open, so let the user retry.
       setDecision({ kind: 'failed', retryable: true });
     } finally {
-      onDecided({ parked: !live });
+      if (settled) onDecided({ parked: !live, remembered: extras.remember === 'chat' });
     }
+  }
+
+  /** "+60 s": the server moves the deadline; the countdown follows the time it says is left. */
+  async function extendDeadline() {
+    if (!part.approval) return;
+    const approvalId = part.approval.id;
+    const response = await fetch('/api/chat/approve/extend', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ approvalId, sessionId: chatId }),
+    }).catch(() => undefined);
+    if (response?.status === 409) setExtensionsUsed(maxExtensions);
+    if (!response?.ok) return;
+    const { remainingMs } = (await response.json()) as { remainingMs: number };
+    setExtendedDeadline(extendLocalDeadline(approvalId, remainingMs));
+    setExtensionsUsed((used) => used + 1);
   }
 
   return (
@@ -183,11 +238,20 @@ export function ToolCard({
       data-testid="tool-card"
       data-state={part.state}
       data-approval-id={part.approval?.id}
+      data-waiting={showButtons ? 'true' : undefined}
+      tabIndex={showButtons ? -1 : undefined}
       className={cn('my-2 w-full max-w-xl', waiting && outcome === null && 'border-warning/60')}
     >
       <CardHeader>
         <Wrench className="size-4 text-muted-foreground" aria-hidden="true" />
-        <CardTitle className="font-mono">{toolName}</CardTitle>
+        {summaryOf(part, locale) !== undefined ? (
+          <CardTitle data-testid="tool-summary">
+            {summaryOf(part, locale)}{' '}
+            <span className="font-mono text-xs text-muted-foreground">{toolName}</span>
+          </CardTitle>
+        ) : (
+          <CardTitle className="font-mono">{toolName}</CardTitle>
+        )}
         <div className="ml-auto flex items-center gap-1">
           {mcpServer !== undefined && (
             <Badge variant="outline" data-testid="mcp-server">
@@ -198,6 +262,11 @@ export function ToolCard({
             <Badge variant="outline" data-testid="replayed">
               <History aria-hidden="true" />
               {t.replayed}
+            </Badge>
+          )}
+          {edited && (
+            <Badge variant="outline" data-testid="edited">
+              {t.editedBadge}
             </Badge>
           )}
           {outcome !== null && <OutcomeBadge outcome={outcome} />}
@@ -215,12 +284,26 @@ export function ToolCard({
       <CardContent>
         {waiting && outcome === null && <p className="text-sm font-medium">{t.approvalTitle}</p>}
         {waiting && outcome === null && <p className="text-xs text-muted-foreground">{t.approvalExplain}</p>}
-        {part.input !== undefined && (
-          <Section label={t.arguments}>
-            <pre className="overflow-x-auto rounded-md bg-muted p-2 font-mono text-xs">
-              {prettyJson(part.input)}
-            </pre>
-          </Section>
+        {showButtons && mode === 'edit' && inputSchema !== undefined ? (
+          <ApprovalEditForm
+            schema={inputSchema}
+            input={part.input}
+            fieldErrors={fieldErrors}
+            sending={decision.kind === 'sending'}
+            onSubmit={(input) => void decide(true, { input })}
+            onCancel={() => {
+              setMode('buttons');
+              setFieldErrors({});
+            }}
+          />
+        ) : (
+          part.input !== undefined && (
+            <Section label={t.arguments}>
+              <pre className="overflow-x-auto rounded-md bg-muted p-2 font-mono text-xs">
+                {prettyJson(part.input)}
+              </pre>
+            </Section>
+          )
         )}
         {replayed && (
           <p className="text-xs text-muted-foreground" data-testid="replayed-note">
@@ -228,6 +311,41 @@ export function ToolCard({
           </p>
         )}
         <ToolBody part={part} denial={denial} outcome={outcome} />
+        {deniedNote !== undefined && (
+          <Section label={t.yourNote}>
+            <p className="text-xs" data-testid="denial-note">
+              {deniedNote}
+            </p>
+          </Section>
+        )}
+        {showButtons && mode === 'denyNote' && (
+          <form
+            className="flex flex-col gap-1"
+            onSubmit={(event) => {
+              event.preventDefault();
+              const reason = note.trim();
+              void decide(false, reason === '' ? {} : { reason });
+            }}
+          >
+            <label htmlFor={`deny-note-${part.toolCallId}`} className="text-xs font-medium">
+              {t.denyNoteLabel}
+            </label>
+            <Textarea
+              id={`deny-note-${part.toolCallId}`}
+              maxLength={500}
+              value={note}
+              onChange={(event) => setNote(event.target.value)}
+            />
+            <div className="flex justify-end gap-2">
+              <Button type="button" variant="ghost" size="sm" onClick={() => setMode('buttons')}>
+                {t.cancel}
+              </Button>
+              <Button type="submit" variant="outline" size="sm" disabled={decision.kind === 'sending'}>
+                {t.sendDenial}
+              </Button>
+            </div>
+          </form>
+        )}
         {decision.kind === 'failed' && (
           <p role="alert" className="text-xs text-destructive">
             {t.approvalFailed}
@@ -235,7 +353,7 @@ export function ToolCard({
         )}
       </CardContent>
       {showButtons && (
-        <CardFooter>
+        <CardFooter className="flex-wrap">
           {secondsLeft !== null && (
             <span role="timer" aria-live="off" className="mr-auto text-xs tabular-nums text-muted-foreground">
               <Clock className="mr-1 inline size-3" aria-hidden="true" />
@@ -243,18 +361,61 @@ export function ToolCard({
             </span>
           )}
           <Button
-            variant="outline"
+            variant="ghost"
             size="sm"
-            disabled={decision.kind === 'sending'}
-            onClick={() => decide(false)}
+            aria-label={t.moreTimeLabel(maxExtensions - extensionsUsed)}
+            disabled={extensionsUsed >= maxExtensions || decision.kind === 'sending'}
+            onClick={() => void extendDeadline()}
           >
-            {decision.kind === 'sending' && !decision.approved && <LoaderCircle className="animate-spin" />}
-            {t.deny}
+            {t.moreTime}
           </Button>
-          <Button size="sm" disabled={decision.kind === 'sending'} onClick={() => decide(true)}>
-            {decision.kind === 'sending' && decision.approved && <LoaderCircle className="animate-spin" />}
-            {t.allow}
-          </Button>
+          {mode === 'buttons' && canEditInput(inputSchema) && (
+            <Button
+              variant="ghost"
+              size="sm"
+              disabled={decision.kind === 'sending'}
+              onClick={() => setMode('edit')}
+            >
+              {t.edit}
+            </Button>
+          )}
+          {mode === 'buttons' && (
+            <Button
+              variant="ghost"
+              size="sm"
+              disabled={decision.kind === 'sending'}
+              onClick={() => setMode('denyNote')}
+            >
+              {t.denyWithNote}
+            </Button>
+          )}
+          {mode === 'buttons' && (
+            <Button
+              variant="outline"
+              size="sm"
+              disabled={decision.kind === 'sending'}
+              onClick={() => decide(false)}
+            >
+              {decision.kind === 'sending' && !decision.approved && <LoaderCircle className="animate-spin" />}
+              {t.deny}
+            </Button>
+          )}
+          {mode === 'buttons' && (
+            <Button
+              variant="outline"
+              size="sm"
+              disabled={decision.kind === 'sending'}
+              onClick={() => decide(true, { remember: 'chat' })}
+            >
+              {t.allowForChat}
+            </Button>
+          )}
+          {mode === 'buttons' && (
+            <Button size="sm" disabled={decision.kind === 'sending'} onClick={() => decide(true)}>
+              {decision.kind === 'sending' && decision.approved && <LoaderCircle className="animate-spin" />}
+              {t.allow}
+            </Button>
+          )}
         </CardFooter>
       )}
     </Card>

@@ -15,7 +15,7 @@ test('in English: "create a ticket: printer broken" asks for approval and create
   await expect(card.getByRole('timer')).toHaveText(/^Auto-deny in \d+s$/);
   await expect(card).toContainText('printer broken');
 
-  await page.getByRole('button', { name: 'Allow' }).click();
+  await page.getByRole('button', { name: 'Allow', exact: true }).click();
   await expect(card.getByText('Approved', { exact: true })).toBeVisible();
   const ticketId = await chatPage.ticketIdIn(card);
   await chatPage.waitForTurnEnd();

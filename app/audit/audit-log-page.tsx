@@ -25,6 +25,7 @@ const variantByOutcome: Record<AuditOutcome, BadgeVariant> = {
   superseded: 'outline',
   error: 'destructive',
   rate_limited: 'warning',
+  approved_by_rule: 'success',
 };
 
 const textByLocale = {

@@ -8,6 +8,7 @@ import type {
   LanguageModelV4ToolResultOutput,
   LanguageModelV4Usage,
 } from '@ai-sdk/provider';
+import { denialNoteOf, isEditedOutput } from '@/lib/shells/wrap-tools-with-approval';
 import { answerTo, missingArgumentQuestion, questionAskedIn, startsNewTopic } from './follow-up';
 import { detectLanguage, type Language } from './language';
 import { looksLikeQuestion, type ToolRequest, understand } from './nlu/understand';
@@ -106,7 +107,12 @@ function parseMaybeJson(value: string): unknown {
 function readOutcome(toolName: string, output: LanguageModelV4ToolResultOutput): ToolOutcome {
   switch (output.type) {
     case 'execution-denied':
-      return { kind: 'denied', toolName, reason: output.reason };
+      return {
+        kind: 'denied',
+        toolName,
+        reason: output.reason,
+        note: output.reason === undefined ? undefined : denialNoteOf(output.reason),
+      };
     case 'error-text':
     case 'error-json': {
       const message = output.type === 'error-text' ? output.value : JSON.stringify(output.value);
@@ -126,13 +132,19 @@ function readOutcome(toolName: string, output: LanguageModelV4ToolResultOutput):
           kind: 'denied',
           toolName,
           reason: typeof value.reason === 'string' ? value.reason : undefined,
+          note:
+            typeof value.note === 'string'
+              ? value.note
+              : typeof value.message === 'string'
+                ? denialNoteOf(value.message)
+                : undefined,
         };
       }
       if (isRecord(value) && value.rateLimited === true) {
         const retryAfterMs = typeof value.retryAfterMs === 'number' ? value.retryAfterMs : undefined;
         return { kind: 'rateLimited', toolName, retryAfterMs };
       }
-      return { kind: 'success', toolName, value };
+      return { kind: 'success', toolName, value, edited: isEditedOutput(value) };
     }
   }
 }
@@ -176,7 +188,9 @@ function planStep(options: LanguageModelV4CallOptions, generateId: () => string)
   );
   if (failure !== undefined) return answer(failureReply(failure, language));
   const successes = outcomes.flatMap((outcome) =>
-    outcome.kind === 'success' ? [successReply(outcome.toolName, outcome.value, language)] : [],
+    outcome.kind === 'success'
+      ? [successReply(outcome.toolName, outcome.value, language, { edited: outcome.edited })]
+      : [],
   );
   const callOrAnswer = (planned: PlannedCall[], closing: string[]): Plan => {
     // Calls are made one per step, in order; the number already made says which comes next.

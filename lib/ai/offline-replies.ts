@@ -7,8 +7,8 @@ import type { ToolRequest } from './nlu/understand';
 
 /** How one tool call ended, as the offline model reads it back from the prompt. */
 export type ToolOutcome =
-  | { kind: 'success'; toolName: string; value: unknown }
-  | { kind: 'denied'; toolName: string; reason?: string }
+  | { kind: 'success'; toolName: string; value: unknown; edited?: boolean }
+  | { kind: 'denied'; toolName: string; reason?: string; note?: string }
   | { kind: 'rateLimited'; toolName: string; retryAfterMs?: number }
   | { kind: 'error'; toolName: string; message: string; validation: boolean };
 
@@ -111,6 +111,12 @@ export function failureReply(outcome: Exclude<ToolOutcome, { kind: 'success' }>,
           ? `审批请求已超时，没有人确认，所以${nothingDone}。如果仍然需要，请重新发起请求。`
           : `The approval request expired before anyone answered, so ${nothingDone}. Ask again if you still need it.`;
       }
+      if (outcome.note !== undefined && outcome.note !== '') {
+        // The person said why: repeat it, so they see it was heard, and leave the next step to them.
+        return zh
+          ? `好的，已取消：${nothingDone}。你的说明：“${outcome.note}”。如果需要按这个说明重新办理，请告诉我。`
+          : `Understood: ${nothingDone}. You said: “${outcome.note}”. Tell me if you would like me to try again that way.`;
+      }
       return zh
         ? `好的，已取消：${nothingDone}，我不会再重试。`
         : `Understood: ${nothingDone}, and I won’t try again.`;
@@ -190,7 +196,21 @@ function todosReply(value: Record_, language: Language): string {
 }
 
 /** One paragraph answering from a successful tool result. */
-export function successReply(toolName: string, value: unknown, language: Language): string {
+export function successReply(
+  toolName: string,
+  value: unknown,
+  language: Language,
+  { edited = false }: { edited?: boolean } = {},
+): string {
+  const reply = plainSuccessReply(toolName, value, language);
+  if (!edited) return reply;
+  // The person changed the call before allowing it: say so, the result shows what was done.
+  return language === 'zh'
+    ? `${reply}（你在批准前修改了内容。）`
+    : `${reply} (You edited the request before approving it.)`;
+}
+
+function plainSuccessReply(toolName: string, value: unknown, language: Language): string {
   const result = isRecord(value) ? value : {};
   const zh = language === 'zh';
   switch (toolName) {

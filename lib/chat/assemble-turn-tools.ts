@@ -1,6 +1,7 @@
 import type { ToolSet } from 'ai';
 import type { NewAuditRow } from '@/lib/db/audit';
 import {
+  type ApprovalDecisionEvent,
   type ApprovalShellOptions,
   composeToolShells,
   type IdempotencyReplayEvent,
@@ -24,6 +25,8 @@ export type TurnApprovalOptions = {
   timeoutMs: number;
   /** Told once an approved call has run (see `wrapToolsWithApproval`). */
   afterExecute?: ApprovalShellOptions['afterExecute'];
+  /** Whether the user allowed a tool for this chat (no card then). */
+  approvedByRule?: ApprovalShellOptions['approvedByRule'];
 };
 
 /** Everything one turn needs to harden its worker's tool table. */
@@ -77,10 +80,18 @@ export function assembleTurnTools({
   // The audit shell cannot see a replay (the result is the same on purpose); the
   // idempotency shell reports it here, per turn, by tool call id.
   const replayedCallIds = new Set<string>();
+  // Likewise what a person decided beyond allow / deny (a rule, an edit, a note).
+  const decisionsByCallId = new Map<string, ApprovalDecisionEvent>();
   const shells: ToolShell[] = [];
   if (audit !== undefined) {
     shells.push((table) =>
-      wrapToolsWithAudit(table, { record: audit, chatId: sessionId, worker, replayedCallIds }),
+      wrapToolsWithAudit(table, {
+        record: audit,
+        chatId: sessionId,
+        worker,
+        replayedCallIds,
+        decisionsByCallId,
+      }),
     );
   }
   shells.push((table) => wrapToolsWithErrorReferences(table));
@@ -89,7 +100,7 @@ export function assembleTurnTools({
     shells.push((table) => wrapToolsWithRateLimit(table, { limiter: rateLimiter, key: ownerId }));
   }
   if (approval !== undefined && approval.confirmTools.size > 0) {
-    const { confirmTools, registry, emit, timeoutMs, afterExecute } = approval;
+    const { confirmTools, registry, emit, timeoutMs, afterExecute, approvedByRule } = approval;
     shells.push((table) =>
       wrapToolsWithApproval(table, confirmTools, {
         registry,
@@ -99,6 +110,10 @@ export function assembleTurnTools({
         timeoutMs,
         signal,
         afterExecute,
+        approvedByRule,
+        onDecision: (event) => {
+          if (audit !== undefined) decisionsByCallId.set(event.toolCallId, event);
+        },
       }),
     );
   }

@@ -15,6 +15,7 @@ import { getToolRateLimiter } from '@/lib/server/rate-limiter';
 import { getIdempotencyStore } from '@/lib/server/stores';
 import { toolDenial, writeToolNames } from '@/lib/shells';
 import { finalOutput, type ToolExecute } from '@/lib/shells/wrap-execute';
+import type { ApprovalDecision, ApprovalRegistry } from '@/lib/stores';
 import { createWorkerTools, isWorkerName } from '@/lib/tools';
 import { type ApprovalEnd, denialReasonText, mapToolPart, settleApprovalPart } from './approval-parts';
 import { assembleTurnTools } from './assemble-turn-tools';
@@ -61,6 +62,18 @@ export async function continueParkedTurn(db: Db, approvalId: string): Promise<bo
       worker,
       sessionId: row.chatId,
       ownerId,
+      // The same approval shell as a live turn, answered from the row: the person's
+      // edit reaches the tool, the idempotency key and the model the same way.
+      approval: {
+        confirmTools: new Set([row.toolName]),
+        registry: decidedRegistry({
+          approved: true,
+          approvalId: row.id,
+          ...(row.editedInput !== undefined && { input: row.editedInput }),
+        }),
+        emit: () => undefined,
+        timeoutMs: 1,
+      },
       store: getIdempotencyStore(),
       writeTools: new Set([...writeToolNames, ...table.writeTools]),
       audit: auditWriter.record,
@@ -81,7 +94,11 @@ export async function continueParkedTurn(db: Db, approvalId: string): Promise<bo
     }
     await auditWriter.flush();
   } else {
-    const denial = toolDenial(reasonByStatus[row.status as keyof typeof reasonByStatus], row.toolName);
+    const denial = toolDenial(
+      reasonByStatus[row.status as keyof typeof reasonByStatus],
+      row.toolName,
+      row.note,
+    );
     end = { kind: 'denied', reason: denial.reason, message: denial.message };
   }
 
@@ -127,4 +144,14 @@ export async function continueParkedTurn(db: Db, approvalId: string): Promise<bo
   // Nobody may be reading: drain it, so the turn runs to its end and readers resume from the buffer.
   void stream.pipeTo(new WritableStream()).catch(() => undefined);
   return true;
+}
+
+/** A registry that answers every call with a decision already taken (and read from the row). */
+function decidedRegistry(decision: ApprovalDecision): ApprovalRegistry {
+  return {
+    confirm: (async () => decision) as ApprovalRegistry['confirm'],
+    resolve: () => false,
+    extend: () => false,
+    closeSession: () => 0,
+  };
 }

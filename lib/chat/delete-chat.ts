@@ -1,5 +1,5 @@
 import 'server-only';
-import { deleteChat as deleteChatRow, getChat, getDb } from '@/lib/db';
+import { deleteChatApprovalRules, deleteChat as deleteChatRow, getChat, getDb } from '@/lib/db';
 import { getApprovalRegistry, getIdempotencyStore } from '@/lib/server/stores';
 import { endPendingApprovals } from './end-chat-approvals';
 
@@ -21,6 +21,8 @@ export async function deleteOwnedChat({
   await endPendingApprovals(db, getApprovalRegistry(), chatId, 'closed');
   await getApprovalRegistry().closeSession(chatId);
   await getIdempotencyStore().clearScope(chatId);
+  // A chat id could come back (the client picks it): its rules must not.
+  await deleteChatApprovalRules(db, chatId);
   await deleteChatRow(db, chatId);
   return true;
 }

@@ -103,11 +103,15 @@ export function createDurableApprovalRegistry({
     if (row === undefined) return { approved: false, reason: 'aborted' };
     if (row.status === 'approved') {
       if (await transitionApproval(db, approvalId, 'approved', 'executing', { claim: true })) {
-        return { approved: true };
+        return { approved: true, ...(row.editedInput !== undefined && { input: row.editedInput }) };
       }
     } else if (isDeniedStatus(row.status)) {
       if (claimed || (await claimApproval(db, approvalId, row.status))) {
-        return { approved: false, reason: reasonByStatus[row.status] };
+        return {
+          approved: false,
+          reason: reasonByStatus[row.status],
+          ...(row.note !== undefined && { note: row.note }),
+        };
       }
     }
     onTakenOver();
@@ -118,6 +122,7 @@ export function createDurableApprovalRegistry({
     confirm: confirm as ApprovalRegistry['confirm'],
     resolve: (...args) => registry.resolve(...args),
     closeSession: (sessionId) => registry.closeSession(sessionId),
+    extend: (...args) => registry.extend(...args),
   };
 }
 

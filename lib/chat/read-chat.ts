@@ -1,6 +1,6 @@
 import 'server-only';
 import type { UIMessage } from 'ai';
-import { getChat, getChatMessages, getChatStream, getDb, listChats } from '@/lib/db';
+import { getChat, getChatMessages, getChatStream, getDb, listChatApprovals, listChats } from '@/lib/db';
 import { isToolPart } from './approval-parts';
 import { continueParkedTurn } from './continue-parked-turn';
 import { settleChatApprovals } from './settle-tool-parts';
@@ -38,11 +38,14 @@ export async function readOwnedChat({
   const orphans = await settleChatApprovals(db, chatId, { isRunningHere: runningTurns().has(chatId) });
   for (const orphan of orphans) await continueParkedTurn(db, orphan.id);
   const stream = await getChatStream(db, chatId);
+  // The row's deadline wins over the saved part's: "+60 s" moves only the row.
+  const pending = await listChatApprovals(db, chatId, ['pending']);
+  const pendingById = new Map(pending.map((row) => [row.id, row]));
   return {
     id: chat.id,
     title: chat.title,
     worker: chat.worker,
-    messages: withRemainingTime(await getChatMessages(db, chatId), Date.now()),
+    messages: withRemainingTime(await getChatMessages(db, chatId), Date.now(), pendingById),
     activeStream: stream === undefined ? null : { messageId: stream.messageId, baseParts: stream.baseParts },
   };
 }
@@ -60,17 +63,28 @@ export async function listOwnedChats(ownerId: string | undefined) {
 
 /**
  * Adds to each waiting card the time it has left by the server's clock, so the page
- * counts down from when it received this, whatever its own clock says.
+ * counts down from when it received this, whatever its own clock says, and how many
+ * times it was given more time.
  */
-function withRemainingTime(messages: UIMessage[], now: number): UIMessage[] {
+function withRemainingTime(
+  messages: UIMessage[],
+  now: number,
+  pendingById: ReadonlyMap<string, { expiresAt: number; extensions: number }>,
+): UIMessage[] {
   return messages.map((message) => ({
     ...message,
     parts: message.parts.map((part) => {
       if (!isToolPart(part) || part.state !== 'approval-requested') return part;
       const descriptor = part.approval.descriptor as { expiresAt?: unknown } | undefined;
       if (typeof descriptor?.expiresAt !== 'number') return part;
-      const remainingMs = Math.max(0, descriptor.expiresAt - now);
-      return { ...part, approval: { ...part.approval, descriptor: { ...descriptor, remainingMs } } };
+      const row = pendingById.get(part.approval.id);
+      const expiresAt = row?.expiresAt ?? descriptor.expiresAt;
+      const remainingMs = Math.max(0, expiresAt - now);
+      const extensions = row?.extensions ?? 0;
+      return {
+        ...part,
+        approval: { ...part.approval, descriptor: { ...descriptor, expiresAt, remainingMs, extensions } },
+      };
     }),
   }));
 }

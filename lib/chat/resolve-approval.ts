@@ -1,30 +1,90 @@
 import 'server-only';
+import type { ToolSet } from 'ai';
 import { z } from 'zod';
-import { getApproval, getDb, transitionApproval } from '@/lib/db';
+import {
+  type ApprovalRecord,
+  addApprovalRule,
+  type Db,
+  extendApproval,
+  getApproval,
+  getDb,
+  transitionApproval,
+} from '@/lib/db';
 import { describeZodError } from '@/lib/http/json';
+import { mergeMcpTools } from '@/lib/mcp/merge-mcp-tools';
 import { getApprovalRegistry } from '@/lib/server/stores';
+import { createWorkerTools, isWorkerName } from '@/lib/tools';
 import { continueParkedTurn } from './continue-parked-turn';
 import { settleChatApprovals } from './settle-tool-parts';
+import { validateToolInput } from './validate-tool-input';
 
-/** A person's decision on one approval card: the `/api/chat/approve` body and the server action's input. */
-export const approvalDecisionSchema = z.strictObject({
-  approvalId: z.string().min(1).max(128),
-  sessionId: z.string().min(1).max(128),
-  approved: z.boolean(),
-});
+/** The longest note a person can give with a "no". */
+export const maxDenialReasonLength = 500;
+
+/**
+ * A person's decision on one approval card: the `/api/chat/approve` body and the
+ * server action's input. `input` (a full replacement of the call's input) and
+ * `remember` go with an allow; `reason` with a deny. There is no tool name: an edit
+ * cannot turn one tool into another.
+ */
+export const approvalDecisionSchema = z
+  .strictObject({
+    approvalId: z.string().min(1).max(128),
+    sessionId: z.string().min(1).max(128),
+    approved: z.boolean(),
+    input: z.record(z.string(), z.unknown()).optional(),
+    remember: z.literal('chat').optional(),
+    reason: z.string().trim().max(maxDenialReasonLength).optional(),
+  })
+  .superRefine((decision, context) => {
+    if (decision.approved && decision.reason !== undefined) {
+      context.addIssue({ code: 'custom', path: ['reason'], message: 'reason goes with approved: false' });
+    }
+    if (!decision.approved && decision.input !== undefined) {
+      context.addIssue({ code: 'custom', path: ['input'], message: 'input goes with approved: true' });
+    }
+    if (!decision.approved && decision.remember !== undefined) {
+      context.addIssue({ code: 'custom', path: ['remember'], message: 'remember goes with approved: true' });
+    }
+  });
 
 /** How a decision was answered: the route sends `body` with `status`; the server action returns `body`. */
 export type ApprovalDecisionResult =
   | { status: 200; body: { status: 'approved' | 'denied' } }
-  | { status: 400 | 404 | 503; body: { error: string } };
+  | { status: 400; body: { error: string; fieldErrors?: Record<string, string[]> } }
+  | { status: 404 | 503; body: { error: string } };
 
 /** How long a woken turn has to take its decision on before this request continues it instead. */
 const takeOverAfterMs = 2_000;
 
-const notFound: ApprovalDecisionResult = {
+const notFound = {
   status: 404,
   body: { error: 'No pending approval with that id in this session' },
-};
+} as const;
+
+/** The row if this caller may decide it (same chat, same owner); else undefined, answered as 404. */
+async function ownedApproval(
+  db: Db,
+  approvalId: string,
+  sessionId: string,
+  ownerId: string | undefined,
+): Promise<ApprovalRecord | undefined> {
+  const row = await getApproval(db, approvalId);
+  if (row === undefined || row.chatId !== sessionId || (row.ownerId !== null && row.ownerId !== ownerId)) {
+    return undefined;
+  }
+  return row;
+}
+
+/** The tool the approval is for, from the worker table its turn had. */
+function toolOf(db: Db, row: ApprovalRecord): ToolSet[string] | undefined {
+  const context = { chatId: row.chatId, userId: row.ownerId ?? '' };
+  const table = mergeMcpTools(
+    row.worker,
+    isWorkerName(row.worker) ? createWorkerTools(row.worker, db, context) : {},
+  ).tools;
+  return Object.hasOwn(table, row.toolName) ? table[row.toolName] : undefined;
+}
 
 /**
  * Records a decision and sees that it is carried out. The route and the server
@@ -33,29 +93,49 @@ const notFound: ApprovalDecisionResult = {
  * The decision is a compare-and-set on the approval row (pending → approved / denied,
  * only before the deadline, only for its chat and owner): of double clicks, two tabs
  * and ten concurrent requests exactly one wins; the rest, an unknown id, another
- * chat or owner, a settled or expired approval all answer the same 404. The winner
- * wakes the waiting call wherever it waits; if no turn takes the decision on (its
- * process is gone), the turn is continued here from the database.
+ * chat or owner, a settled or expired approval all answer the same 404. An edited
+ * input is validated with the tool's own schema first (400, and the call stays
+ * pending) and recorded on the row with the decision, as is a note with a "no".
+ * The winner wakes the waiting call wherever it waits; if no turn takes the
+ * decision on (its process is gone), the turn is continued here from the database.
  */
 export async function decideApproval(input: unknown, ownerId?: string): Promise<ApprovalDecisionResult> {
   const parsed = approvalDecisionSchema.safeParse(input);
   if (!parsed.success) return { status: 400, body: { error: describeZodError(parsed.error) } };
-  const { approvalId, sessionId, approved } = parsed.data;
+  const { approvalId, sessionId, approved, remember } = parsed.data;
+  const reason = parsed.data.reason === '' ? undefined : parsed.data.reason;
   const db = await getDb();
-  const row = await getApproval(db, approvalId);
-  if (row === undefined || row.chatId !== sessionId || (row.ownerId !== null && row.ownerId !== ownerId)) {
-    return notFound;
+  const row = await ownedApproval(db, approvalId, sessionId, ownerId);
+  if (row === undefined) return notFound;
+
+  let editedInput: unknown;
+  if (parsed.data.input !== undefined) {
+    // A settled approval answers 404 before its input is judged, as for any other decision.
+    if (row.status !== 'pending') return notFound;
+    const tool = toolOf(db, row);
+    if (tool === undefined) return notFound;
+    const validation = await validateToolInput(tool, parsed.data.input);
+    if (!validation.ok) {
+      return { status: 400, body: { error: validation.error, fieldErrors: validation.fieldErrors } };
+    }
+    editedInput = validation.value;
   }
+
   const now = Date.now();
   const won = await transitionApproval(db, approvalId, 'pending', approved ? 'approved' : 'denied', {
     chatId: sessionId,
     ownerId: ownerId ?? null,
     before: now,
+    decision: { editedInput, note: approved ? undefined : reason },
   });
   if (!won) {
     // Past its deadline: settle it now, the timer that would have may be gone with its server.
     if (row.status === 'pending' && row.expiresAt <= now) await settleChatApprovals(db, sessionId, { now });
     return notFound;
+  }
+  // Stored before the call wakes, so a call of the same tool right after already finds it.
+  if (approved && remember === 'chat' && ownerId !== undefined) {
+    await addApprovalRule(db, { chatId: sessionId, ownerId, toolName: row.toolName });
   }
 
   let woken = false;
@@ -66,6 +146,59 @@ export async function decideApproval(input: unknown, ownerId?: string): Promise<
   }
   if (!(woken && (await takenOn(approvalId)))) await continueParkedTurn(db, approvalId);
   return { status: 200, body: { status: approved ? 'approved' : 'denied' } };
+}
+
+/** The `/api/chat/approve/extend` body. */
+export const approvalExtensionSchema = z.strictObject({
+  approvalId: z.string().min(1).max(128),
+  sessionId: z.string().min(1).max(128),
+});
+
+/** How much time one "+60 s" adds. */
+export const approvalExtensionMs = 60_000;
+
+/** How an extension was answered. */
+export type ApprovalExtensionResult =
+  | { status: 200; body: { expiresAt: number; remainingMs: number } }
+  | { status: 400 | 404 | 409 | 503; body: { error: string } };
+
+/**
+ * Gives a pending approval more time: its deadline moves by {@link approvalExtensionMs},
+ * on the row (compare-and-set, at most three times) and for the call that waits, in
+ * whichever process it waits. Unknown, foreign and settled approvals answer 404, as
+ * for a decision; a fourth extension answers 409.
+ */
+export async function extendApprovalDeadline(
+  input: unknown,
+  ownerId?: string,
+): Promise<ApprovalExtensionResult> {
+  const parsed = approvalExtensionSchema.safeParse(input);
+  if (!parsed.success) return { status: 400, body: { error: describeZodError(parsed.error) } };
+  const { approvalId, sessionId } = parsed.data;
+  const db = await getDb();
+  const row = await ownedApproval(db, approvalId, sessionId, ownerId);
+  const now = Date.now();
+  if (row === undefined || row.status !== 'pending' || row.expiresAt <= now) return notFound;
+  const expiresAt = await extendApproval(db, approvalId, {
+    chatId: sessionId,
+    ownerId: ownerId ?? null,
+    now,
+    byMs: approvalExtensionMs,
+  });
+  if (expiresAt === undefined) {
+    const latest = await getApproval(db, approvalId);
+    if (latest?.status === 'pending' && latest.expiresAt > now) {
+      return { status: 409, body: { error: 'This approval has already been given more time three times' } };
+    }
+    return notFound;
+  }
+  try {
+    await getApprovalRegistry().extend(approvalId, sessionId, expiresAt, row.ownerId ?? undefined);
+  } catch {
+    // Redis unreachable: the row holds the new deadline; the waiting call's own timer may
+    // still end it early, which fails closed.
+  }
+  return { status: 200, body: { expiresAt, remainingMs: Math.max(0, expiresAt - Date.now()) } };
 }
 
 /** Whether the woken turn took the decision on within `takeOverAfterMs` (else its server is gone). */

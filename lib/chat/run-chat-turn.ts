@@ -12,7 +12,7 @@ import {
   type UIMessageChunk,
 } from 'ai';
 import type { AppConfig } from '@/lib/config';
-import { clearChatStream, type Db, setChatStream, upsertMessage } from '@/lib/db';
+import { clearChatStream, type Db, hasApprovalRule, setChatStream, upsertMessage } from '@/lib/db';
 import { publicErrorText } from '@/lib/errors/public-error';
 import { getToolRateLimiter } from '@/lib/server/rate-limiter';
 import { getApprovalRegistry, getIdempotencyStore } from '@/lib/server/stores';
@@ -124,6 +124,7 @@ export async function runChatTurn(start: ChatTurnStart): Promise<ReadableStream<
             emit: sideChannel.emitApprovalRequest,
             timeoutMs,
             afterExecute: ({ approvalId, ok }) => recordExecution(db, approvalId, ok),
+            approvedByRule: (toolName) => hasApprovalRule(db, { chatId, ownerId, toolName }),
           }
         : undefined,
     store: getIdempotencyStore(),

@@ -47,7 +47,7 @@ const endedEarlyText = 'The turn ended before this call finished.';
 
 function endOfRow(row: ApprovalRecord): ApprovalEnd | undefined {
   if (isDeniedStatus(row.status)) {
-    const denial = toolDenial(reasonByStatus[row.status], row.toolName);
+    const denial = toolDenial(reasonByStatus[row.status], row.toolName, row.note);
     return { kind: 'denied', reason: denial.reason, message: denial.message };
   }
   if (row.status === 'executing' || row.status === 'failed' || row.status === 'executed') {

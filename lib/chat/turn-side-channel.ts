@@ -1,10 +1,18 @@
 import type { UIMessage, UIMessageChunk } from 'ai';
+import type { Language } from '@/lib/ai/language';
 import { isToolDenial } from '@/lib/shells/wrap-tools-with-approval';
 import type { ApprovalRequestEvent } from '@/lib/stores';
+import { summarizeToolCall } from '@/lib/tools/tool-summaries';
 import { denialReasonText, settleApprovalPart, type ToolPart } from './approval-parts';
 
-/** What the page needs to draw the countdown on the approval card. */
-export type ApprovalDescriptor = { expiresAt: number; timeoutMs: number; toolName: string };
+/** What the page needs to draw the approval card: its title and its countdown. */
+export type ApprovalDescriptor = {
+  expiresAt: number;
+  timeoutMs: number;
+  toolName: string;
+  /** The tool's one-line summary of this call, in each language (absent for tools without one). */
+  summary?: Record<Language, string>;
+};
 
 /**
  * What the shells tell the UI beside the model's own stream: approval requests
@@ -99,6 +107,8 @@ export function createTurnSideChannel({
       timeoutMs,
       toolName: event.toolName,
     };
+    const summary = summarizeToolCall(event.toolName, event.input);
+    if (summary !== undefined) descriptor.summary = summary;
     approvalByCallId.set(event.toolCallId, { id: event.approvalId, descriptor });
     const chunk: UIMessageChunk = {
       type: 'tool-approval-request',

@@ -56,6 +56,12 @@ export type ApprovalRecord = {
   status: ApprovalStatus;
   /** A turn (the live one or a continuation) has taken the decision on. */
   claimed: boolean;
+  /** The input the person approved instead of the model's (validated), if they edited it. */
+  editedInput?: unknown;
+  /** What the person said with a "no". */
+  note?: string;
+  /** How many times the deadline was extended. */
+  extensions: number;
   updatedAt: string;
 };
 
@@ -71,6 +77,9 @@ type ApprovalRow = {
   expires_at: number;
   status: string;
   claimed: number;
+  edited_input: string | null;
+  note: string | null;
+  extensions: number;
   created_at: string;
   updated_at: string;
 };
@@ -88,6 +97,9 @@ function toApproval(row: ApprovalRow): ApprovalRecord {
     expiresAt: Number(row.expires_at),
     status: row.status as ApprovalStatus,
     claimed: Number(row.claimed) === 1,
+    ...(row.edited_input !== null && { editedInput: JSON.parse(row.edited_input) }),
+    ...(row.note !== null && { note: row.note }),
+    extensions: Number(row.extensions),
     updatedAt: row.updated_at,
   };
 }
@@ -162,6 +174,8 @@ export type TransitionGuard = {
   before?: number;
   /** Also take the decision on (claimed = 1), in the same step. */
   claim?: boolean;
+  /** Recorded with the move: the input the person approved instead, or their note with a "no". */
+  decision?: { editedInput?: unknown; note?: string };
 };
 
 /**
@@ -174,14 +188,20 @@ export async function transitionApproval(
   id: string,
   from: ApprovalStatus,
   to: ApprovalStatus,
-  { chatId, ownerId, before, claim = false }: TransitionGuard = {},
+  { chatId, ownerId, before, claim = false, decision }: TransitionGuard = {},
 ): Promise<boolean> {
   if (!approvalTransitions[from].includes(to)) {
     throw new Error(`An approval cannot go from ${from} to ${to}`);
   }
   const result = await db
     .updateTable('approvals')
-    .set({ status: to, updated_at: new Date().toISOString(), ...(claim && { claimed: 1 }) })
+    .set({
+      status: to,
+      updated_at: new Date().toISOString(),
+      ...(claim && { claimed: 1 }),
+      ...(decision?.editedInput !== undefined && { edited_input: JSON.stringify(decision.editedInput) }),
+      ...(decision?.note !== undefined && { note: decision.note }),
+    })
     .where('id', '=', id)
     .where('status', '=', from)
     .$if(chatId !== undefined, (query) => query.where('chat_id', '=', chatId as string))
@@ -211,4 +231,40 @@ export async function claimApproval(db: Db, id: string, status: ApprovalStatus):
     .where('claimed', '=', 0)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/** How many times one approval's deadline may be pushed back. */
+export const maxApprovalExtensions = 3;
+
+/**
+ * Pushes a pending approval's deadline back by `byMs`, if it is still pending, not yet
+ * past its deadline at `now`, of this chat and owner, and extended fewer than
+ * {@link maxApprovalExtensions} times — all in one compare-and-set. Returns the new
+ * deadline, or undefined when the row did not match.
+ */
+export async function extendApproval(
+  db: Db,
+  id: string,
+  { chatId, ownerId, now, byMs }: { chatId: string; ownerId: string | null; now: number; byMs: number },
+): Promise<number | undefined> {
+  const result = await db
+    .updateTable('approvals')
+    .set((eb) => ({
+      expires_at: eb('expires_at', '+', byMs),
+      extensions: eb('extensions', '+', 1),
+      updated_at: new Date().toISOString(),
+    }))
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .where('chat_id', '=', chatId)
+    .where((eb) =>
+      ownerId === null
+        ? eb('owner_id', 'is', null)
+        : eb.or([eb('owner_id', 'is', null), eb('owner_id', '=', ownerId)]),
+    )
+    .where('expires_at', '>', now)
+    .where('extensions', '<', maxApprovalExtensions)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) return undefined;
+  return (await getApproval(db, id))?.expiresAt;
 }

@@ -3,7 +3,8 @@ import type { Db } from './engine';
 /**
  * How a tool call ended, as the audit log records it. `denied`, `timeout`,
  * `aborted` and `closed` are the approval shell's denial reasons; `replayed`
- * means the idempotency shell answered from an earlier execution.
+ * means the idempotency shell answered from an earlier execution; `approved_by_rule`
+ * means the call ran without a card because the user allowed the tool for that chat.
  */
 export const auditOutcomes = [
   'executed',
@@ -15,6 +16,7 @@ export const auditOutcomes = [
   'superseded',
   'error',
   'rate_limited',
+  'approved_by_rule',
 ] as const;
 
 export type AuditOutcome = (typeof auditOutcomes)[number];
@@ -34,7 +36,12 @@ export type NewAuditRow = {
   durationMs: number;
   /** When the call started (ISO 8601). */
   createdAt: string;
+  /** What the person added: they edited the input, or said why not. */
+  detail?: AuditDetail;
 };
+
+/** What a person added to an approval, as the audit row keeps it. */
+export type AuditDetail = { edited?: true; note?: string };
 
 /** A stored audit row. */
 export type AuditRow = NewAuditRow & { id: number };
@@ -50,6 +57,7 @@ type AuditRecord = {
   outcome: string;
   duration_ms: number;
   created_at: string;
+  detail: string | null;
 };
 
 function toAuditRow(record: AuditRecord): AuditRow {
@@ -64,6 +72,7 @@ function toAuditRow(record: AuditRecord): AuditRow {
     outcome: record.outcome as AuditOutcome,
     durationMs: record.duration_ms,
     createdAt: record.created_at,
+    ...(record.detail !== null && { detail: JSON.parse(record.detail) as AuditDetail }),
   };
 }
 
@@ -81,6 +90,7 @@ export async function insertAuditRow(db: Db, row: NewAuditRow): Promise<AuditRow
       outcome: row.outcome,
       duration_ms: Math.max(0, Math.round(row.durationMs)),
       created_at: row.createdAt,
+      detail: row.detail === undefined ? null : JSON.stringify(row.detail),
     })
     .returningAll()
     .executeTakeFirstOrThrow();

@@ -3,6 +3,7 @@
  * `server-only`; scripts that run outside Next.js (`examples/`, benchmarks) import
  * `./open-database` and the repository modules directly instead.
  */
+export * from './approval-rules';
 export * from './approvals';
 export * from './audit';
 export * from './chat-streams';

@@ -164,6 +164,51 @@ const auditOutcomeSuperseded = {
   ],
 } satisfies Record<DatabaseEngine, string[]>;
 
+const outcomesWithApprovedByRule =
+  "('executed', 'replayed', 'denied', 'timeout', 'aborted', 'closed', 'superseded', 'error', 'rate_limited', 'approved_by_rule')";
+
+const approvalEditsAndRules = {
+  sqlite: [
+    `CREATE TABLE tool_audit_next (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      chat_id TEXT NOT NULL,
+      worker TEXT NOT NULL,
+      tool_name TEXT NOT NULL,
+      tool_call_id TEXT NOT NULL,
+      args_hash TEXT NOT NULL,
+      outcome TEXT NOT NULL CHECK (outcome IN ${outcomesWithApprovedByRule}),
+      duration_ms INTEGER NOT NULL,
+      created_at TEXT NOT NULL,
+      user_id TEXT,
+      detail TEXT
+    )`,
+    `INSERT INTO tool_audit_next (id, chat_id, worker, tool_name, tool_call_id, args_hash, outcome, duration_ms, created_at, user_id)
+      SELECT id, chat_id, worker, tool_name, tool_call_id, args_hash, outcome, duration_ms, created_at, user_id FROM tool_audit`,
+    'DROP TABLE tool_audit',
+    'ALTER TABLE tool_audit_next RENAME TO tool_audit',
+    'CREATE INDEX tool_audit_chat_id ON tool_audit (chat_id, id)',
+    'CREATE INDEX tool_audit_user_id ON tool_audit (user_id, id)',
+  ],
+  postgres: [
+    'ALTER TABLE tool_audit DROP CONSTRAINT tool_audit_outcome_check',
+    `ALTER TABLE tool_audit ADD CONSTRAINT tool_audit_outcome_check CHECK (outcome IN ${outcomesWithApprovedByRule})`,
+    'ALTER TABLE tool_audit ADD COLUMN detail TEXT',
+  ],
+} satisfies Record<DatabaseEngine, string[]>;
+
+const approvalColumnsAndRules = [
+  'ALTER TABLE approvals ADD COLUMN edited_input TEXT',
+  'ALTER TABLE approvals ADD COLUMN note TEXT',
+  'ALTER TABLE approvals ADD COLUMN extensions INTEGER NOT NULL DEFAULT 0',
+  `CREATE TABLE approval_rules (
+    chat_id TEXT NOT NULL,
+    owner_id TEXT NOT NULL,
+    tool_name TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (chat_id, owner_id, tool_name)
+  )`,
+];
+
 const auditTable = (id: string) => [
   `CREATE TABLE tool_audit (
     id ${id},
@@ -269,6 +314,13 @@ export const migrations: readonly Migration[] = [
     // CHECK in place, so the table is rebuilt (ids and their sequence kept).
     name: 'audit outcome superseded',
     up: (db, engine) => run(db, auditOutcomeSuperseded[engine]),
+  },
+  {
+    // A person can edit a call, explain a "no", give it more time, or allow a tool for
+    // the rest of a chat. The audit log records a rule's allow as its own outcome and
+    // keeps the edit or the note in `detail`.
+    name: 'approval edits, notes, extensions and rules',
+    up: (db, engine) => run(db, [...approvalEditsAndRules[engine], ...approvalColumnsAndRules]),
   },
 ];
 

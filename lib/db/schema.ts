@@ -84,6 +84,8 @@ export type ToolAuditTable = {
   duration_ms: number;
   user_id: string | null;
   created_at: string;
+  /** JSON of what a person added to the call: `{ edited: true }`, `{ note }`. */
+  detail: string | null;
 };
 
 /** better-auth's user table (its column names are camelCase). */
@@ -112,8 +114,22 @@ export type ApprovalTable = {
   status: string;
   /** 1 once a turn (the live one or a continuation) has taken the decision on. */
   claimed: number;
+  /** The input a person put in place of the model's, validated, as JSON; null when not edited. */
+  edited_input: string | null;
+  /** What the person said with a "no". */
+  note: string | null;
+  /** How many times the deadline was extended. */
+  extensions: Generated<number>;
   created_at: string;
   updated_at: string;
+};
+
+/** A tool a user allowed for the rest of one chat: its calls there run without a card. */
+export type ApprovalRuleTable = {
+  chat_id: string;
+  owner_id: string;
+  tool_name: string;
+  created_at: string;
 };
 
 /** The resumable stream a chat's running turn writes, if any. */
@@ -144,6 +160,7 @@ export type DatabaseSchema = {
   chat_messages: ChatMessageTable;
   tool_audit: ToolAuditTable;
   approvals: ApprovalTable;
+  approval_rules: ApprovalRuleTable;
   chat_streams: ChatStreamTable;
   schema_migrations: SchemaMigrationTable;
   user: UserTable;

@@ -2,10 +2,15 @@ export { composeToolShells, type ToolShell } from './compose-tool-shells';
 export { idempotencyKey } from './idempotency-key';
 export { stableStringify } from './stable-stringify';
 export {
+  type ApprovalDecisionEvent,
   type ApprovalShellOptions,
+  denialNoteOf,
+  editedInputNote,
+  isEditedOutput,
   isToolDenial,
   type ToolDenial,
   toolDenial,
+  withEditedInput,
   wrapToolsWithApproval,
 } from './wrap-tools-with-approval';
 export { type AuditShellOptions, hashToolArguments, wrapToolsWithAudit } from './wrap-tools-with-audit';

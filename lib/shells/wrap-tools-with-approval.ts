@@ -7,7 +7,13 @@ import { finalOutput, wrapExecute } from './wrap-execute';
  * an ordinary result, not an error: the model reads `message`, explains, and
  * stops, instead of retrying with other arguments as it would after an error.
  */
-export type ToolDenial = { denied: true; reason: DenialReason; message: string };
+export type ToolDenial = {
+  denied: true;
+  reason: DenialReason;
+  message: string;
+  /** The person's own words with their "no" (e.g. "use order A1002 instead"), when they gave any. */
+  note?: string;
+};
 
 /** Tells a {@link ToolDenial} apart from a tool's own output. */
 export function isToolDenial(value: unknown): value is ToolDenial {
@@ -31,10 +37,68 @@ const messageByReason: Record<DenialReason, (toolName: string) => string> = {
     `The user sent a new message instead of answering the approval request for this ${toolName} call, so nothing was done. Do not retry this call; answer the new message.`,
 };
 
-/** The denial the model reads for `reason`. */
-export function toolDenial(reason: DenialReason, toolName: string): ToolDenial {
-  return { denied: true, reason, message: messageByReason[reason](toolName) };
+/** The label in front of a person's note inside `message`, so a reader of the message alone finds it. */
+const notePrefix = 'The user gave this reason (JSON string): ';
+
+/** The denial the model reads for `reason`, with the person's note when they gave one. */
+export function toolDenial(reason: DenialReason, toolName: string, note?: string): ToolDenial {
+  const message = messageByReason[reason](toolName);
+  if (note === undefined || note === '') return { denied: true, reason, message };
+  return {
+    denied: true,
+    reason,
+    // In the message too: a later turn sees only the SDK's denial text, not our fields.
+    message: `${message} ${notePrefix}${JSON.stringify(note)}. Take it into account in your reply.`,
+    note,
+  };
 }
+
+/** The person's note inside a denial's message (or the SDK's denial reason built from it), if any. */
+export function denialNoteOf(text: string): string | undefined {
+  const start = text.indexOf(notePrefix);
+  if (start === -1) return undefined;
+  const rest = text.slice(start + notePrefix.length);
+  // The note is a JSON string: read exactly one, whatever quotes or dots it holds.
+  const match = /^"(?:[^"\\]|\\.)*"/.exec(rest);
+  if (match === null) return undefined;
+  try {
+    const note: unknown = JSON.parse(match[0]);
+    return typeof note === 'string' ? note : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Told to the model beside the output of a call whose input a person edited before allowing it. */
+export const editedInputNote =
+  'The user edited the input of this call before approving it: the tool ran with editedInput, not with the input you proposed. Describe what was actually done.';
+
+/** What the model reads after an edited call ran: the output, the input that was used, and why they differ. */
+export function withEditedInput(output: unknown, editedInput: unknown): unknown {
+  const note = { editedInput, editNote: editedInputNote };
+  const isPlainObject = typeof output === 'object' && output !== null && !Array.isArray(output);
+  return isPlainObject ? { ...output, ...note } : { output, ...note };
+}
+
+/** Whether a call's output says a person edited its input. */
+export function isEditedOutput(output: unknown): boolean {
+  return (
+    typeof output === 'object' &&
+    output !== null &&
+    (output as { editNote?: unknown }).editNote === editedInputNote
+  );
+}
+
+/** What a person decided about one call, beyond allow / deny, for observers (the audit). */
+export type ApprovalDecisionEvent = {
+  toolCallId: string;
+  /** Ran without a card: the tool is allowed for this chat. */
+  byRule?: true;
+  /** Ran with the input the person edited. */
+  edited?: true;
+  /** The person's note with a "no". */
+  note?: string;
+};
 
 /** Options of {@link wrapToolsWithApproval}. */
 export type ApprovalShellOptions = {
@@ -52,6 +116,13 @@ export type ApprovalShellOptions = {
   signal?: AbortSignal;
   /** Told once an approved call has run (or thrown), so the approval's record can say so. */
   afterExecute?: (event: { approvalId?: string; toolCallId: string; ok: boolean }) => Promise<void> | void;
+  /**
+   * Whether the person allowed this tool for the rest of the chat: then the call runs
+   * without a card. Absent: every call asks.
+   */
+  approvedByRule?: (toolName: string) => boolean | Promise<boolean>;
+  /** Told what was decided beyond allow / deny (a rule, an edit, a note), before the call returns. */
+  onDecision?: (event: ApprovalDecisionEvent) => void;
 };
 
 /**
@@ -64,25 +135,49 @@ export type ApprovalShellOptions = {
 export function wrapToolsWithApproval<TOOLS extends ToolSet>(
   table: TOOLS,
   confirmTools: Iterable<string>,
-  { registry, sessionId, ownerId, emit, timeoutMs, signal, afterExecute }: ApprovalShellOptions,
+  {
+    registry,
+    sessionId,
+    ownerId,
+    emit,
+    timeoutMs,
+    signal,
+    afterExecute,
+    approvedByRule,
+    onDecision,
+  }: ApprovalShellOptions,
 ): TOOLS {
   return wrapExecute(table, confirmTools, (execute, toolName) => async (input, options) => {
+    const { toolCallId } = options;
+    if (approvedByRule !== undefined && (await approvedByRule(toolName))) {
+      onDecision?.({ toolCallId, byRule: true });
+      return finalOutput(execute(input, options));
+    }
     const decision = await registry.confirm(
-      { sessionId, ownerId, toolCallId: options.toolCallId, toolName, input },
+      { sessionId, ownerId, toolCallId, toolName, input },
       { emit, timeoutMs, signal: eitherSignal(signal, options.abortSignal) },
     );
-    if (!decision.approved) return toolDenial(decision.reason, toolName);
-    if (afterExecute === undefined) return finalOutput(execute(input, options));
-    const event = { approvalId: decision.approvalId, toolCallId: options.toolCallId };
+    if (!decision.approved) {
+      if (decision.note !== undefined) onDecision?.({ toolCallId, note: decision.note });
+      return toolDenial(decision.reason, toolName, decision.note);
+    }
+    // An edited input replaces the model's whole: the inner shells (idempotency's key
+    // included) and the tool see only what the person approved.
+    const edited = decision.input !== undefined;
+    if (edited) onDecision?.({ toolCallId, edited: true });
+    const approvedInput = edited ? decision.input : input;
+    const told = (output: unknown) => (edited ? withEditedInput(output, approvedInput) : output);
+    if (afterExecute === undefined) return told(await finalOutput(execute(approvedInput, options)));
+    const event = { approvalId: decision.approvalId, toolCallId };
     let output: unknown;
     try {
-      output = await finalOutput(execute(input, options));
+      output = await finalOutput(execute(approvedInput, options));
     } catch (error) {
       await afterExecute({ ...event, ok: false });
       throw error;
     }
     await afterExecute({ ...event, ok: true });
-    return output;
+    return told(output);
   });
 }
 

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { ToolExecutionOptions, ToolSet } from 'ai';
-import type { AuditOutcome, NewAuditRow } from '@/lib/db/audit';
+import type { AuditDetail, AuditOutcome, NewAuditRow } from '@/lib/db/audit';
 import { stableStringify } from './stable-stringify';
 import { isAsyncIterable, wrapExecute } from './wrap-execute';
-import { isToolDenial } from './wrap-tools-with-approval';
+import { type ApprovalDecisionEvent, isToolDenial } from './wrap-tools-with-approval';
 import { isToolRateLimited } from './wrap-tools-with-rate-limit';
 
 /** Options of {@link wrapToolsWithAudit}. */
@@ -22,6 +22,12 @@ export type AuditShellOptions = {
    * from the result, which is the same on purpose. Ids are removed once recorded.
    */
   replayedCallIds?: Set<string>;
+  /**
+   * What the approval shell reported per tool call id (fill it from its `onDecision`):
+   * a rule's allow becomes the outcome `approved_by_rule`, an edit or a note the row's
+   * detail. Entries are removed once recorded.
+   */
+  decisionsByCallId?: Map<string, ApprovalDecisionEvent>;
   /** The clock, in milliseconds. Default `Date.now`. */
   now?: () => number;
   /** Names of the tools to audit. Default: every tool in the table. */
@@ -47,20 +53,40 @@ export function hashToolArguments(input: unknown): string {
  */
 export function wrapToolsWithAudit<TOOLS extends ToolSet>(
   table: TOOLS,
-  { record, chatId, worker, replayedCallIds, now = Date.now, tools = Object.keys(table) }: AuditShellOptions,
+  {
+    record,
+    chatId,
+    worker,
+    replayedCallIds,
+    decisionsByCallId,
+    now = Date.now,
+    tools = Object.keys(table),
+  }: AuditShellOptions,
 ): TOOLS {
   return wrapExecute(table, tools, (execute, toolName) => (input, options) => {
     const startedAt = now();
     const write = (outcome: AuditOutcome) => {
       // Cleared whatever the outcome, so the set never outgrows the calls in flight.
       const replayed = replayedCallIds?.delete(options.toolCallId) ?? false;
+      const decision = decisionsByCallId?.get(options.toolCallId);
+      decisionsByCallId?.delete(options.toolCallId);
+      const detail: AuditDetail = {
+        ...(decision?.edited && { edited: true }),
+        ...(decision?.note !== undefined && { note: decision.note }),
+      };
       safeRecord(record, () => ({
         chatId,
         worker,
         toolName,
         toolCallId: options.toolCallId,
         argsHash: hashToolArguments(input),
-        outcome: outcome === 'executed' && replayed ? 'replayed' : outcome,
+        outcome:
+          outcome === 'executed' && replayed
+            ? 'replayed'
+            : outcome === 'executed' && decision?.byRule
+              ? 'approved_by_rule'
+              : outcome,
+        ...(Object.keys(detail).length > 0 && { detail }),
         durationMs: Math.max(0, now() - startedAt),
         createdAt: new Date(startedAt).toISOString(),
       }));

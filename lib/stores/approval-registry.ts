@@ -3,8 +3,21 @@ export type DenialReason = 'denied' | 'timeout' | 'aborted' | 'closed' | 'supers
 
 /** `approvalId` names the approval that was decided, when a registry records it. */
 export type ApprovalDecision =
-  | { approved: true; approvalId?: string }
-  | { approved: false; reason: DenialReason; approvalId?: string };
+  | {
+      approved: true;
+      approvalId?: string;
+      /** The input the person approved in place of the model's (already validated), if they edited it. */
+      input?: unknown;
+      /** The call ran without a card: the person allowed this tool for the chat. */
+      byRule?: boolean;
+    }
+  | {
+      approved: false;
+      reason: DenialReason;
+      approvalId?: string;
+      /** What the person said with their "no", for the model to read. */
+      note?: string;
+    };
 
 /** What the approval shell asks the registry to hold. */
 export type ApprovalRequest = {
@@ -65,6 +78,17 @@ export interface ApprovalRegistry {
   ): boolean | Promise<boolean>;
   /** Denies every pending call of a session with reason `closed` (the chat was deleted). */
   closeSession(sessionId: string): number | Promise<number>;
+  /**
+   * Moves the deadline of the call behind `approvalId` to `expiresAt` (epoch ms),
+   * wherever it waits, with the same matching as `resolve`. Returns false for an
+   * unknown, mismatched or settled id.
+   */
+  extend(
+    approvalId: string,
+    sessionId: string,
+    expiresAt: number,
+    ownerId?: string,
+  ): boolean | Promise<boolean>;
 }
 
 // setTimeout's limit: a longer delay fires at once, which would deny immediately.

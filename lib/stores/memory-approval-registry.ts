@@ -22,7 +22,13 @@ export type MemoryApprovalRegistry = ApprovalRegistry & {
   pendingCount(): number;
 };
 
-type Pending = { sessionId: string; ownerId?: string; settle: (decision: ApprovalDecision) => void };
+type Pending = {
+  sessionId: string;
+  ownerId?: string;
+  settle: (decision: ApprovalDecision) => void;
+  /** Re-arms the timeout for a new deadline. */
+  extendTo: (expiresAt: number) => void;
+};
 
 /**
  * An approval registry held in one process (the default without Redis).
@@ -62,14 +68,24 @@ export function createMemoryApprovalRegistry({
     }
     return new Promise<ApprovalDecision>((finish) => {
       const onAbort = () => settle(denial('aborted'));
-      const timer = setTimeout(() => settle(denial('timeout')), timeoutMs);
+      let timer = setTimeout(() => settle(denial('timeout')), timeoutMs);
+      function extendTo(nextExpiresAt: number) {
+        clearTimeout(timer);
+        const delay = Math.min(maxTimeoutMs, Math.max(0, nextExpiresAt - now()));
+        timer = setTimeout(() => settle(denial('timeout')), delay);
+      }
       function settle(decision: ApprovalDecision) {
         if (!pendingById.delete(approvalId)) return;
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
         finish(decision);
       }
-      pendingById.set(approvalId, { sessionId: request.sessionId, ownerId: request.ownerId, settle });
+      pendingById.set(approvalId, {
+        sessionId: request.sessionId,
+        ownerId: request.ownerId,
+        settle,
+        extendTo,
+      });
       signal?.addEventListener('abort', onAbort, { once: true });
 
       // `aborted` fits a failed emit best: the request never reached the person.
@@ -86,6 +102,14 @@ export function createMemoryApprovalRegistry({
     return true;
   }
 
+  function extend(approvalId: string, sessionId: string, expiresAt: number, ownerId?: string): boolean {
+    const pending = pendingById.get(approvalId);
+    if (pending === undefined || pending.sessionId !== sessionId) return false;
+    if (pending.ownerId !== undefined && pending.ownerId !== ownerId) return false;
+    pending.extendTo(expiresAt);
+    return true;
+  }
+
   function closeSession(sessionId: string): number {
     let closed = 0;
     for (const pending of [...pendingById.values()]) {
@@ -96,8 +120,11 @@ export function createMemoryApprovalRegistry({
     return closed;
   }
 
-  return { confirm, resolve, closeSession, pendingCount: () => pendingById.size };
+  return { confirm, resolve, closeSession, extend, pendingCount: () => pendingById.size };
 }
+
+// setTimeout's limit: a longer delay fires at once.
+const maxTimeoutMs = 2 ** 31 - 1;
 
 function denial(reason: DenialReason): ApprovalDecision {
   return { approved: false, reason };

@@ -35,7 +35,12 @@ export type RedisApprovalRegistry = ApprovalRegistry & {
 };
 
 type Verdict = 'approved' | 'denied' | 'closed';
-type Waiter = { sessionId: string; settle: (decision: ApprovalDecision) => void };
+type Waiter = {
+  sessionId: string;
+  settle: (decision: ApprovalDecision) => void;
+  /** Re-arms the local timer for a new deadline. */
+  extendTo: (expiresAt: number) => void;
+};
 
 // After a local timeout finds the record already gone, a decision is on its way
 // over pub/sub; wait this long for it before denying with `timeout`.
@@ -64,6 +69,21 @@ if fields[2] and (ARGV[2] ~= '1' or fields[2] ~= ARGV[3]) then return 0 end
 redis.call('DEL', KEYS[1])
 redis.call('SREM', KEYS[2], ARGV[4])
 redis.call('PUBLISH', ARGV[5], ARGV[6])
+return 1
+`;
+
+/*
+ * Moves a pending call's deadline (with the same session and owner checks as resolve),
+ * keeps the record alive until then, and tells the holder to re-arm its timer.
+ */
+const extendScript = `
+local fields = redis.call('HMGET', KEYS[1], 'sessionId', 'ownerId')
+if not fields[1] or fields[1] ~= ARGV[1] then return 0 end
+if fields[2] and (ARGV[2] ~= '1' or fields[2] ~= ARGV[3]) then return 0 end
+redis.call('HSET', KEYS[1], 'expiresAt', ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[5]) then redis.call('PEXPIRE', KEYS[2], ARGV[5]) end
+redis.call('PUBLISH', ARGV[6], ARGV[7])
 return 1
 `;
 
@@ -145,6 +165,11 @@ export function createRedisApprovalRegistry({
     if (typeof parsed.id !== 'string') return;
     const waiter = waitersById.get(parsed.id);
     if (waiter === undefined) return;
+    if (parsed.verdict === 'extend') {
+      const { expiresAt } = parsed as { expiresAt?: unknown };
+      if (typeof expiresAt === 'number') waiter.extendTo(expiresAt);
+      return;
+    }
     if (parsed.verdict === 'approved') waiter.settle({ approved: true });
     else if (parsed.verdict === 'closed') waiter.settle(denial('closed'));
     else waiter.settle(denial('denied'));
@@ -206,7 +231,7 @@ export function createRedisApprovalRegistry({
     const onAbort = () => settle(denial('aborted'), { release: true });
     let graceTimer: NodeJS.Timeout | undefined;
     // The deadline starts now, before any round trip, as in memory.
-    const timer = setTimeout(async () => {
+    const onDeadline = async () => {
       if (settled) return;
       if (!recorded) return settle(denial('timeout'), { release: true });
       let taken = 1;
@@ -217,9 +242,19 @@ export function createRedisApprovalRegistry({
       }
       if (taken === 1) return settle(denial('timeout'), { release: false });
       graceTimer = setTimeout(() => settle(denial('timeout'), { release: false }), decisionGraceMs);
-    }, timeoutMs);
+    };
+    let timer = setTimeout(onDeadline, timeoutMs);
+    const extendTo = (nextExpiresAt: number) => {
+      if (settled) return;
+      clearTimeout(timer);
+      timer = setTimeout(onDeadline, Math.max(0, nextExpiresAt - now()));
+    };
     signal?.addEventListener('abort', onAbort, { once: true });
-    waitersById.set(approvalId, { sessionId, settle: (decision) => settle(decision, { release: false }) });
+    waitersById.set(approvalId, {
+      sessionId,
+      settle: (decision) => settle(decision, { release: false }),
+      extendTo,
+    });
 
     try {
       // Subscribed before the record exists, so no verdict can be published unheard.
@@ -283,6 +318,33 @@ export function createRedisApprovalRegistry({
     }
   }
 
+  async function extend(
+    approvalId: string,
+    sessionId: string,
+    expiresAt: number,
+    ownerId?: string,
+  ): Promise<boolean> {
+    if (typeof approvalId !== 'string' || typeof sessionId !== 'string') return false;
+    try {
+      await ensureRedisReady(client);
+      const extended = await client.eval(extendScript, {
+        keys: [pendingKey(approvalId), sessionKey(sessionId)],
+        arguments: [
+          sessionId,
+          ownerId === undefined ? '0' : '1',
+          ownerId ?? '',
+          String(expiresAt),
+          String(Math.max(1, Math.ceil(expiresAt - now()))),
+          channel,
+          JSON.stringify({ id: approvalId, verdict: 'extend', expiresAt }),
+        ],
+      });
+      return Number(extended) === 1;
+    } catch (error) {
+      throw toStoreUnavailable(error, 'extending an approval');
+    }
+  }
+
   async function closeSession(sessionId: string): Promise<number> {
     try {
       await ensureRedisReady(client);
@@ -305,7 +367,7 @@ export function createRedisApprovalRegistry({
     return subscription.close();
   }
 
-  return { confirm, resolve, closeSession, close };
+  return { confirm, resolve, closeSession, extend, close };
 }
 
 function denial(reason: DenialReason): ApprovalDecision {

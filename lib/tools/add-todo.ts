@@ -1,8 +1,16 @@
 import { tool } from 'ai';
 import { z } from 'zod';
+import type { Language } from '@/lib/ai/language';
 import type { Db } from '@/lib/db/engine';
 import { addTodo } from '@/lib/db/todos';
+import { textField } from './text-field';
 import type { ToolContext } from './tool-context';
+
+/** One line saying what an `addTodo` call will do, for the card title. */
+export function summarizeAddTodo(input: unknown, language: Language): string {
+  const title = textField(input, 'title');
+  return language === 'zh' ? `添加待办「${title}」` : `Add to-do “${title}”`;
+}
 
 /** Builds `addTodo`: a write that adds one item to the user's to-do list. */
 export function createAddTodoTool(db: Db, { userId }: ToolContext) {

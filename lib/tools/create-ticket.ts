@@ -1,9 +1,17 @@
 import { tool } from 'ai';
 import { z } from 'zod';
+import type { Language } from '@/lib/ai/language';
 import type { Db } from '@/lib/db/engine';
 import { createTicket } from '@/lib/db/tickets';
 import { orderIdSchema } from './order-id-schema';
+import { textField } from './text-field';
 import type { ToolContext } from './tool-context';
+
+/** One line saying what a `createTicket` call will do, for the card title. */
+export function summarizeCreateTicket(input: unknown, language: Language): string {
+  const title = textField(input, 'title');
+  return language === 'zh' ? `创建工单「${title}」` : `Create ticket “${title}”`;
+}
 
 /** Builds `createTicket`: a write that opens a support ticket and returns its number. */
 export function createCreateTicketTool(db: Db, { userId, chatId }: ToolContext) {

@@ -1,8 +1,16 @@
 import { tool } from 'ai';
 import { z } from 'zod';
+import type { Language } from '@/lib/ai/language';
 import type { Db } from '@/lib/db/engine';
 import { getOrder } from '@/lib/db/orders';
 import { orderIdSchema } from './order-id-schema';
+import { textField } from './text-field';
+
+/** One line saying what a `getOrderStatus` call will do, for the card title. */
+export function summarizeGetOrderStatus(input: unknown, language: Language): string {
+  const orderId = textField(input, 'orderId');
+  return language === 'zh' ? `查询订单 ${orderId}` : `Look up order ${orderId}`;
+}
 
 /** Builds `getOrderStatus`: read-only lookup of one order's status, carrier, ETA and items. */
 export function createGetOrderStatusTool(db: Db) {

@@ -1,7 +1,15 @@
 import { tool } from 'ai';
 import { z } from 'zod';
+import type { Language } from '@/lib/ai/language';
 import type { Db } from '@/lib/db/engine';
 import { searchArticles } from '@/lib/db/knowledge';
+import { textField } from './text-field';
+
+/** One line saying what a `searchKnowledgeBase` call will do, for the card title. */
+export function summarizeSearchKnowledgeBase(input: unknown, language: Language): string {
+  const query = textField(input, 'query');
+  return language === 'zh' ? `搜索帮助中心「${query}」` : `Search the help centre for “${query}”`;
+}
 
 /** Builds `searchKnowledgeBase`: read-only full-text search of the help-centre articles (zh and en). */
 export function createSearchKnowledgeBaseTool(db: Db) {

@@ -195,5 +195,25 @@ export function describeApprovalRegistryContract(name: string, makeRegistry: Mak
       expect(await registry.resolve((await other.event).approvalId, 'chat-2', true)).toBe(true);
       expect(await other.decision).toEqual({ approved: true });
     });
+
+    it('extend moves the deadline of the waiting call: it outlives its first timeout', async () => {
+      const registry = await make();
+      const { event, decision } = start(registry, {}, 300);
+      const { approvalId, expiresAt } = await event;
+      expect(await registry.extend(approvalId, 'chat-1', expiresAt + 60_000)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      expect(await registry.resolve(approvalId, 'chat-1', true)).toBe(true);
+      expect(await decision).toEqual({ approved: true });
+    });
+
+    it('extend answers false to another session, owner or unknown id, and leaves the deadline alone', async () => {
+      const registry = await make();
+      const { event, decision } = start(registry, { ownerId: 'alice' }, 300);
+      const { approvalId, expiresAt } = await event;
+      expect(await registry.extend(approvalId, 'chat-2', expiresAt + 60_000, 'alice')).toBe(false);
+      expect(await registry.extend(approvalId, 'chat-1', expiresAt + 60_000, 'bob')).toBe(false);
+      expect(await registry.extend('unknown', 'chat-1', expiresAt + 60_000, 'alice')).toBe(false);
+      expect(await decision).toEqual({ approved: false, reason: 'timeout' });
+    });
   });
 }

@@ -1,8 +1,20 @@
 import { tool } from 'ai';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { isToolDenial, wrapToolsWithApproval } from '@/lib/shells';
-import { type ApprovalRequestEvent, createMemoryApprovalRegistry } from '@/lib/stores';
+import {
+  type ApprovalDecisionEvent,
+  type ApprovalShellOptions,
+  denialNoteOf,
+  isEditedOutput,
+  isToolDenial,
+  wrapToolsWithApproval,
+} from '@/lib/shells';
+import {
+  type ApprovalDecision,
+  type ApprovalRegistry,
+  type ApprovalRequestEvent,
+  createMemoryApprovalRegistry,
+} from '@/lib/stores';
 
 function createTable() {
   const createTicket = vi.fn(async ({ title }: { title: string }) => ({
@@ -166,5 +178,71 @@ describe('isToolDenial', () => {
     expect(isToolDenial({ denied: true, reason: 'nope', message: 'x' })).toBe(false);
     expect(isToolDenial({ ticketId: 'TK-000001' })).toBe(false);
     expect(isToolDenial(null)).toBe(false);
+  });
+});
+
+describe('wrapToolsWithApproval beyond allow / deny', () => {
+  /** A registry that answers every call with `decision` at once, as the durable one does from its row. */
+  function decided(decision: ApprovalDecision): ApprovalRegistry {
+    return {
+      confirm: (async () => decision) as ApprovalRegistry['confirm'],
+      resolve: () => false,
+      extend: () => false,
+      closeSession: () => 0,
+    };
+  }
+
+  function wrap(decision: ApprovalDecision, extra: Partial<ApprovalShellOptions> = {}) {
+    const { table, createTicket } = createTable();
+    const events: ApprovalDecisionEvent[] = [];
+    const wrapped = wrapToolsWithApproval(table, ['createTicket'], {
+      registry: decided(decision),
+      sessionId: 'chat-1',
+      emit: () => undefined,
+      timeoutMs: 1_000,
+      onDecision: (event) => events.push(event),
+      ...extra,
+    });
+    return { wrapped, createTicket, events };
+  }
+
+  it('runs the tool with the edited input and tells the model what ran', async () => {
+    const { wrapped, createTicket, events } = wrap({ approved: true, input: { title: 'edited' } });
+    const output = await call(wrapped.createTicket, { title: 'proposed' }, 'call-1');
+    expect(createTicket).toHaveBeenCalledWith({ title: 'edited' }, expect.anything());
+    expect(output).toMatchObject({ title: 'edited', editedInput: { title: 'edited' } });
+    expect(isEditedOutput(output)).toBe(true);
+    expect(events).toEqual([{ toolCallId: 'call-1', edited: true }]);
+  });
+
+  it('puts the person’s note in the denial, where a later turn can still read it', async () => {
+    const { wrapped, createTicket, events } = wrap({
+      approved: false,
+      reason: 'denied',
+      note: 'say "A1002"',
+    });
+    const output = await call(wrapped.createTicket, { title: 'x' }, 'call-2');
+    expect(createTicket).not.toHaveBeenCalled();
+    expect(output).toMatchObject({ denied: true, reason: 'denied', note: 'say "A1002"' });
+    expect(denialNoteOf((output as { message: string }).message)).toBe('say "A1002"');
+    expect(events).toEqual([{ toolCallId: 'call-2', note: 'say "A1002"' }]);
+  });
+
+  it('skips the card when a rule allows the tool, and says so', async () => {
+    const confirm = vi.fn();
+    const { table, createTicket } = createTable();
+    const events: ApprovalDecisionEvent[] = [];
+    const wrapped = wrapToolsWithApproval(table, ['createTicket'], {
+      registry: { ...decided({ approved: false, reason: 'denied' }), confirm },
+      sessionId: 'chat-1',
+      emit: () => undefined,
+      timeoutMs: 1_000,
+      approvedByRule: (toolName) => toolName === 'createTicket',
+      onDecision: (event) => events.push(event),
+    });
+    expect(await call(wrapped.createTicket, { title: 'ruled' }, 'call-3')).toMatchObject({ title: 'ruled' });
+    expect(confirm).not.toHaveBeenCalled();
+    expect(createTicket).toHaveBeenCalledTimes(1);
+    expect(events).toEqual([{ toolCallId: 'call-3', byRule: true }]);
   });
 });

@@ -1,12 +1,17 @@
 import { getChatModel } from '@/lib/ai/models';
 import { getConfig } from '@/lib/config';
+import { getDb } from '@/lib/db';
 import { withSession } from '@/lib/http/with-session';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 import { listWorkers } from '@/lib/mcp/list-workers';
+import { toolInputJsonSchemas } from '@/lib/tools/tool-input-json-schemas';
 
 export const dynamic = 'force-dynamic';
 
-/** What the page shows about this server: the model answering, the workers and their tools, approvals. */
+/**
+ * What the page shows about this server: the model answering, the workers and their tools,
+ * approvals, and each built-in tool's input as JSON Schema (the approval card's edit form).
+ */
 export const GET = withUnavailableAs503(
   withSession(async () => {
     const config = getConfig();
@@ -15,6 +20,7 @@ export const GET = withUnavailableAs503(
       workers: await listWorkers(),
       confirmTools: [...config.AGENT_CONFIRM_TOOLS],
       confirmTimeoutMs: config.AGENT_CONFIRM_TIMEOUT_MS,
+      toolInputSchemas: toolInputJsonSchemas(await getDb()),
     });
   }),
 );

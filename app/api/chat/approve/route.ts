@@ -7,7 +7,7 @@ import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 /** A person's decision on a pending approval, for HTTP clients. */
 export const POST = withUnavailableAs503(
   withSession(async (request: NextRequest, user) => {
-    const body = await readJsonBody(request, { maxBytes: 4096 });
+    const body = await readJsonBody(request, { maxBytes: 16_384 });
     if (!body.ok) return body.response;
     const result = await decideApproval(body.value, user.id);
     return Response.json(result.body, { status: result.status });

@@ -1,0 +1,15 @@
+import type { NextRequest } from 'next/server';
+import { extendApprovalDeadline } from '@/lib/chat/resolve-approval';
+import { readJsonBody } from '@/lib/http/json';
+import { withSession } from '@/lib/http/with-session';
+import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
+
+/** More time for a pending approval (at most three times): `{ expiresAt, remainingMs }`. */
+export const POST = withUnavailableAs503(
+  withSession(async (request: NextRequest, user) => {
+    const body = await readJsonBody(request, { maxBytes: 1024 });
+    if (!body.ok) return body.response;
+    const result = await extendApprovalDeadline(body.value, user.id);
+    return Response.json(result.body, { status: result.status });
+  }),
+);

@@ -1,0 +1,138 @@
+'use client';
+
+import { type FormEvent, useId, useState } from 'react';
+import type { JsonSchema } from './api-types';
+import { Button } from './ui/button';
+import { Input } from './ui/input';
+import { Textarea } from './ui/textarea';
+import { useWorkspace } from './workspace-provider';
+
+type FieldKind = 'text' | 'longText' | 'number';
+
+function kindOf(schema: JsonSchema): FieldKind | undefined {
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  if (types.includes('string')) return (schema.maxLength ?? 0) > 200 ? 'longText' : 'text';
+  if (types.includes('number') || types.includes('integer')) return 'number';
+  return undefined;
+}
+
+/** The fields of a tool's input the form can edit: strings and numbers, in schema order. */
+function fieldsOf(schema: JsonSchema) {
+  return Object.entries(schema.properties ?? {}).flatMap(([name, field]) => {
+    const kind = kindOf(field);
+    return kind === undefined
+      ? []
+      : [{ name, kind, field, required: schema.required?.includes(name) ?? false }];
+  });
+}
+
+/** Whether the form can edit this tool's input (every field is a string or a number). */
+export function canEditInput(schema: JsonSchema | undefined): schema is JsonSchema {
+  if (schema?.properties === undefined) return false;
+  return fieldsOf(schema).length === Object.keys(schema.properties).length;
+}
+
+/**
+ * The approval card's Edit: one field per input property, labelled with the schema's
+ * `.describe()` text, prefilled with what the model proposed. The server validates
+ * the whole input against the same schema; the fields it names are marked, in the
+ * reader's language (the server's own messages are written for the model).
+ */
+export function ApprovalEditForm({
+  schema,
+  input,
+  fieldErrors,
+  sending,
+  onSubmit,
+  onCancel,
+}: {
+  schema: JsonSchema;
+  input: unknown;
+  fieldErrors: Record<string, string[]>;
+  sending: boolean;
+  onSubmit: (input: Record<string, unknown>) => void;
+  onCancel: () => void;
+}) {
+  const { t } = useWorkspace();
+  const id = useId();
+  const fields = fieldsOf(schema);
+  const initial = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
+  const [values, setValues] = useState<Record<string, string>>(() =>
+    Object.fromEntries(fields.map(({ name }) => [name, initial[name] == null ? '' : String(initial[name])])),
+  );
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const edited: Record<string, unknown> = {};
+    for (const { name, kind, required } of fields) {
+      const value = values[name] ?? '';
+      // An emptied optional field means "leave it out", not "an empty value".
+      if (value === '' && !required) continue;
+      edited[name] = kind === 'number' && value !== '' ? Number(value) : value;
+    }
+    onSubmit(edited);
+  }
+
+  const formErrors = fieldErrors[''];
+  return (
+    <form
+      onSubmit={submit}
+      className="flex flex-col gap-2"
+      aria-label={t.editInput}
+      data-testid="approval-edit-form"
+    >
+      {fields.map(({ name, kind, field, required }) => {
+        const fieldId = `${id}-${name}`;
+        const errors = fieldErrors[name];
+        const errorId = `${fieldId}-error`;
+        const common = {
+          id: fieldId,
+          name,
+          value: values[name] ?? '',
+          'aria-invalid': errors !== undefined,
+          'aria-describedby': errors !== undefined ? errorId : undefined,
+          onChange: (event: { target: { value: string } }) =>
+            setValues((current) => ({ ...current, [name]: event.target.value })),
+        };
+        return (
+          <div key={name} className="flex flex-col gap-1">
+            <label htmlFor={fieldId} className="text-xs font-medium">
+              <span className="font-mono">{name}</span>
+              {required && <span aria-hidden="true"> *</span>}
+              {field.description !== undefined && (
+                <span className="block font-normal text-muted-foreground">{field.description}</span>
+              )}
+            </label>
+            {kind === 'longText' ? (
+              <Textarea {...common} />
+            ) : (
+              <Input
+                {...common}
+                type={kind === 'number' ? 'number' : 'text'}
+                required={required && kind === 'number'}
+              />
+            )}
+            {errors !== undefined && (
+              <p id={errorId} className="text-xs text-destructive" data-testid="field-error">
+                {t.fieldInvalid(name, field)}
+              </p>
+            )}
+          </div>
+        );
+      })}
+      {formErrors !== undefined && (
+        <p role="alert" className="text-xs text-destructive">
+          {t.inputInvalid}
+        </p>
+      )}
+      <div className="flex justify-end gap-2">
+        <Button type="button" variant="ghost" size="sm" onClick={onCancel} disabled={sending}>
+          {t.cancel}
+        </Button>
+        <Button type="submit" size="sm" disabled={sending}>
+          {t.allowEdited}
+        </Button>
+      </div>
+    </form>
+  );
+}

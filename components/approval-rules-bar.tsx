@@ -1,0 +1,69 @@
+'use client';
+
+import { ShieldCheck, X } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { type ApprovalRules, fetchJson } from './api-types';
+import { Badge } from './ui/badge';
+import { Button } from './ui/button';
+import { useWorkspace } from './workspace-provider';
+
+/**
+ * The chat header's list of tools allowed for the rest of this chat ("Allow for
+ * this chat" on a card), each with a revoke button. Shows nothing while there are
+ * none. `version` changes when a card may have added one.
+ */
+export function ApprovalRulesBar({ chatId, version }: { chatId: string; version: number }) {
+  const { t } = useWorkspace();
+  const [rules, setRules] = useState<ApprovalRules['rules']>([]);
+  const [reload, setReload] = useState(0);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: version and reload are refresh triggers.
+  useEffect(() => {
+    let cancelled = false;
+    fetchJson<ApprovalRules>(`/api/chats/${encodeURIComponent(chatId)}/approval-rules`)
+      .then((value) => {
+        if (!cancelled) setRules(value.rules);
+      })
+      // A chat not saved yet has no rules.
+      .catch(() => {
+        if (!cancelled) setRules([]);
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [chatId, version, reload]);
+
+  async function revoke(toolName: string) {
+    await fetch(`/api/chats/${encodeURIComponent(chatId)}/approval-rules/${encodeURIComponent(toolName)}`, {
+      method: 'DELETE',
+    }).catch(() => undefined);
+    setReload((value) => value + 1);
+  }
+
+  if (rules.length === 0) return null;
+  return (
+    <section
+      aria-label={t.approvalRules}
+      className="flex flex-wrap items-center gap-2 border-b border-border px-4 py-2 text-xs"
+      data-testid="approval-rules"
+    >
+      <ShieldCheck className="size-4 text-muted-foreground" aria-hidden="true" />
+      <span className="text-muted-foreground">{t.approvalRules}:</span>
+      {rules.map((rule) => (
+        <Badge key={rule.toolName} variant="outline" className="gap-1">
+          <span className="font-mono">{rule.toolName}</span>
+          <Button
+            variant="ghost"
+            size="sm"
+            className="h-5 px-1"
+            aria-label={t.revokeRule(rule.toolName)}
+            onClick={() => void revoke(rule.toolName)}
+          >
+            <X aria-hidden="true" />
+            {t.revoke}
+          </Button>
+        </Badge>
+      ))}
+    </section>
+  );
+}
