@@ -96,3 +96,20 @@ describe('parseToolCommand', () => {
     expect(parseToolCommand('/tool addTodo {title: buy milk}')).toBeUndefined();
   });
 });
+
+describe('understand, on strings of symbols', () => {
+  it('reads no ticket or to-do from a greeting followed by symbols', () => {
+    for (const text of ['hello j#MPA{#:to', 'hello f8|G!`:p>9', 'hello >":g^>@=y^', 'hello M*\\(`zF_8:']) {
+      const writes = understand(text).requests.filter(
+        (request) => request.toolName === 'createTicket' || request.toolName === 'addTodo',
+      );
+      expect(writes, text).toEqual([]);
+    }
+  });
+
+  it('still reads a write whose title holds a few symbols', () => {
+    expect(understand('add a todo: fix bug #123 in the login form').requests).toEqual([
+      { toolName: 'addTodo', title: 'fix bug #123 in the login form' },
+    ]);
+  });
+});

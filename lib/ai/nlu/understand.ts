@@ -94,6 +94,21 @@ function requestOf(
   }
 }
 
+// ASCII punctuation and symbols. Chinese punctuation (：、（）) is how Chinese is written, so it is not counted.
+const asciiSymbol = /[!-/:-@[-`{-~]/g;
+
+/**
+ * True when a clause reads like words: at most a fifth of its visible characters are ASCII
+ * symbols. A write is only read from such a clause: a run of symbols with a few letters in it
+ * ("hello f8|G!`:p>9") can land near a write intent by character n-grams, and must not create
+ * a ticket or a to-do. `/tool` commands are the way to write exact, symbol-heavy input.
+ */
+function readsLikeWords(clause: string): boolean {
+  const visible = clause.replace(/\s+/g, '');
+  if (visible === '') return false;
+  return (visible.match(asciiSymbol)?.length ?? 0) / visible.length <= 0.2;
+}
+
 /** Reads a user message: its clauses, each classified, with titles and order numbers extracted. */
 export function understand(text: string): Understanding {
   const clauses = splitClauses(text);
@@ -101,6 +116,8 @@ export function understand(text: string): Understanding {
   const requests: ToolRequest[] = [];
   let confidence: number | undefined;
   for (const { text: clause, reading } of clauses) {
+    const writes = reading.intent === 'createTicket' || reading.intent === 'addTodo';
+    if (writes && !readsLikeWords(clause)) continue;
     const request = requestOf(reading.intent, clause, text, single);
     if (request === undefined) continue;
     confidence ??= reading.confidence;
