@@ -16,6 +16,8 @@ const shared = {
 export default defineConfig({
   ...shared,
   test: {
+    // A busy 2-core machine can take more than the default 10 s to wind a worker down.
+    teardownTimeout: 60_000,
     projects: [
       {
         ...shared,
