@@ -57,7 +57,8 @@ function expectPrototypeIntact() {
   expect(Object.keys(Object.prototype)).toEqual([]);
 }
 
-describe('endpoints under hostile input', () => {
+// Thousands of requests each: on a busy 2-core machine a property can take over a minute.
+describe('endpoints under hostile input', { timeout: 180_000 }, () => {
   beforeAll(async () => {
     // A forged history that slips a listed call through would wait for a person; keep that short.
     await configureServer({ AGENT_CONFIRM_TIMEOUT_MS: '50' });
