@@ -98,7 +98,8 @@ const en = {
   denyNoteLabel: 'Why not? (optional, the agent reads it)',
   sendDenial: 'Deny',
   moreTime: '+60 s',
-  moreTimeLabel: (left: number) => `Give 60 more seconds (${left} left)`,
+  // Starts with the visible text, so a person who says what they see (voice control) names the button.
+  moreTimeLabel: (left: number) => `+60 s: give 60 more seconds (${left} left)`,
   fieldInvalid: (name: string, field: { maxLength?: number }) =>
     field.maxLength !== undefined
       ? `Check ${name}: it must be filled in correctly, at most ${field.maxLength} characters.`
@@ -224,7 +225,7 @@ const zh: Dictionary = {
   denyNoteLabel: '原因（可选，助手会看到）',
   sendDenial: '拒绝',
   moreTime: '+60 秒',
-  moreTimeLabel: (left: number) => `再给 60 秒（还可延长 ${left} 次）`,
+  moreTimeLabel: (left: number) => `+60 秒：再给 60 秒（还可延长 ${left} 次）`,
   fieldInvalid: (name: string, field: { maxLength?: number }) =>
     field.maxLength !== undefined
       ? `请检查 ${name}：需正确填写，最多 ${field.maxLength} 个字符。`

@@ -101,7 +101,7 @@ test.describe('approval card beyond allow / deny (zh)', () => {
     const card = await waitingCard(chatPage, '多给点时间');
     const timer = card.getByRole('timer');
     const seconds = async () => Number(/\d+/.exec((await timer.textContent()) ?? '')?.[0]);
-    const moreTime = card.getByRole('button', { name: /^再给 60 秒/ });
+    const moreTime = card.getByRole('button', { name: /^\+60 秒：再给 60 秒/ });
     for (let time = 1; time <= 3; time++) {
       await moreTime.click();
       await expect.poll(seconds).toBeGreaterThan(60 * time);
