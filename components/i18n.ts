@@ -1,4 +1,5 @@
 import type { ToolUIPart } from 'ai';
+import type { Ticket, Todo } from './api-types';
 
 /**
  * Every UI string, in English and Chinese. A plain dictionary rather than an i18n
@@ -141,6 +142,8 @@ const en = {
   todos: 'Todos',
   noTickets: 'No tickets yet.',
   noTodos: 'No todos yet.',
+  ticketStatuses: { open: 'Open', closed: 'Closed' } as Record<Ticket['status'], string>,
+  todoStatuses: { open: 'To do', done: 'Done' } as Record<Todo['status'], string>,
   loadFailed: 'Could not load.',
   account: 'Account',
   guest: 'Guest',
@@ -263,6 +266,8 @@ const zh: Dictionary = {
   todos: '待办',
   noTickets: '还没有工单。',
   noTodos: '还没有待办。',
+  ticketStatuses: { open: '待处理', closed: '已关闭' },
+  todoStatuses: { open: '未完成', done: '已完成' },
   loadFailed: '加载失败。',
   account: '账户',
   guest: '访客',
