@@ -15,6 +15,9 @@ export const locales: readonly Locale[] = ['en', 'zh'];
 /** localStorage key (and cookie name) that remembers the user's language choice. */
 export const localeStorageKey = 'toolgate-locale';
 
+/** localStorage key that remembers the user opted in to desktop notifications for waiting cards. */
+export const notifyStorageKey = 'toolgate-notify';
+
 /** localStorage key that remembers the user's theme choice. */
 export const themeStorageKey = 'toolgate-theme';
 
@@ -45,6 +48,8 @@ const en = {
   languageName: 'English',
   switchLanguage: 'Language',
   toggleTheme: 'Toggle dark mode',
+  desktopNotifications: 'Desktop notifications for calls waiting for you',
+  notificationTitle: 'Toolgate: approval needed',
   chats: 'Chats',
   newChat: 'New chat',
   noChats: 'No chats yet.',
@@ -171,6 +176,8 @@ const zh: Dictionary = {
   languageName: '中文',
   switchLanguage: '语言',
   toggleTheme: '切换深色模式',
+  desktopNotifications: '有调用等待批准时发桌面通知',
+  notificationTitle: 'Toolgate：需要你的批准',
   chats: '会话',
   newChat: '新会话',
   noChats: '还没有会话。',
