@@ -24,6 +24,8 @@ export type Meta = {
   confirmTimeoutMs: number;
   /** Each built-in tool's input as JSON Schema, for the approval card's edit form. */
   toolInputSchemas?: Record<string, JsonSchema>;
+  /** Each built-in tool's field labels by field name, in every UI language (the form's labels). */
+  toolFieldLabels?: Record<string, Record<string, Record<'en' | 'zh', string>>>;
 };
 
 /** The part of JSON Schema the edit form reads. */
@@ -43,12 +45,17 @@ export type Ticket = {
   title: string;
   detail?: string | null;
   orderId?: string | null;
-  status: string;
+  status: 'open' | 'closed';
   createdAt: string | number;
 };
 
 /** One row of `GET /api/todos`. */
-export type Todo = { id: string | number; title: string; status: string; createdAt: string | number };
+export type Todo = {
+  id: string | number;
+  title: string;
+  status: 'open' | 'done';
+  createdAt: string | number;
+};
 
 /** One row of `GET /api/chats`. */
 /** Who is signed in, as the page shows it (from the server's session, never the client). */

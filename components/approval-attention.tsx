@@ -1,7 +1,11 @@
 'use client';
 
 import { useEffect, useRef } from 'react';
+import { notificationsEnabled } from './notification-toggle';
 import { useWorkspace } from './workspace-provider';
+
+/** A card waiting for a decision, as the attention cues need it. */
+export type WaitingApproval = { approvalId: string; summary: string };
 
 /**
  * Whether the person is typing somewhere: then focus is theirs, not the card's. A field
@@ -15,13 +19,26 @@ function isTyping(): boolean {
 
 /**
  * Draws attention to cards that wait for a decision, since they deny themselves when
- * the time is up: the tab title starts with `(n)`, a polite live region says so, and
- * when a first card appears focus moves to it — unless the person is typing.
+ * the time is up: the tab title starts with `(n)`, a polite live region says so, when a
+ * first card appears focus moves to it — unless the person is typing — and, once they
+ * opted in, a card that starts waiting while the tab is hidden fires a desktop notification.
  */
-export function ApprovalAttention({ waitingCount }: { waitingCount: number }) {
+export function ApprovalAttention({ waiting }: { waiting: WaitingApproval[] }) {
   const { t } = useWorkspace();
+  const waitingCount = waiting.length;
   const baseTitle = useRef<string | null>(null);
   const previousCount = useRef(0);
+  // Each card notifies once, however often the list re-renders while it waits.
+  const notified = useRef(new Set<string>());
+
+  useEffect(() => {
+    if (!document.hidden || !notificationsEnabled()) return;
+    for (const { approvalId, summary } of waiting) {
+      if (notified.current.has(approvalId)) continue;
+      notified.current.add(approvalId);
+      new Notification(t.notificationTitle, { body: summary, tag: approvalId });
+    }
+  }, [waiting, t]);
 
   useEffect(() => {
     if (baseTitle.current === null) baseTitle.current = document.title;

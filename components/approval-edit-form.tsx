@@ -2,6 +2,7 @@
 
 import { type FormEvent, useId, useState } from 'react';
 import type { JsonSchema } from './api-types';
+import type { Locale } from './i18n';
 import { Button } from './ui/button';
 import { Input } from './ui/input';
 import { Textarea } from './ui/textarea';
@@ -33,13 +34,15 @@ export function canEditInput(schema: JsonSchema | undefined): schema is JsonSche
 }
 
 /**
- * The approval card's Edit: one field per input property, labelled with the schema's
- * `.describe()` text, prefilled with what the model proposed. The server validates
+ * The approval card's Edit: one field per input property, labelled in the reader's
+ * language by the tool's own field labels (a tool without them, such as an MCP tool,
+ * shows its name and the schema's description), prefilled with what the model proposed. The server validates
  * the whole input against the same schema; the fields it names are marked, in the
  * reader's language (the server's own messages are written for the model).
  */
 export function ApprovalEditForm({
   schema,
+  labels,
   input,
   fieldErrors,
   sending,
@@ -47,13 +50,15 @@ export function ApprovalEditForm({
   onCancel,
 }: {
   schema: JsonSchema;
+  /** The tool's label of each field by name, in every UI language. */
+  labels?: Record<string, Record<Locale, string>>;
   input: unknown;
   fieldErrors: Record<string, string[]>;
   sending: boolean;
   onSubmit: (input: Record<string, unknown>) => void;
   onCancel: () => void;
 }) {
-  const { t } = useWorkspace();
+  const { t, locale } = useWorkspace();
   const id = useId();
   const fields = fieldsOf(schema);
   const initial = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
@@ -85,6 +90,8 @@ export function ApprovalEditForm({
         const fieldId = `${id}-${name}`;
         const errors = fieldErrors[name];
         const errorId = `${fieldId}-error`;
+        const label =
+          labels !== undefined && Object.hasOwn(labels, name) ? labels[name]?.[locale] : undefined;
         const common = {
           id: fieldId,
           name,
@@ -97,9 +104,9 @@ export function ApprovalEditForm({
         return (
           <div key={name} className="flex flex-col gap-1">
             <label htmlFor={fieldId} className="text-xs font-medium">
-              <span className="font-mono">{name}</span>
+              {label ?? <span className="font-mono">{name}</span>}
               {required && <span aria-hidden="true"> *</span>}
-              {field.description !== undefined && (
+              {label === undefined && field.description !== undefined && (
                 <span className="block font-normal text-muted-foreground">{field.description}</span>
               )}
             </label>
@@ -114,7 +121,7 @@ export function ApprovalEditForm({
             )}
             {errors !== undefined && (
               <p id={errorId} className="text-xs text-destructive" data-testid="field-error">
-                {t.fieldInvalid(name, field)}
+                {t.fieldInvalid(label ?? name, field)}
               </p>
             )}
           </div>

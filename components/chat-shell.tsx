@@ -4,6 +4,7 @@ import { ChatSidebar } from './chat-sidebar';
 import { Drawer } from './drawer';
 import { LocaleSwitch } from './locale-switch';
 import { ModelLabel } from './model-label';
+import { NotificationToggle } from './notification-toggle';
 import { SidePanel } from './side-panel';
 import { ThemeToggle } from './theme-toggle';
 import { WorkerPicker } from './worker-picker';
@@ -41,6 +42,7 @@ export function ChatShell({
           <div className="ml-auto flex items-center gap-2">
             <ModelLabel />
             <LocaleSwitch />
+            <NotificationToggle />
             <ThemeToggle />
             <Drawer side="right" label="sidePanel" className="xl:hidden">
               <SidePanel />

@@ -1,16 +1,18 @@
 'use client';
 
 import { useChat } from '@ai-sdk/react';
-import { DefaultChatTransport } from 'ai';
+import { DefaultChatTransport, getToolName } from 'ai';
 import { Sparkles } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { findErrorReference } from '@/lib/errors/error-reference';
 import type { ApproveToolCall, ToolgateMessage } from './api-types';
-import { ApprovalAttention } from './approval-attention';
+import { ApprovalAttention, type WaitingApproval } from './approval-attention';
 import { localDeadlineOf, rememberDeadlines } from './approval-deadlines';
 import { ApprovalRulesBar } from './approval-rules-bar';
 import { Composer } from './composer';
+import type { Locale } from './i18n';
 import { MessageList } from './message-list';
+import type { ToolPart } from './tool-card';
 import { Button } from './ui/button';
 import { ScrollArea } from './ui/scroll-area';
 import { useWorkspace } from './workspace-provider';
@@ -118,7 +120,7 @@ function ChatSession({
   resume: boolean;
   approve: ApproveToolCall;
 }) {
-  const { t, workerRef, refreshData, refreshChats } = useWorkspace();
+  const { t, locale, workerRef, refreshData, refreshChats } = useWorkspace();
 
   // One transport per chat; the worker is read when each request is made, so the picker applies at once.
   const transport = useMemo(
@@ -146,7 +148,8 @@ function ChatSession({
     });
 
   const busy = status === 'submitted' || status === 'streaming';
-  const waitingIds = waitingApprovalIds(messages, busy);
+  const waiting = waitingApprovals(messages, busy, locale);
+  const waitingIds = waiting.map(({ approvalId }) => approvalId);
   const waitingCount = waitingIds.length;
   // Bumped when a card may have added an "allow for this chat" rule, so the header re-reads them.
   const [rulesVersion, setRulesVersion] = useState(0);
@@ -206,7 +209,7 @@ function ChatSession({
   return (
     <div className="flex min-h-0 flex-1 flex-col">
       <ApprovalRulesBar chatId={id} version={rulesVersion} />
-      <ApprovalAttention waitingCount={waitingCount} />
+      <ApprovalAttention waiting={waiting} />
       <ScrollArea
         ref={viewportRef}
         className="flex-1"
@@ -284,21 +287,31 @@ function ChatSession({
   );
 }
 
-/** Approval ids of the cards that still wait for a decision: streaming here, or saved with time left. */
-function waitingApprovalIds(messages: ToolgateMessage[], streaming: boolean): string[] {
-  const ids: string[] = [];
+/**
+ * The cards that still wait for a decision (streaming here, or saved with time left), each
+ * with the tool's one-line summary of the call in the reader's language (the tool name without one).
+ */
+function waitingApprovals(
+  messages: ToolgateMessage[],
+  streaming: boolean,
+  locale: Locale,
+): WaitingApproval[] {
+  const waiting: WaitingApproval[] = [];
   for (const message of messages) {
     for (const part of message.parts) {
       const approval = (part as { state?: string; approval?: { id: string; descriptor?: unknown } }).approval;
       if ((part as { state?: string }).state !== 'approval-requested' || approval === undefined) continue;
-      const deadline = localDeadlineOf(
-        approval.id,
-        approval.descriptor as Record<string, unknown> | undefined,
-      );
-      if (streaming || (deadline !== null && deadline > Date.now())) ids.push(approval.id);
+      const descriptor = approval.descriptor as Record<string, unknown> | undefined;
+      const deadline = localDeadlineOf(approval.id, descriptor);
+      if (!streaming && (deadline === null || deadline <= Date.now())) continue;
+      const summary = (descriptor?.summary as Record<string, unknown> | undefined)?.[locale];
+      waiting.push({
+        approvalId: approval.id,
+        summary: typeof summary === 'string' && summary !== '' ? summary : getToolName(part as ToolPart),
+      });
     }
   }
-  return ids;
+  return waiting;
 }
 
 function EmptyState({ onPick }: { onPick: (text: string) => void }) {

@@ -1,4 +1,5 @@
 import type { ToolUIPart } from 'ai';
+import type { Ticket, Todo } from './api-types';
 
 /**
  * Every UI string, in English and Chinese. A plain dictionary rather than an i18n
@@ -13,6 +14,9 @@ export const locales: readonly Locale[] = ['en', 'zh'];
 
 /** localStorage key (and cookie name) that remembers the user's language choice. */
 export const localeStorageKey = 'toolgate-locale';
+
+/** localStorage key that remembers the user opted in to desktop notifications for waiting cards. */
+export const notifyStorageKey = 'toolgate-notify';
 
 /** localStorage key that remembers the user's theme choice. */
 export const themeStorageKey = 'toolgate-theme';
@@ -44,6 +48,8 @@ const en = {
   languageName: 'English',
   switchLanguage: 'Language',
   toggleTheme: 'Toggle dark mode',
+  desktopNotifications: 'Desktop notifications for calls waiting for you',
+  notificationTitle: 'Toolgate: approval needed',
   chats: 'Chats',
   newChat: 'New chat',
   noChats: 'No chats yet.',
@@ -98,7 +104,8 @@ const en = {
   denyNoteLabel: 'Why not? (optional, the agent reads it)',
   sendDenial: 'Deny',
   moreTime: '+60 s',
-  moreTimeLabel: (left: number) => `Give 60 more seconds (${left} left)`,
+  // Starts with the visible text, so a person who says what they see (voice control) names the button.
+  moreTimeLabel: (left: number) => `+60 s: give 60 more seconds (${left} left)`,
   fieldInvalid: (name: string, field: { maxLength?: number }) =>
     field.maxLength !== undefined
       ? `Check ${name}: it must be filled in correctly, at most ${field.maxLength} characters.`
@@ -140,6 +147,8 @@ const en = {
   todos: 'Todos',
   noTickets: 'No tickets yet.',
   noTodos: 'No todos yet.',
+  ticketStatuses: { open: 'Open', closed: 'Closed' } as Record<Ticket['status'], string>,
+  todoStatuses: { open: 'To do', done: 'Done' } as Record<Todo['status'], string>,
   loadFailed: 'Could not load.',
   account: 'Account',
   guest: 'Guest',
@@ -167,6 +176,8 @@ const zh: Dictionary = {
   languageName: '中文',
   switchLanguage: '语言',
   toggleTheme: '切换深色模式',
+  desktopNotifications: '有调用等待批准时发桌面通知',
+  notificationTitle: 'Toolgate：需要你的批准',
   chats: '会话',
   newChat: '新会话',
   noChats: '还没有会话。',
@@ -224,7 +235,7 @@ const zh: Dictionary = {
   denyNoteLabel: '原因（可选，助手会看到）',
   sendDenial: '拒绝',
   moreTime: '+60 秒',
-  moreTimeLabel: (left: number) => `再给 60 秒（还可延长 ${left} 次）`,
+  moreTimeLabel: (left: number) => `+60 秒：再给 60 秒（还可延长 ${left} 次）`,
   fieldInvalid: (name: string, field: { maxLength?: number }) =>
     field.maxLength !== undefined
       ? `请检查 ${name}：需正确填写，最多 ${field.maxLength} 个字符。`
@@ -262,6 +273,8 @@ const zh: Dictionary = {
   todos: '待办',
   noTickets: '还没有工单。',
   noTodos: '还没有待办。',
+  ticketStatuses: { open: '待处理', closed: '已关闭' },
+  todoStatuses: { open: '未完成', done: '已完成' },
   loadFailed: '加载失败。',
   account: '账户',
   guest: '访客',

@@ -57,7 +57,7 @@ export function SidePanel() {
               >
                 <div className="flex items-center justify-between gap-2">
                   <span className="font-mono text-xs font-medium">{ticket.ticketId}</span>
-                  <Badge variant="secondary">{ticket.status}</Badge>
+                  <Badge variant="secondary">{t.ticketStatuses[ticket.status]}</Badge>
                 </div>
                 <span className="text-sm break-words">{ticket.title}</span>
                 {ticket.orderId && <span className="text-xs text-muted-foreground">{ticket.orderId}</span>}
@@ -72,7 +72,7 @@ export function SidePanel() {
                 className="flex items-center justify-between gap-2 rounded-md border border-border bg-background p-2"
               >
                 <span className="text-sm break-words">{todo.title}</span>
-                <Badge variant="secondary">{todo.status}</Badge>
+                <Badge variant="secondary">{t.todoStatuses[todo.status]}</Badge>
               </li>
             )}
           </PanelSection>

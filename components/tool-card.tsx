@@ -287,6 +287,7 @@ export function ToolCard({
         {showButtons && mode === 'edit' && inputSchema !== undefined ? (
           <ApprovalEditForm
             schema={inputSchema}
+            labels={meta?.toolFieldLabels?.[toolName]}
             input={part.input}
             fieldErrors={fieldErrors}
             sending={decision.kind === 'sending'}
@@ -298,11 +299,11 @@ export function ToolCard({
           />
         ) : (
           part.input !== undefined && (
-            <Section label={t.arguments}>
+            <Fold label={t.arguments} open={showButtons}>
               <pre className="overflow-x-auto rounded-md bg-muted p-2 font-mono text-xs">
                 {prettyJson(part.input)}
               </pre>
-            </Section>
+            </Fold>
           )
         )}
         {replayed && (
@@ -477,6 +478,19 @@ function Section({ label, children }: { label: string; children: React.ReactNode
   );
 }
 
+/**
+ * Raw JSON behind a disclosure: the tool's data, not words for a person, so it stays out of
+ * sight unless asked for (the arguments stay open while they are what the person decides on).
+ */
+function Fold({ label, open, children }: { label: string; open: boolean; children: React.ReactNode }) {
+  return (
+    <details open={open} className="flex flex-col gap-1">
+      <summary className="cursor-pointer text-xs font-medium text-muted-foreground">{label}</summary>
+      {children}
+    </details>
+  );
+}
+
 function ToolBody({
   part,
   denial,
@@ -520,11 +534,11 @@ function ToolBody({
         return <p className="text-xs text-muted-foreground">{t.rateLimitedExplain(seconds)}</p>;
       }
       return (
-        <Section label={t.result}>
+        <Fold label={t.result} open={false}>
           <pre className="overflow-x-auto rounded-md bg-muted p-2 font-mono text-xs">
             {prettyJson(part.output)}
           </pre>
-        </Section>
+        </Fold>
       );
     }
   }

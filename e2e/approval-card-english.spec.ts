@@ -11,7 +11,7 @@ test.describe('approval card beyond allow / deny (en)', () => {
     const card = chatPage.toolCards('createTicket').last();
     await expect(card.getByTestId('tool-summary')).toContainText('Create ticket “monitor flickers”');
     await card.getByRole('button', { name: 'Edit', exact: true }).click();
-    await card.getByRole('textbox', { name: /^title/ }).fill('Monitor flickers in room 12');
+    await card.getByRole('textbox', { name: /^Title/ }).fill('Monitor flickers in room 12');
     await card.getByRole('button', { name: 'Allow with these arguments' }).click();
     await expect(card.getByText('Approved', { exact: true })).toBeVisible();
     await chatPage.waitForTurnEnd();

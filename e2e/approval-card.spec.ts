@@ -15,7 +15,7 @@ test.describe('approval card beyond allow / deny (zh)', () => {
     const card = await waitingCard(chatPage, '打印机坏了');
     await expect(card.getByTestId('tool-summary')).toContainText('创建工单「打印机坏了」');
     await card.getByRole('button', { name: '修改', exact: true }).click();
-    const title = card.getByRole('textbox', { name: /^title/ });
+    const title = card.getByRole('textbox', { name: /^标题/ });
     await expect(title).toHaveValue('打印机坏了');
     await title.fill('三楼打印机卡纸');
     await card.getByRole('button', { name: '按修改后的参数允许' }).click();
@@ -36,13 +36,13 @@ test.describe('approval card beyond allow / deny (zh)', () => {
     await chatPage.goto('/');
     const card = await waitingCard(chatPage, '校验修改');
     await card.getByRole('button', { name: '修改', exact: true }).click();
-    await card.getByRole('textbox', { name: /^title/ }).fill('   ');
+    await card.getByRole('textbox', { name: /^标题/ }).fill('   ');
     await card.getByRole('button', { name: '按修改后的参数允许' }).click();
 
-    await expect(card.getByTestId('field-error')).toHaveText(/请检查 title/);
+    await expect(card.getByTestId('field-error')).toHaveText(/请检查 标题/);
     await page.evaluate(() => document.fonts.ready);
     await card.screenshot({ path: 'docs/approval-card-edit.png', animations: 'disabled' });
-    await expect(card.getByRole('textbox', { name: /^title/ })).toHaveAttribute('aria-invalid', 'true');
+    await expect(card.getByRole('textbox', { name: /^标题/ })).toHaveAttribute('aria-invalid', 'true');
     await expect(card.getByText('需要你的批准')).toBeVisible();
     await card.getByRole('button', { name: '取消' }).click();
     await chatPage.denyButton(card).click();
@@ -101,7 +101,7 @@ test.describe('approval card beyond allow / deny (zh)', () => {
     const card = await waitingCard(chatPage, '多给点时间');
     const timer = card.getByRole('timer');
     const seconds = async () => Number(/\d+/.exec((await timer.textContent()) ?? '')?.[0]);
-    const moreTime = card.getByRole('button', { name: /^再给 60 秒/ });
+    const moreTime = card.getByRole('button', { name: /^\+60 秒：再给 60 秒/ });
     for (let time = 1; time <= 3; time++) {
       await moreTime.click();
       await expect.poll(seconds).toBeGreaterThan(60 * time);

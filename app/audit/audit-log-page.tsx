@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { parseAuditQuery } from '@/app/api/audit/schema';
-import type { Locale } from '@/components/i18n';
+import { dictionaries, type Locale } from '@/components/i18n';
 import { getRequestLocale } from '@/components/request-locale';
 import { Badge } from '@/components/ui/badge';
 import { Button, buttonVariants } from '@/components/ui/button';
@@ -26,6 +26,34 @@ const variantByOutcome: Record<AuditOutcome, BadgeVariant> = {
   error: 'destructive',
   rate_limited: 'warning',
   approved_by_rule: 'success',
+};
+
+// Exhaustive too: a new outcome is a type error until it has words in both languages.
+const outcomeTextByLocale: Record<Locale, Record<AuditOutcome, string>> = {
+  en: {
+    executed: 'Executed',
+    replayed: 'Replayed',
+    denied: 'Denied',
+    timeout: 'Expired',
+    aborted: 'Stopped',
+    closed: 'Chat deleted',
+    superseded: 'Superseded',
+    error: 'Failed',
+    rate_limited: 'Rate limited',
+    approved_by_rule: 'Allowed by rule',
+  },
+  zh: {
+    executed: '已执行',
+    replayed: '幂等命中',
+    denied: '已拒绝',
+    timeout: '已过期',
+    aborted: '已停止',
+    closed: '会话已删除',
+    superseded: '被新消息取代',
+    error: '失败',
+    rate_limited: '已限流',
+    approved_by_rule: '按规则允许',
+  },
 };
 
 const textByLocale = {
@@ -92,7 +120,10 @@ export async function AuditLogPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
   scope: 'all' | 'mine';
 }) {
-  const text = textByLocale[await getRequestLocale()];
+  const locale = await getRequestLocale();
+  const text = textByLocale[locale];
+  const outcomeText = outcomeTextByLocale[locale];
+  const { workerNames } = dictionaries[locale];
   const path = scope === 'all' ? '/audit' : '/activity';
   const user = await requirePageUser(path);
   if (scope === 'all' && !user.isAdmin) {
@@ -169,7 +200,7 @@ export async function AuditLogPage({
             <NativeSelectOption value="">{text.all}</NativeSelectOption>
             {auditOutcomes.map((outcome) => (
               <NativeSelectOption key={outcome} value={outcome}>
-                {outcome}
+                {outcomeText[outcome]}
               </NativeSelectOption>
             ))}
           </NativeSelect>
@@ -228,7 +259,9 @@ export async function AuditLogPage({
                       {row.chatId}
                     </Link>
                   </td>
-                  <td className="px-3 py-2">{row.worker}</td>
+                  <td className="px-3 py-2">
+                    {Object.hasOwn(workerNames, row.worker) ? workerNames[row.worker] : row.worker}
+                  </td>
                   <td className="px-3 py-2 font-mono text-xs">
                     {row.toolName}
                     {/* The server is part of an MCP tool's name: `<server>__<tool>`. */}
@@ -239,7 +272,7 @@ export async function AuditLogPage({
                     )}
                   </td>
                   <td className="px-3 py-2">
-                    <Badge variant={variantByOutcome[row.outcome]}>{row.outcome}</Badge>
+                    <Badge variant={variantByOutcome[row.outcome]}>{outcomeText[row.outcome]}</Badge>
                   </td>
                   <td className="px-3 py-2 text-right tabular-nums">{row.durationMs} ms</td>
                   <td className="px-3 py-2 font-mono text-xs" title={row.argsHash}>

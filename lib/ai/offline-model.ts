@@ -153,7 +153,8 @@ function readOutcome(toolName: string, output: LanguageModelV4ToolResultOutput):
  * Decides the next step from the prompt alone, so the same conversation always gets the
  * same step. The latest user message is read by the trained model (or as a `/tool` command,
  * or as the answer to the question the last reply asked); its requests for this worker's
- * tools become a fixed list of calls, made one per step until all are made, then the
+ * tools become a fixed list of calls, made step by step (neighbouring calls of one tool in the
+ * same step) until all are made, then the
  * answer. The list is fixed per user turn, which keeps the loop finite whatever `stopWhen` says.
  */
 function planStep(options: LanguageModelV4CallOptions, generateId: () => string): Plan {
@@ -193,18 +194,20 @@ function planStep(options: LanguageModelV4CallOptions, generateId: () => string)
       : [],
   );
   const callOrAnswer = (planned: PlannedCall[], closing: string[]): Plan => {
-    // Calls are made one per step, in order; the number already made says which comes next.
-    const next = planned[calls.length];
-    if (next !== undefined) {
+    // Calls go out in order; the number already made says which comes next. Neighbouring calls of
+    // one tool do not depend on each other, so they share a step (parallel calls, as a hosted
+    // model makes them): two tickets asked for at once wait for approval side by side.
+    const next = planned.slice(calls.length);
+    const first = next[0];
+    if (first !== undefined) {
+      const sameTool = next.findIndex((call) => call.toolName !== first.toolName);
       return {
-        content: [
-          {
-            type: 'tool-call',
-            toolCallId: `call_${generateId()}`,
-            toolName: next.toolName,
-            input: JSON.stringify(next.input),
-          },
-        ],
+        content: next.slice(0, sameTool === -1 ? next.length : sameTool).map((call) => ({
+          type: 'tool-call' as const,
+          toolCallId: `call_${generateId()}`,
+          toolName: call.toolName,
+          input: JSON.stringify(call.input),
+        })),
         finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
       };
     }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Language } from '@/lib/ai/language';
 import type { Db } from '@/lib/db/engine';
 import { addTodo } from '@/lib/db/todos';
+import type { FieldLabels } from './field-labels';
 import { textField } from './text-field';
 import type { ToolContext } from './tool-context';
 
@@ -12,20 +13,28 @@ export function summarizeAddTodo(input: unknown, language: Language): string {
   return language === 'zh' ? `添加待办「${title}」` : `Add to-do “${title}”`;
 }
 
+/** What a `addTodo` call takes; its messages and descriptions are written for the model. */
+const addTodoInput = z.object({
+  title: z
+    .string({ error: 'title is required: the to-do as one short sentence.' })
+    .trim()
+    .min(1, 'title is empty: ask the user what to add, then call again with the to-do text.')
+    .max(200, 'title is longer than 200 characters: shorten it to one sentence.')
+    .describe('The to-do as one short sentence, in the user’s words, e.g. "buy milk" or "买牛奶".'),
+});
+
+/** The edit form's label of each `addTodo` field. */
+export const addTodoFieldLabels: FieldLabels<typeof addTodoInput> = {
+  title: { en: 'To-do', zh: '待办内容' },
+};
+
 /** Builds `addTodo`: a write that adds one item to the user's to-do list. */
 export function createAddTodoTool(db: Db, { userId }: ToolContext) {
   return tool({
     description:
       'Add one item to the user’s to-do list. Call it when the user says "add a todo …", "remind me to …", "加一个待办 …" or "记一下 …". ' +
       'Do not call it when the user only asks to see the list (use the list tool), and add each item once: do not repeat a call that succeeded.',
-    inputSchema: z.object({
-      title: z
-        .string({ error: 'title is required: the to-do as one short sentence.' })
-        .trim()
-        .min(1, 'title is empty: ask the user what to add, then call again with the to-do text.')
-        .max(200, 'title is longer than 200 characters: shorten it to one sentence.')
-        .describe('The to-do as one short sentence, in the user’s words, e.g. "buy milk" or "买牛奶".'),
-    }),
+    inputSchema: addTodoInput,
     execute: async ({ title }) => {
       const todo = await addTodo(db, { title, userId });
       return { id: todo.id, title: todo.title, status: todo.status };

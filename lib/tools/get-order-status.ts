@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Language } from '@/lib/ai/language';
 import type { Db } from '@/lib/db/engine';
 import { getOrder } from '@/lib/db/orders';
+import type { FieldLabels } from './field-labels';
 import { orderIdSchema } from './order-id-schema';
 import { textField } from './text-field';
 
@@ -12,6 +13,16 @@ export function summarizeGetOrderStatus(input: unknown, language: Language): str
   return language === 'zh' ? `查询订单 ${orderId}` : `Look up order ${orderId}`;
 }
 
+/** What a `getOrderStatus` call takes; its messages and descriptions are written for the model. */
+const getOrderStatusInput = z.object({
+  orderId: orderIdSchema.describe('The order number exactly as the user gave it, e.g. "A1001".'),
+});
+
+/** The edit form's label of each `getOrderStatus` field. */
+export const getOrderStatusFieldLabels: FieldLabels<typeof getOrderStatusInput> = {
+  orderId: { en: 'Order number', zh: '订单号' },
+};
+
 /** Builds `getOrderStatus`: read-only lookup of one order's status, carrier, ETA and items. */
 export function createGetOrderStatusTool(db: Db) {
   return tool({
@@ -20,9 +31,7 @@ export function createGetOrderStatusTool(db: Db) {
       'Call it when the user asks where an order is, what state it is in, or when it will arrive, and gives an order number. ' +
       'Do not call it without an order number (ask for one), for general shipping or return questions (those are help-centre topics), ' +
       'or to change, cancel or refund an order: it only reads.',
-    inputSchema: z.object({
-      orderId: orderIdSchema.describe('The order number exactly as the user gave it, e.g. "A1001".'),
-    }),
+    inputSchema: getOrderStatusInput,
     execute: async ({ orderId }) => {
       const order = await getOrder(db, orderId);
       if (order === undefined) return { found: false as const, orderId };

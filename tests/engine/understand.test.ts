@@ -52,6 +52,19 @@ describe('understand', () => {
     ]);
   });
 
+  it('reads two tickets asked for in one message as two requests, each with its title', () => {
+    expect(
+      understand('create a ticket: printer broken and create a ticket: screen flickers').requests,
+    ).toEqual([
+      { toolName: 'createTicket', title: 'printer broken' },
+      { toolName: 'createTicket', title: 'screen flickers' },
+    ]);
+    expect(understand('帮我创建一个工单：打印机坏了，再创建一个工单：屏幕闪烁').requests).toEqual([
+      { toolName: 'createTicket', title: '打印机坏了' },
+      { toolName: 'createTicket', title: '屏幕闪烁' },
+    ]);
+  });
+
   it('keeps "and" inside a title instead of inventing a second request', () => {
     expect(understand('remind me to call mom and dad').requests).toEqual([
       { toolName: 'addTodo', title: 'call mom and dad' },

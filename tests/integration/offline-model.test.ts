@@ -207,6 +207,30 @@ describe('createOfflineModel', () => {
     expect((await listTodos(db, testUser)).map((todo) => todo.title)).toEqual(['买牛奶']);
   });
 
+  it('looks up two orders of one message in one step, as parallel calls', async () => {
+    const turn = await runTurn(createWorkerTools('order', db, testUser), '订单 A1004、A1006 都到哪了');
+    expect(turn.calls).toEqual([
+      { toolName: 'getOrderStatus', input: { orderId: 'A1004' } },
+      { toolName: 'getOrderStatus', input: { orderId: 'A1006' } },
+    ]);
+    expect(turn.steps).toBe(2);
+    expect(turn.text).toContain('A1004');
+    expect(turn.text).toContain('A1006');
+  });
+
+  it('opens two tickets asked for in one message in one step, so both can wait for approval at once', async () => {
+    const turn = await runTurn(
+      createWorkerTools('refund', db, testUser),
+      'create a ticket: printer broken and create a ticket: screen flickers',
+    );
+    expect(turn.calls).toEqual([
+      { toolName: 'createTicket', input: { title: 'printer broken' } },
+      { toolName: 'createTicket', input: { title: 'screen flickers' } },
+    ]);
+    expect(turn.steps).toBe(2);
+    expect(await countTickets(db)).toBe(2);
+  });
+
   it('never calls a tool outside its table: the order worker asked for a ticket says what it can do', async () => {
     const chinese = await runTurn(createWorkerTools('order', db, testUser), '帮我创建一个工单：耳机坏了');
     expect(chinese.calls).toEqual([]);

@@ -4,13 +4,15 @@ import { getDb } from '@/lib/db';
 import { withSession } from '@/lib/http/with-session';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 import { listWorkers } from '@/lib/mcp/list-workers';
+import { fieldLabelsByTool } from '@/lib/tools/tool-field-labels';
 import { toolInputJsonSchemas } from '@/lib/tools/tool-input-json-schemas';
 
 export const dynamic = 'force-dynamic';
 
 /**
  * What the page shows about this server: the model answering, the workers and their tools,
- * approvals, and each built-in tool's input as JSON Schema (the approval card's edit form).
+ * approvals, and each built-in tool's input as JSON Schema with its fields' labels in en / zh
+ * (the approval card's edit form).
  */
 export const GET = withUnavailableAs503(
   withSession(async () => {
@@ -21,6 +23,7 @@ export const GET = withUnavailableAs503(
       confirmTools: [...config.AGENT_CONFIRM_TOOLS],
       confirmTimeoutMs: config.AGENT_CONFIRM_TIMEOUT_MS,
       toolInputSchemas: toolInputJsonSchemas(await getDb()),
+      toolFieldLabels: fieldLabelsByTool,
     });
   }),
 );

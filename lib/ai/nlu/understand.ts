@@ -32,10 +32,24 @@ const clauseConfidence = 0.6;
 
 type Clause = { text: string; reading: IntentReading };
 
+// The thing a ticket or to-do request names; a piece that names it again asks for another one.
+const requestObject: Partial<Record<IntentLabel, RegExp>> = {
+  createTicket: /ticket|工单/i,
+  addTodo: /to-?do|待办/i,
+};
+
+/** True when two neighbouring pieces each ask for their own ticket (or to-do), each with a title. */
+function repeatsRequest(intent: IntentLabel, previous: string, piece: string): boolean {
+  const object = requestObject[intent];
+  if (object === undefined || !object.test(previous) || !object.test(piece)) return false;
+  return extractTitle(previous, intent) !== '' && extractTitle(piece, intent) !== '';
+}
+
 /**
  * Cuts a message into clauses that each ask for one thing. A cut is kept only when both sides
- * read confidently as different requests ("Where's A1005 and how do refunds work?"); otherwise
- * the pieces stay together, so "remind me to call mom and dad" remains one to-do.
+ * read confidently as different requests ("Where's A1005 and how do refunds work?"), or as the
+ * same request made twice, each naming its ticket or to-do ("create a ticket: A and create a
+ * ticket: B"); otherwise the pieces stay together, so "remind me to call mom and dad" remains one to-do.
  */
 function splitClauses(text: string): Clause[] {
   const pieces: string[] = [];
@@ -55,7 +69,7 @@ function splitClauses(text: string): Clause[] {
       previous !== undefined &&
       isRequest(reading.intent) &&
       isRequest(previous.reading.intent) &&
-      reading.intent !== previous.reading.intent &&
+      (reading.intent !== previous.reading.intent || repeatsRequest(reading.intent, previous.text, piece)) &&
       reading.confidence >= clauseConfidence &&
       previous.reading.confidence >= clauseConfidence;
     if (previous === undefined || separate) {
