@@ -89,7 +89,11 @@ test.describe('approval card beyond allow / deny (zh)', () => {
     await chatPage.denyButton(third).click();
     await chatPage.waitForTurnEnd();
 
+    // Typing before the new chat's page has taken over would send into the old chat.
+    const previous = chatPage.page.url();
     await chatPage.newChatButton.click();
+    await expect(chatPage.page).not.toHaveURL(previous);
+    await expect(chatPage.toolCards('createTicket')).toHaveCount(0);
     await expect(chatPage.input).toBeEditable();
     const other = await waitingCard(chatPage, '新会话');
     await chatPage.denyButton(other).click();
