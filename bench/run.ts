@@ -1,5 +1,5 @@
 /**
- * `npm run bench` — runs every benchmark of issue 6, prints a table and writes
+ * `npm run bench` — runs every benchmark, prints a table and writes
  * the rows to `bench/results.json`. Quick and `--only` runs write to
  * `bench/.tmp/` instead, so the committed file always holds a complete full run.
  *

@@ -136,7 +136,7 @@ async function measureKind(url: string, kind: TurnKind, { quick, log }: BenchCon
 }
 
 /**
- * Issue 6, benchmark 1: chat turns per second over HTTP against the production
+ * Chat turns per second over HTTP against the production
  * build, `/api/chat` (every shell) against `/api/bench/baseline` (same model,
  * worker tools and persistence, no shells), for a turn without tools, with a
  * read tool and with a write tool. Approvals are off (`AGENT_CONFIRM_TOOLS=`)

@@ -65,7 +65,7 @@ export function countFields(value: unknown): number {
 }
 
 /**
- * Issue 6, benchmark 3: the key derivation (`stableStringify`) against
+ * The key derivation (`stableStringify`) against
  * `JSON.stringify` of the same object, with two sorted-key libraries for context.
  * Target: at most 2 × the time of `JSON.stringify`, on both objects.
  */

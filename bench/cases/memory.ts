@@ -148,7 +148,7 @@ async function cappedIdempotencyStore(keys: number): Promise<BenchResult> {
 }
 
 /**
- * Issue 6, benchmark 5: heap per pending approval (1,000 pending in the memory
+ * Heap per pending approval (1,000 pending in the memory
  * registry; target ≤ 20 KB each) and heap growth after 1,000,000 distinct keys
  * through a memory idempotency store capped at 500 (target ≤ 10 MB). Forced GC
  * before and after; quick mode: 100 pending, 20,000 keys.

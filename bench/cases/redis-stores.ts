@@ -160,7 +160,7 @@ function skipped(reason: string): BenchResult[] {
 }
 
 /**
- * Issue 6, benchmark 6: with a `redis-server` on this machine, the Redis
+ * With a `redis-server` on this machine, the Redis
  * idempotency store's operations per second against the memory store, and the
  * cross-instance decision latency (two registries with their own connections to
  * one Redis: decide on B, wake on A) against a decision in one process.

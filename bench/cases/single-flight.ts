@@ -23,7 +23,7 @@ async function fire(calls: number, identical: boolean): Promise<{ ms: number; ex
 }
 
 /**
- * Issue 6, benchmark 4: 10,000 concurrent identical calls through the memory
+ * 10,000 concurrent identical calls through the memory
  * idempotency store must execute exactly once (the process fails otherwise, in
  * every mode). Their time is reported against 10,000 distinct calls, in
  * alternating rounds.

@@ -1,4 +1,4 @@
-/** A message in the form `/tool <name> <json input>` (DESIGN §10): the user names the call outright. */
+/** A message in the form `/tool <name> <json input>`: the user names the call outright. */
 export type ToolCommand = { toolName: string; input: unknown };
 
 const commandPattern = /^\s*\/tool\s+([A-Za-z_][\w.-]*)(?:\s+([\s\S]*))?$/;

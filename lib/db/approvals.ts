@@ -1,4 +1,6 @@
+import type { Selectable } from 'kysely';
 import type { Db } from './engine';
+import type { ApprovalTable } from './schema';
 
 /**
  * The life cycle of a tool call that waits for a person. Every change is a
@@ -65,24 +67,7 @@ export type ApprovalRecord = {
   updatedAt: string;
 };
 
-type ApprovalRow = {
-  id: string;
-  chat_id: string;
-  owner_id: string | null;
-  message_id: string;
-  tool_call_id: string;
-  tool_name: string;
-  worker: string;
-  input: string;
-  expires_at: number;
-  status: string;
-  claimed: number;
-  edited_input: string | null;
-  note: string | null;
-  extensions: number;
-  created_at: string;
-  updated_at: string;
-};
+type ApprovalRow = Selectable<ApprovalTable>;
 
 function toApproval(row: ApprovalRow): ApprovalRecord {
   return {
@@ -107,17 +92,10 @@ function toApproval(row: ApprovalRow): ApprovalRecord {
 /** Records a call that starts waiting for a person (status `pending`). */
 export async function createApproval(
   db: Db,
-  approval: {
-    id: string;
-    chatId: string;
-    ownerId: string | null;
-    messageId: string;
-    toolCallId: string;
-    toolName: string;
-    worker: string;
-    input: unknown;
-    expiresAt: number;
-  },
+  approval: Pick<
+    ApprovalRecord,
+    'id' | 'chatId' | 'ownerId' | 'messageId' | 'toolCallId' | 'toolName' | 'worker' | 'input' | 'expiresAt'
+  >,
 ): Promise<void> {
   const now = new Date().toISOString();
   await db

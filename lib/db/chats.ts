@@ -67,6 +67,20 @@ export async function saveChat(
 }
 
 /**
+ * Inside a write transaction: whether the chat exists, locking its row on Postgres so two
+ * saves of one chat take turns (SQLite's transaction already holds the write lock).
+ */
+async function lockChat(transaction: Db, chatId: string): Promise<boolean> {
+  const chat = await transaction
+    .selectFrom('chats')
+    .select('id')
+    .where('id', '=', chatId)
+    .$if(engineOf(transaction) === 'postgres', (query) => query.forUpdate())
+    .executeTakeFirst();
+  return chat !== undefined;
+}
+
+/**
  * Replaces the chat's messages with `messages`, in order, in one transaction (a reader never
  * sees half a conversation). A message that was already stored keeps its `created_at`.
  * With `keepStored`, a message that was already stored also keeps its stored content: the
@@ -81,15 +95,7 @@ export async function saveMessages(
   { keepStored = false }: { keepStored?: boolean } = {},
 ): Promise<boolean> {
   return writeTransaction(db, async (transaction) => {
-    // On Postgres the row lock makes two saves of one chat take turns; SQLite's
-    // transaction already holds the write lock.
-    const chat = await transaction
-      .selectFrom('chats')
-      .select('id')
-      .where('id', '=', chatId)
-      .$if(engineOf(transaction) === 'postgres', (query) => query.forUpdate())
-      .executeTakeFirst();
-    if (chat === undefined) return false;
+    if (!(await lockChat(transaction, chatId))) return false;
     const now = new Date().toISOString();
     const stored = await transaction
       .selectFrom('chat_messages')
@@ -196,13 +202,7 @@ export async function moveUserRows(db: Db, fromUserId: string, toUserId: string)
  */
 export async function upsertMessage(db: Db, chatId: string, message: UIMessage): Promise<boolean> {
   return writeTransaction(db, async (transaction) => {
-    const chat = await transaction
-      .selectFrom('chats')
-      .select('id')
-      .where('id', '=', chatId)
-      .$if(engineOf(transaction) === 'postgres', (query) => query.forUpdate())
-      .executeTakeFirst();
-    if (chat === undefined) return false;
+    if (!(await lockChat(transaction, chatId))) return false;
     const now = new Date().toISOString();
     const updated = await transaction
       .updateTable('chat_messages')

@@ -134,64 +134,64 @@ const accountTables = {
   ],
 } satisfies Record<DatabaseEngine, string[]>;
 
-const outcomesWithSuperseded =
-  "('executed', 'replayed', 'denied', 'timeout', 'aborted', 'closed', 'superseded', 'error', 'rate_limited')";
+const outcomesWithSuperseded = [
+  'executed',
+  'replayed',
+  'denied',
+  'timeout',
+  'aborted',
+  'closed',
+  'superseded',
+  'error',
+  'rate_limited',
+];
+const outcomesWithApprovedByRule = [...outcomesWithSuperseded, 'approved_by_rule'];
+
+const outcomeCheck = (outcomes: readonly string[]) =>
+  `CHECK (outcome IN (${outcomes.map((outcome) => `'${outcome}'`).join(', ')}))`;
+
+/**
+ * SQLite cannot change a CHECK in place: the audit table is rebuilt with the new list of
+ * outcomes (and `extraColumns`), its rows, ids and their sequence kept.
+ */
+function rebuildSqliteAuditTable(outcomes: readonly string[], extraColumns = ''): string[] {
+  return [
+    `CREATE TABLE tool_audit_next (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      chat_id TEXT NOT NULL,
+      worker TEXT NOT NULL,
+      tool_name TEXT NOT NULL,
+      tool_call_id TEXT NOT NULL,
+      args_hash TEXT NOT NULL,
+      outcome TEXT NOT NULL ${outcomeCheck(outcomes)},
+      duration_ms INTEGER NOT NULL,
+      created_at TEXT NOT NULL,
+      user_id TEXT${extraColumns}
+    )`,
+    `INSERT INTO tool_audit_next (id, chat_id, worker, tool_name, tool_call_id, args_hash, outcome, duration_ms, created_at, user_id)
+      SELECT id, chat_id, worker, tool_name, tool_call_id, args_hash, outcome, duration_ms, created_at, user_id FROM tool_audit`,
+    'DROP TABLE tool_audit',
+    'ALTER TABLE tool_audit_next RENAME TO tool_audit',
+    'CREATE INDEX tool_audit_chat_id ON tool_audit (chat_id, id)',
+    'CREATE INDEX tool_audit_user_id ON tool_audit (user_id, id)',
+  ];
+}
+
+/** Postgres changes the CHECK in place. */
+const replacePostgresOutcomeCheck = (outcomes: readonly string[]) => [
+  'ALTER TABLE tool_audit DROP CONSTRAINT tool_audit_outcome_check',
+  `ALTER TABLE tool_audit ADD CONSTRAINT tool_audit_outcome_check ${outcomeCheck(outcomes)}`,
+];
 
 const auditOutcomeSuperseded = {
-  sqlite: [
-    `CREATE TABLE tool_audit_next (
-      id INTEGER PRIMARY KEY AUTOINCREMENT,
-      chat_id TEXT NOT NULL,
-      worker TEXT NOT NULL,
-      tool_name TEXT NOT NULL,
-      tool_call_id TEXT NOT NULL,
-      args_hash TEXT NOT NULL,
-      outcome TEXT NOT NULL CHECK (outcome IN ${outcomesWithSuperseded}),
-      duration_ms INTEGER NOT NULL,
-      created_at TEXT NOT NULL,
-      user_id TEXT
-    )`,
-    `INSERT INTO tool_audit_next (id, chat_id, worker, tool_name, tool_call_id, args_hash, outcome, duration_ms, created_at, user_id)
-      SELECT id, chat_id, worker, tool_name, tool_call_id, args_hash, outcome, duration_ms, created_at, user_id FROM tool_audit`,
-    'DROP TABLE tool_audit',
-    'ALTER TABLE tool_audit_next RENAME TO tool_audit',
-    'CREATE INDEX tool_audit_chat_id ON tool_audit (chat_id, id)',
-    'CREATE INDEX tool_audit_user_id ON tool_audit (user_id, id)',
-  ],
-  postgres: [
-    'ALTER TABLE tool_audit DROP CONSTRAINT tool_audit_outcome_check',
-    `ALTER TABLE tool_audit ADD CONSTRAINT tool_audit_outcome_check CHECK (outcome IN ${outcomesWithSuperseded})`,
-  ],
+  sqlite: rebuildSqliteAuditTable(outcomesWithSuperseded),
+  postgres: replacePostgresOutcomeCheck(outcomesWithSuperseded),
 } satisfies Record<DatabaseEngine, string[]>;
 
-const outcomesWithApprovedByRule =
-  "('executed', 'replayed', 'denied', 'timeout', 'aborted', 'closed', 'superseded', 'error', 'rate_limited', 'approved_by_rule')";
-
 const approvalEditsAndRules = {
-  sqlite: [
-    `CREATE TABLE tool_audit_next (
-      id INTEGER PRIMARY KEY AUTOINCREMENT,
-      chat_id TEXT NOT NULL,
-      worker TEXT NOT NULL,
-      tool_name TEXT NOT NULL,
-      tool_call_id TEXT NOT NULL,
-      args_hash TEXT NOT NULL,
-      outcome TEXT NOT NULL CHECK (outcome IN ${outcomesWithApprovedByRule}),
-      duration_ms INTEGER NOT NULL,
-      created_at TEXT NOT NULL,
-      user_id TEXT,
-      detail TEXT
-    )`,
-    `INSERT INTO tool_audit_next (id, chat_id, worker, tool_name, tool_call_id, args_hash, outcome, duration_ms, created_at, user_id)
-      SELECT id, chat_id, worker, tool_name, tool_call_id, args_hash, outcome, duration_ms, created_at, user_id FROM tool_audit`,
-    'DROP TABLE tool_audit',
-    'ALTER TABLE tool_audit_next RENAME TO tool_audit',
-    'CREATE INDEX tool_audit_chat_id ON tool_audit (chat_id, id)',
-    'CREATE INDEX tool_audit_user_id ON tool_audit (user_id, id)',
-  ],
+  sqlite: rebuildSqliteAuditTable(outcomesWithApprovedByRule, ',\n      detail TEXT'),
   postgres: [
-    'ALTER TABLE tool_audit DROP CONSTRAINT tool_audit_outcome_check',
-    `ALTER TABLE tool_audit ADD CONSTRAINT tool_audit_outcome_check CHECK (outcome IN ${outcomesWithApprovedByRule})`,
+    ...replacePostgresOutcomeCheck(outcomesWithApprovedByRule),
     'ALTER TABLE tool_audit ADD COLUMN detail TEXT',
   ],
 } satisfies Record<DatabaseEngine, string[]>;

@@ -39,7 +39,7 @@ function start(
 }
 
 /**
- * The behaviour every ApprovalRegistry implementation shares (DESIGN.md §2):
+ * The behaviour every ApprovalRegistry implementation shares:
  * allow, deny, the fail-closed paths (timeout, abort, closed session, failed
  * emit), session and owner checks, and already-settled ids.
  */

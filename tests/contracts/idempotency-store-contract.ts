@@ -38,7 +38,7 @@ function counter<T>(result: (calls: number) => T) {
 }
 
 /**
- * The behaviour every IdempotencyStore implementation shares (DESIGN.md §2):
+ * The behaviour every IdempotencyStore implementation shares:
  * success-only caching, in-flight sharing, scope isolation, the key's
  * canonical form, TTL, capacity, clearScope and onReplay.
  */
