@@ -1,5 +1,6 @@
 import { ConfigError, getConfig } from './lib/config';
 import { startMcpServers } from './lib/mcp/start-mcp-servers';
+import { captureServerScope } from './lib/server/outside-request';
 
 /**
  * Parsing the configuration at start-up turns a bad value (say a typo in
@@ -9,6 +10,7 @@ import { startMcpServers } from './lib/mcp/start-mcp-servers';
  * connected here too, so the first chat finds their tools ready.
  */
 export async function startServer(): Promise<void> {
+  captureServerScope();
   try {
     const config = getConfig();
     // A production server signs sessions with a secret every instance shares; never a made-up one.

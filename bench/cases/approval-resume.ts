@@ -75,6 +75,62 @@ async function ourResume(server: AppServer, index: number): Promise<number> {
 }
 
 /**
+ * The parked path: the client leaves while the card waits, the turn parks (it leaves
+ * the server's memory), and the decision continues it from the database. Measured as
+ * the page does it: from sending `POST /api/chat/approve` to the `tool-output-available`
+ * chunk of `GET /api/chat/:id/stream`, the continuation's stream, or, when that has
+ * already ended (204), to the saved chat that holds the output.
+ */
+async function parkedResume(server: AppServer, index: number): Promise<number> {
+  const chatId = `resume-parked-${process.pid}-${index}`;
+  const controller = new AbortController();
+  const response = await fetch(`${server.url}/api/chat`, {
+    method: 'POST',
+    headers: sessionHeaders(server.url),
+    body: JSON.stringify({
+      id: chatId,
+      worker: 'refund',
+      message: userMessage(`create a ticket: parked bench ${index}`),
+    }),
+    signal: controller.signal,
+  });
+  await expectStatus(response, 200, '/api/chat');
+  const request = await nextOfType(readUIChunks(response), 'tool-approval-request');
+  controller.abort();
+  const streamPath = `${server.url}/api/chat/${chatId}/stream`;
+  for (let waited = 0; ; waited += 50) {
+    const probe = await fetch(streamPath, { headers: sessionHeaders(server.url) });
+    await probe.body?.cancel();
+    if (probe.status === 204) break;
+    if (waited > 30_000) throw new Error('The turn did not park within 30 s');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const start = nowMs();
+  const decision = await post(`${server.url}/api/chat/approve`, {
+    approvalId: request.approvalId,
+    sessionId: chatId,
+    approved: true,
+  });
+  await expectStatus(decision, 200, '/api/chat/approve');
+  // As the page does: follow the continuation; if it has already ended (204), read the saved chat.
+  const continued = await fetch(streamPath, { headers: sessionHeaders(server.url) });
+  if (continued.status === 204) {
+    const saved = await fetch(`${server.url}/api/chats/${chatId}`, { headers: sessionHeaders(server.url) });
+    await expectStatus(saved, 200, `GET /api/chats/${chatId}`);
+    const elapsed = nowMs() - start;
+    if (!(await saved.text()).includes('"output-available"')) throw new Error('The saved chat has no output');
+    return elapsed;
+  }
+  await expectStatus(continued, 200, `GET /api/chat/${chatId}/stream`);
+  const chunks = readUIChunks(continued);
+  const output = await nextOfType(chunks, 'tool-output-available');
+  const elapsed = nowMs() - start;
+  if (output.toolCallId !== request.toolCallId) throw new Error('The output belongs to another call');
+  await drain(chunks);
+  return elapsed;
+}
+
+/**
  * The AI SDK's stop-and-resubmit flow: the first request ends at the approval
  * request; the client records the approval in the tool part (what
  * `addToolApprovalResponse` does) and posts the whole history again. Measured
@@ -175,20 +231,28 @@ async function longChatRow(server: AppServer, quick: boolean, log: (line: string
  * stop-and-resubmit flow, on one production server with approvals on
  * (`createTicket`, the default). Rounds alternate; medians and p90. Both flows
  * cost one request after the decision, so the target is parity: the live path is
- * no slower than resubmitting. Also: a turn in a long chat against a new one.
+ * no slower than resubmitting. The parked path (the client left, the turn was
+ * continued from the database) is reported beside them. Also: a turn in a long chat
+ * against a new one.
  */
 export const approvalResume: BenchCase = async ({ quick, log, scratch }) => {
-  const server = await startApp({ databasePath: join(scratch, 'approval.db') });
+  const server = await startApp({
+    databasePath: join(scratch, 'approval.db'),
+    // Parked rounds wait for their turn to park; the live rounds always have a reader.
+    environment: { TOOLGATE_PARK_AFTER_MS: '200' },
+  });
   try {
     const rounds = quick ? 5 : 30;
     // Warm-up: compiles both routes and the approve route.
     for (let index = 0; index < (quick ? 2 : 5); index += 1) {
       await ourResume(server, -index - 1);
       await resubmitResume(server, -index - 1);
+      await parkedResume(server, -index - 1);
     }
     log(`approval resume: ${rounds} rounds`);
     const ours: number[] = [];
     const resubmit: number[] = [];
+    const parked: number[] = [];
     for (let index = 0; index < rounds; index += 1) {
       if (index % 2 === 0) {
         ours.push(await ourResume(server, index));
@@ -197,6 +261,7 @@ export const approvalResume: BenchCase = async ({ quick, log, scratch }) => {
         resubmit.push(await resubmitResume(server, index));
         ours.push(await ourResume(server, index));
       }
+      parked.push(await parkedResume(server, index));
     }
     const speedup = median(resubmit) / median(ours);
     return [
@@ -218,6 +283,25 @@ export const approvalResume: BenchCase = async ({ quick, log, scratch }) => {
         ratioOf: 'speed-up at the median, baseline median ÷ subject median',
         target: 'live path no slower than resubmit at the median',
         pass: speedup >= 1,
+      },
+      {
+        name: 'approval-resume/parked-decision-to-output',
+        baseline: {
+          label: 'AI SDK stop-and-resubmit (same rounds as above)',
+          medianMs: round(median(resubmit)),
+          p90Ms: round(quantile(resubmit, 0.9)),
+          rounds,
+        },
+        subject: {
+          label: 'parked turn (client gone): approve continues it from the database, read on resume',
+          medianMs: round(median(parked)),
+          p90Ms: round(quantile(parked, 0.9)),
+          rounds,
+        },
+        ratio: round(median(parked) / median(resubmit)),
+        ratioOf: 'median time, parked path ÷ resubmit',
+        target: 'report',
+        pass: null,
       },
       await longChatRow(server, quick, log),
     ];

@@ -53,7 +53,7 @@ async function askAndLeave(url: string, index: number): Promise<void> {
  * Targets: ≤ 20 KB each, no socket per approval.
  */
 export const parkedApprovals: BenchCase = async ({ quick, scratch, log }) => {
-  const count = quick ? 50 : 1000;
+  const count = quick ? 200 : 1000;
   const server = await startApp({
     databasePath: join(scratch, 'parked.db'),
     // Longer than the run: every approval is still waiting when it is measured.
@@ -65,7 +65,7 @@ export const parkedApprovals: BenchCase = async ({ quick, scratch, log }) => {
     if (pid === undefined) throw new Error('no server pid');
     // Warm-up: compile the routes and fill the caches before the baseline.
     for (let index = 0; index < 10; index += 1) await askAndLeave(server.url, -index - 1);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await new Promise((resolve) => setTimeout(resolve, 4000));
     const before = { bytes: await heapBytes(server.url), sockets: openSockets(pid) };
     log(`parked approvals: ${count} turns whose clients leave`);
     for (let start = 0; start < count; start += 10) {
@@ -75,7 +75,8 @@ export const parkedApprovals: BenchCase = async ({ quick, scratch, log }) => {
         ),
       );
     }
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    // Past the park delay (TOOLGATE_PARK_AFTER_MS, 2 s by default): every turn nobody follows has parked.
+    await new Promise((resolve) => setTimeout(resolve, 4000));
     const after = { bytes: await heapBytes(server.url), sockets: openSockets(pid) };
     const bytesEach = Math.max(0, after.bytes - before.bytes) / count;
     const extraSockets = Math.max(0, after.sockets - before.sockets);

@@ -5,6 +5,7 @@ import { getConfig } from '@/lib/config';
 import {
   claimApproval,
   type Db,
+  type DeniedStatus,
   getApproval,
   getChatMessages,
   transitionApproval,
@@ -19,6 +20,7 @@ import type { ApprovalDecision, ApprovalRegistry } from '@/lib/stores';
 import { createWorkerTools, isWorkerName } from '@/lib/tools';
 import { type ApprovalEnd, denialReasonText, mapToolPart, settleApprovalPart } from './approval-parts';
 import { assembleTurnTools } from './assemble-turn-tools';
+import { auditParkedDenial } from './audit-parked-call';
 import { createAuditWriter } from './create-audit-writer';
 import { isDeniedStatus, reasonByStatus } from './durable-approval-registry';
 import { runChatTurn } from './run-chat-turn';
@@ -94,6 +96,7 @@ export async function continueParkedTurn(db: Db, approvalId: string): Promise<bo
     }
     await auditWriter.flush();
   } else {
+    await auditParkedDenial(db, row, row.status as DeniedStatus);
     const denial = toolDenial(
       reasonByStatus[row.status as keyof typeof reasonByStatus],
       row.toolName,

@@ -15,6 +15,8 @@ import type {
   ConfirmOptions,
   DenialReason,
 } from '@/lib/stores';
+import { watchParkedDeadline } from './parked-deadlines';
+import type { TurnParking } from './turn-parking';
 
 /** The denial reason the model and the card see for each way a pending approval ends. */
 export const reasonByStatus: Record<DeniedStatus, DenialReason> = {
@@ -47,6 +49,11 @@ export type DurableApprovalRegistryOptions = {
   messageId: string;
   /** Called when a continuation on another instance took this call over: the turn must end quietly. */
   onTakenOver: () => void;
+  /**
+   * The turn's parking: while it is parked nothing here waits any more, and a call
+   * woken after it parked leaves its decision on the row for the continuation.
+   */
+  parking?: TurnParking;
 };
 
 /**
@@ -56,6 +63,10 @@ export type DurableApprovalRegistryOptions = {
  * compare-and-set on it, and when the waiting call wakes it reads the row and
  * takes the decision on (claims it). A call whose decision was taken over by a
  * continuation (its instance looked gone) is never executed here.
+ *
+ * A parked turn's calls never return: the model loop that awaited them has ended
+ * and nothing is left to read their result; the decision continues the turn from
+ * the database instead (`continueParkedTurn`). No audit row, no execution here.
  */
 export function createDurableApprovalRegistry({
   db,
@@ -63,11 +74,15 @@ export function createDurableApprovalRegistry({
   worker,
   messageId,
   onTakenOver,
+  parking,
 }: DurableApprovalRegistryOptions): ApprovalRegistry {
   async function confirm(request: ApprovalRequest, options: ConfirmOptions): Promise<ApprovalDecision> {
     let approvalId: string | undefined;
+    let expiresAt = 0;
+    let stopWaiting: (() => void) | undefined;
     const decision = await registry.confirm(request, {
       ...options,
+      signal: parking === undefined ? options.signal : eitherSignal(options.signal, parking.signal),
       emit: async (event) => {
         await createApproval(db, {
           id: event.approvalId,
@@ -81,9 +96,16 @@ export function createDurableApprovalRegistry({
           expiresAt: event.expiresAt,
         });
         approvalId = event.approvalId;
+        expiresAt = event.expiresAt;
+        stopWaiting = parking?.wait();
         await options.emit(event);
       },
     });
+    if (parking?.parked) {
+      if (approvalId !== undefined) watchParkedDeadline(db, approvalId, expiresAt);
+      return new Promise<never>(() => undefined);
+    }
+    stopWaiting?.();
     // No row: the request was never shown, so the registry's own denial stands.
     if (approvalId === undefined) return decision;
     return { ...(await settle(approvalId, decision)), approvalId };
@@ -124,6 +146,11 @@ export function createDurableApprovalRegistry({
     closeSession: (sessionId) => registry.closeSession(sessionId),
     extend: (...args) => registry.extend(...args),
   };
+}
+
+/** A signal that aborts when either does. */
+function eitherSignal(first: AbortSignal | undefined, second: AbortSignal): AbortSignal {
+  return first === undefined ? second : AbortSignal.any([first, second]);
 }
 
 /** Records how an approved call's execution ended. */

@@ -2,6 +2,7 @@ import 'server-only';
 import { claimApproval, type Db, type DeniedStatus, listChatApprovals, transitionApproval } from '@/lib/db';
 import { toolDenial } from '@/lib/shells';
 import type { ApprovalRegistry } from '@/lib/stores';
+import { auditParkedDenial } from './audit-parked-call';
 import { reasonByStatus } from './durable-approval-registry';
 import { patchSavedPart } from './settle-tool-parts';
 import { runningTurns } from './turn-streams';
@@ -30,6 +31,7 @@ export async function endPendingApprovals(
       // Redis unreachable: nobody can be woken; the saved message is settled below.
     }
     if (!woken && (await claimApproval(db, row.id, status))) {
+      await auditParkedDenial(db, row, status);
       const denial = toolDenial(reasonByStatus[status], row.toolName);
       await patchSavedPart(db, row, { kind: 'denied', reason: denial.reason, message: denial.message });
     }

@@ -1,6 +1,6 @@
 import 'server-only';
 import { clearChatStream, getChat, getChatStream, getDb } from '@/lib/db';
-import { getStreamContext } from './turn-streams';
+import { followTurn, getStreamContext } from './turn-streams';
 
 /**
  * The running turn's stream of a chat the caller owns, from its start, for
@@ -27,6 +27,9 @@ export async function resumeChatStream({
     // Its producer did not answer: the server running the turn is gone.
     stream = null;
   }
-  if (!stream) await clearChatStream(db, chatId, record.streamId);
-  return stream ?? null;
+  if (!stream) {
+    await clearChatStream(db, chatId, record.streamId);
+    return null;
+  }
+  return followTurn(chatId, record.streamId, stream);
 }

@@ -20,10 +20,12 @@ import { writeToolNames } from '@/lib/shells';
 import { assembleTurnTools } from './assemble-turn-tools';
 import { createAuditWriter } from './create-audit-writer';
 import { createDurableApprovalRegistry, recordExecution } from './durable-approval-registry';
+import { listenForRemoteStops } from './remote-turn-stops';
 import { sanitizeUIMessages } from './sanitize-ui-messages';
 import { settleToolParts } from './settle-tool-parts';
+import { createTurnParking } from './turn-parking';
 import { createTurnSideChannel } from './turn-side-channel';
-import { getStreamContext, runningTurns } from './turn-streams';
+import { followTurn, getStreamContext, runningTurns } from './turn-streams';
 import type { ChatMessageMetadata } from './types';
 import { workerInstructions } from './worker-instructions';
 
@@ -54,6 +56,8 @@ export type ChatTurnStart = {
   baseParts: number;
   /** Chunks written before the model's own (a continuation's decision and the tool's output). */
   prelude?: UIMessageChunk[];
+  /** The returned stream goes to a client: it counts as a reader while read (see `followTurn`). */
+  followed?: boolean;
 };
 
 /**
@@ -65,10 +69,15 @@ export type ChatTurnStart = {
  * deleting the chat. The stream is resumable (`GET /api/chat/:id/stream`) from
  * its start until the turn ends; when an approval is requested, the message so
  * far is saved; when the turn ends, the message is saved settled.
+ *
+ * A turn whose cards wait while nobody follows its stream is parked (see
+ * `turn-parking.ts`): the message so far is saved and the model loop ends; a
+ * decision continues it from the database. Readers are counted by `followTurn`.
  */
 export async function runChatTurn(start: ChatTurnStart): Promise<ReadableStream<string>> {
   const { db, config, chatId, ownerId, worker, model, modelLabel, baseTools, history, messageId } = start;
   const { mcpConfirmTools = new Set<string>(), mcpWriteTools = new Set<string>() } = start;
+  listenForRemoteStops();
   const timeoutMs = config.AGENT_CONFIRM_TIMEOUT_MS;
   const abort = new AbortController();
   let takenOver = false;
@@ -91,15 +100,30 @@ export async function runChatTurn(start: ChatTurnStart): Promise<ReadableStream<
             confirmTools.size > 0
               ? (chunks) => {
                   const snapshot = [...chunks];
-                  void messageFromChunks(snapshot, continued).then((message) => message && save(message));
+                  const cards = snapshot.filter((chunk) => chunk.type === 'tool-approval-request').length;
+                  void messageFromChunks(snapshot, continued)
+                    .then((message) => message && save(message))
+                    .then(() => parking?.cardsSaved(cards));
                 }
               : undefined,
         })
       : undefined;
 
   const auditWriter = createAuditWriter(db, ownerId);
-  const registry =
+  const parking =
     sideChannel && confirmTools.size > 0
+      ? createTurnParking({
+          afterMs: config.TOOLGATE_PARK_AFTER_MS,
+          onPark: () => {
+            // Everything the stream wrote so far (the cards, and whatever else the step did), then the end.
+            void messageFromChunks(sideChannel.chunksSoFar(), continued)
+              .then((message) => message && save(message))
+              .finally(() => abort.abort());
+          },
+        })
+      : undefined;
+  const registry =
+    sideChannel && parking
       ? createDurableApprovalRegistry({
           db,
           registry: getApprovalRegistry(),
@@ -109,6 +133,7 @@ export async function runChatTurn(start: ChatTurnStart): Promise<ReadableStream<
             takenOver = true;
             abort.abort();
           },
+          parking,
         })
       : undefined;
   const tools = assembleTurnTools({
@@ -158,8 +183,8 @@ export async function runChatTurn(start: ChatTurnStart): Promise<ReadableStream<
       ended = (async () => {
         await auditWriter.flush();
         const last = messages.at(-1);
-        // A continuation elsewhere took this turn over: its message is the one that counts.
-        if (takenOver || last === undefined || last.id !== messageId) return;
+        // A continuation took this turn over, or will (parked): its message is the one that counts.
+        if (takenOver || parking?.parked || last === undefined || last.id !== messageId) return;
         const annotated = sideChannel ? sideChannel.annotate(last) : last;
         await save(await settleToolParts(db, chatId, annotated));
       })();
@@ -185,14 +210,16 @@ export async function runChatTurn(start: ChatTurnStart): Promise<ReadableStream<
       },
     }),
   );
-  runningTurns().set(chatId, { streamId, abort, done });
+  runningTurns().set(chatId, { streamId, abort, done, follow: parking?.follow });
   await setChatStream(db, { chatId, streamId, messageId, baseParts: start.baseParts });
+  let stream: ReadableStream<string>;
   try {
-    return (await getStreamContext().createNewResumableStream(streamId, () => sse)) ?? sse;
+    stream = (await getStreamContext().createNewResumableStream(streamId, () => sse)) ?? sse;
   } catch {
     // Without a place to publish it (Redis unreachable), the turn still streams to this client.
-    return sse;
+    stream = sse;
   }
+  return start.followed ? followTurn(chatId, streamId, stream) : stream;
 }
 
 /** The message the chunks build, on top of `base` when the stream continues one. */

@@ -17,6 +17,7 @@ import {
   settleApprovalPart,
   type ToolPart,
 } from './approval-parts';
+import { auditParkedDenial } from './audit-parked-call';
 import { isDeniedStatus, reasonByStatus } from './durable-approval-registry';
 
 const unsettledStates = new Set([
@@ -117,6 +118,7 @@ export async function settleChatApprovals(
     if (row.status === 'pending') {
       if (row.expiresAt > now) continue;
       if (await transitionApproval(db, row.id, 'pending', 'expired', { claim: true })) {
+        await auditParkedDenial(db, row, 'expired');
         await patchSavedPart(db, row, endOfRow({ ...row, status: 'expired' }) as ApprovalEnd);
       }
     } else if (row.status === 'executing') {
@@ -128,6 +130,7 @@ export async function settleChatApprovals(
       if (!isRunningHere && age >= unclaimedGraceMs) orphans.push(row);
     } else if (isDeniedStatus(row.status) && !row.claimed && !isRunningHere && age >= unclaimedGraceMs) {
       if (await claimApproval(db, row.id, row.status)) {
+        await auditParkedDenial(db, row, row.status);
         await patchSavedPart(db, row, endOfRow(row) as ApprovalEnd);
       }
     }

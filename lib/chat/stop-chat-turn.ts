@@ -2,6 +2,7 @@ import 'server-only';
 import { getChat, getDb } from '@/lib/db';
 import { getApprovalRegistry } from '@/lib/server/stores';
 import { endPendingApprovals, waitAtMost } from './end-chat-approvals';
+import { askRemoteStop, waitForTurnEnd } from './remote-turn-stops';
 import { runningTurns } from './turn-streams';
 
 /** How long Stop waits for the turn to save its settled message before answering. */
@@ -10,7 +11,7 @@ const stopWaitMs = 5_000;
 /**
  * The Stop button: the chat's pending approvals end `stopped` (the model reads
  * `aborted`), the model stops, and the partial message is saved settled before
- * this answers. Returns undefined for a chat the caller does not own, else
+ * this answers, also when the turn runs on another instance (with Redis). Returns undefined for a chat the caller does not own, else
  * whether anything was stopped.
  */
 export async function stopChatTurn({
@@ -23,11 +24,18 @@ export async function stopChatTurn({
   const db = await getDb();
   const chat = await getChat(db, chatId);
   if (chat === undefined || (chat.ownerId != null && chat.ownerId !== ownerId)) return undefined;
-  const ended = await endPendingApprovals(db, getApprovalRegistry(), chatId, 'stopped');
   const turn = runningTurns().get(chatId);
   if (turn !== undefined) {
+    await endPendingApprovals(db, getApprovalRegistry(), chatId, 'stopped');
     turn.abort.abort();
     await waitAtMost(turn.done, stopWaitMs);
+    return { stopped: true };
   }
-  return { stopped: ended > 0 || turn !== undefined };
+  // Running on another instance (with Redis), or nowhere: that instance stops its model
+  // and settles its own cards, so no reply is written after Stop; whatever still waits
+  // (a parked turn's cards, or that instance did not answer in time) is settled here.
+  const asked = await askRemoteStop(db, chatId);
+  if (asked) await waitForTurnEnd(db, chatId, stopWaitMs);
+  const ended = await endPendingApprovals(db, getApprovalRegistry(), chatId, 'stopped');
+  return { stopped: ended > 0 || asked };
 }

@@ -31,6 +31,7 @@ export async function streamChatTurn(request: ChatTurnRequest): Promise<Response
     modelLabel: turn.modelLabel ?? getChatModel(turn.config).label,
     messageId: generateId(),
     baseParts: -1,
+    followed: true,
   });
   return new Response(stream.pipeThrough(new TextEncoderStream()), { headers: UI_MESSAGE_STREAM_HEADERS });
 }

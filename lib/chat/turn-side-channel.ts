@@ -165,5 +165,8 @@ export function createTurnSideChannel({
     };
   }
 
-  return { transform, emitApprovalRequest, markReplay, annotate };
+  /** The chunks written so far (kept only when `onApprovalShown` is given). */
+  const chunksSoFar = (): readonly UIMessageChunk[] => [...written];
+
+  return { transform, emitApprovalRequest, markReplay, annotate, chunksSoFar };
 }

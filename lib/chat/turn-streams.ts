@@ -8,6 +8,7 @@ import {
 import { getConfig } from '@/lib/config';
 import { getRedisClient, type RedisClient } from '@/lib/stores';
 import { ensureRedisReady } from '@/lib/stores/redis-client';
+import { followed } from './turn-parking';
 
 /*
  * Where a running turn's stream can be followed from: Redis when `REDIS_URL` is set
@@ -28,12 +29,29 @@ export type RunningTurn = {
   abort: AbortController;
   /** Settles when the turn has ended and its message is saved. */
   done: Promise<void>;
+  /** Counts a reader of its stream (absent: the turn never parks). */
+  follow?: () => () => void;
 };
 
 /** The turns running in this process, by chat id (one per chat). */
 export function runningTurns(): Map<string, RunningTurn> {
   globalForStreams.__toolgateRunningTurns ??= new Map();
   return globalForStreams.__toolgateRunningTurns;
+}
+
+/**
+ * `stream` (of the turn `streamId` of the chat), counted as a reader while it is read,
+ * so the turn stays live while somebody follows it. A stream of a turn running
+ * elsewhere is returned as it is: only the instance running a turn can count.
+ */
+export function followTurn<T>(
+  chatId: string,
+  streamId: string,
+  stream: ReadableStream<T>,
+): ReadableStream<T> {
+  const turn = runningTurns().get(chatId);
+  if (turn?.follow === undefined || turn.streamId !== streamId) return stream;
+  return followed(stream, turn.follow);
 }
 
 /** The process-wide resumable stream context. */

@@ -64,6 +64,8 @@ export type ApprovalRecord = {
   note?: string;
   /** How many times the deadline was extended. */
   extensions: number;
+  /** When the card was first shown (ISO 8601). */
+  createdAt: string;
   updatedAt: string;
 };
 
@@ -85,6 +87,7 @@ function toApproval(row: ApprovalRow): ApprovalRecord {
     ...(row.edited_input !== null && { editedInput: JSON.parse(row.edited_input) }),
     ...(row.note !== null && { note: row.note }),
     extensions: Number(row.extensions),
+    createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
 }

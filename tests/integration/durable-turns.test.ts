@@ -1,11 +1,13 @@
 import { readUIMessageStream, type UIMessage, type UIMessageChunk, validateUIMessages } from 'ai';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { GET as activity } from '@/app/api/activity/route';
 import { POST as stop } from '@/app/api/chat/[id]/stop/route';
 import { GET as resume } from '@/app/api/chat/[id]/stream/route';
 import { POST as approve } from '@/app/api/chat/approve/route';
 import { POST as chat } from '@/app/api/chat/route';
 import { GET as readChat } from '@/app/api/chats/[id]/route';
 import { GET as tickets } from '@/app/api/tickets/route';
+import { runningTurns } from '@/lib/chat/turn-streams';
 import { createMemoryApprovalRegistry } from '@/lib/stores';
 import { ChatStreamReader, getRequest, jsonRequest, userMessage } from '../support/chat-client';
 import { configureServer } from '../support/server-env';
@@ -183,5 +185,86 @@ describe('durable approvals over HTTP', () => {
     const messages = (await savedChat('chat-long')).messages;
     expect(messages).toHaveLength(60);
     expect(messages.at(-2)?.parts).toEqual([{ type: 'text', text: 'hello 29' }]);
+  });
+});
+
+describe('a waiting turn nobody follows any more', () => {
+  beforeEach(async () => {
+    await configureServer({ TOOLGATE_PARK_AFTER_MS: '50' });
+  });
+
+  async function parkedCard(chatId: string, text: string) {
+    const reader = await send(chatId, text);
+    const request = await reader.until('tool-approval-request');
+    await reader.leave();
+    // Parked: the turn has left this process, and nothing is left to resume.
+    await expect.poll(() => runningTurns().has(chatId)).toBe(false);
+    const resumed = await resume(
+      jsonRequest(`/api/chat/${chatId}/stream`, undefined, { method: 'GET' }),
+      params(chatId),
+    );
+    expect(resumed.status).toBe(204);
+    expect(toolPartOf((await savedChat(chatId)).messages.at(-1))?.state).toBe('approval-requested');
+    return request;
+  }
+
+  async function outcomes(): Promise<string[]> {
+    const rows = (await (await activity(getRequest('/api/activity'))).json()) as { outcome: string }[];
+    return rows.map((row) => row.outcome);
+  }
+
+  it('is parked once its reader left, and an allow still runs the call once and saves the reply', async () => {
+    const request = await parkedCard('chat-left', 'create a ticket: nobody watches');
+    expect((await decide(request.approvalId, 'chat-left', true)).status).toBe(200);
+    await expect
+      .poll(async () => JSON.stringify((await savedChat('chat-left')).messages.at(-1)))
+      .toMatch(/TK-\d{6}[\s\S]*TK-\d{6}/);
+    const saved = (await savedChat('chat-left')).messages;
+    await expect(validateUIMessages({ messages: saved })).resolves.toHaveLength(2);
+    expect(toolPartOf(saved.at(-1))?.state).toBe('output-available');
+    expect(await ticketCount()).toBe(1);
+    expect(await outcomes()).toEqual(['executed']);
+    expect((await decide(request.approvalId, 'chat-left', true)).status).toBe(404);
+  });
+
+  it('records a denial of a parked card in the audit log and the model wraps up', async () => {
+    const request = await parkedCard('chat-left-deny', 'create a ticket: no thanks');
+    expect((await decide(request.approvalId, 'chat-left-deny', false)).status).toBe(200);
+    await expect
+      .poll(async () => toolPartOf((await savedChat('chat-left-deny')).messages.at(-1))?.state)
+      .toBe('output-denied');
+    await expect.poll(async () => (await savedChat('chat-left-deny')).activeStream).toBeNull();
+    const last = (await savedChat('chat-left-deny')).messages.at(-1);
+    expect(last?.parts.some((part) => part.type === 'text')).toBe(true);
+    expect(await ticketCount()).toBe(0);
+    expect(await outcomes()).toEqual(['denied']);
+  });
+
+  it('expires on time while parked, though nobody opens the chat: audit timeout, card expired, late allow 404', async () => {
+    await configureServer({ TOOLGATE_PARK_AFTER_MS: '50', AGENT_CONFIRM_TIMEOUT_MS: '1500' });
+    const request = await parkedCard('chat-left-expire', 'create a ticket: forgotten');
+    // The activity log does not settle anything on read: only the parked call's own timer can.
+    await expect.poll(outcomes, { timeout: 5_000 }).toEqual(['timeout']);
+    const part = toolPartOf((await savedChat('chat-left-expire')).messages.at(-1));
+    expect(part?.state).toBe('output-denied');
+    expect(part?.approval?.reason).toMatch(/^timeout:/);
+    expect((await decide(request.approvalId, 'chat-left-expire', true)).status).toBe(404);
+    expect(await ticketCount()).toBe(0);
+  });
+
+  it('stays live while a reader follows it, and parks once a resumed reader leaves too', async () => {
+    const reader = await send('chat-watched', 'create a ticket: still watching');
+    await reader.until('tool-approval-request');
+    const resumed = await resume(
+      jsonRequest('/api/chat/chat-watched/stream', undefined, { method: 'GET' }),
+      params('chat-watched'),
+    );
+    const replay = new ChatStreamReader(resumed);
+    await replay.until('tool-approval-request');
+    await reader.leave();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(runningTurns().has('chat-watched')).toBe(true);
+    await replay.leave();
+    await expect.poll(() => runningTurns().has('chat-watched')).toBe(false);
   });
 });

@@ -104,6 +104,34 @@ describe('two instances behind one Redis', () => {
     await reader.rest();
   });
 
+  it('stops the turn running on A when Stop is pressed on B: the model ends, the card is saved cancelled', async () => {
+    const [a, b] = approvalPair;
+    const chatId = `cross-stop-${Date.now()}`;
+    const reader = await postChat(a.url, singleMessageChat(chatId, 'create a ticket: stop me from B'));
+    const request = await reader.until('tool-approval-request');
+    const stopped = await sessionFetch(`${b.url}/api/chat/${chatId}/stop`, { method: 'POST' });
+    expect(await stopped.json()).toEqual({ stopped: true });
+    const chunks = await reader.rest();
+    // A's model was stopped: its stream ends with the SDK's abort, and no reply follows the card.
+    expect(chunks.at(-1)?.type).toBe('abort');
+    expect(chunks.some((chunk) => chunk.type === 'text-delta')).toBe(false);
+    // B answered once A had saved the settled message.
+    const saved = (await (await sessionFetch(`${b.url}/api/chats/${chatId}`)).json()) as {
+      messages: { parts: { type: string; state?: string; approval?: { reason?: string } }[] }[];
+      activeStream: unknown;
+    };
+    expect(saved.activeStream).toBeNull();
+    const part = saved.messages.at(-1)?.parts.find((candidate) => candidate.type === 'tool-createTicket');
+    expect(part).toMatchObject({ state: 'output-denied' });
+    expect(part?.approval?.reason).toMatch(/^aborted:/);
+    const late = await postDecision(b.url, {
+      approvalId: request.approvalId,
+      sessionId: chatId,
+      approved: true,
+    });
+    expect(late.status).toBe(404);
+  });
+
   it('creates one ticket when the same request reaches A and B at once', async () => {
     const [a, b] = openPair;
     await signInAsGuest(a.url);

@@ -104,6 +104,12 @@ export class ChatStreamReader {
     }
   }
 
+  /** Goes away as a closed tab does: the response is cancelled, nothing more is read. */
+  async leave(): Promise<void> {
+    this.done = true;
+    await this.reader.cancel();
+  }
+
   /** Reads to the end and returns every chunk seen. */
   async rest(): Promise<UIMessageChunk[]> {
     while ((await this.next()) !== undefined) {}

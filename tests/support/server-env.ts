@@ -30,6 +30,7 @@ export async function configureServer(environment: Record<string, string | undef
     OFFLINE_MODEL_DELAY_MS: '0',
     AGENT_CONFIRM_TOOLS: undefined,
     AGENT_CONFIRM_TIMEOUT_MS: undefined,
+    TOOLGATE_PARK_AFTER_MS: undefined,
     AGENT_TOOL_RATE_LIMIT: undefined,
     REDIS_URL: undefined,
     OPENAI_API_KEY: undefined,

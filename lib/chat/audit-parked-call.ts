@@ -1,0 +1,31 @@
+import 'server-only';
+import { type ApprovalRecord, type Db, type DeniedStatus, insertAuditRow } from '@/lib/db';
+import { hashToolArguments } from '@/lib/shells/wrap-tools-with-audit';
+import { reasonByStatus } from './durable-approval-registry';
+
+/**
+ * The audit row of a call that waited while no turn held it (parked, or its server
+ * gone) and then ended without running: a person's "no", the deadline, Stop, a new
+ * message or a deleted chat. A live turn's audit shell writes the same row; the
+ * caller has claimed the approval, so exactly one of them does. A failure to write
+ * is logged, as the audit shell does: it never undoes the settlement.
+ */
+export async function auditParkedDenial(db: Db, row: ApprovalRecord, status: DeniedStatus): Promise<void> {
+  const startedAt = Date.parse(row.createdAt);
+  try {
+    await insertAuditRow(db, {
+      userId: row.ownerId,
+      chatId: row.chatId,
+      worker: row.worker,
+      toolName: row.toolName,
+      toolCallId: row.toolCallId,
+      argsHash: hashToolArguments(row.input),
+      outcome: reasonByStatus[status],
+      ...(row.note !== undefined && { detail: { note: row.note } }),
+      durationMs: Math.max(0, Date.now() - startedAt),
+      createdAt: row.createdAt,
+    });
+  } catch (error) {
+    console.error('[toolgate] could not write an audit row:', error);
+  }
+}
