@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { postChat, postDecision, sessionFetch, signInAsGuest, singleMessageChat } from '../support/http-chat';
 import { type NextServer, startNextServer } from '../support/next-server';
 
@@ -38,10 +38,8 @@ describe('two instances behind one Redis', () => {
       startPair(sharedEnvironment()),
       startPair(sharedEnvironment({ AGENT_CONFIRM_TOOLS: '' })),
     ]);
-  });
-
-  beforeEach(async () => {
-    // One guest per test, signed in on A: B reads the same session from the shared database.
+    // One guest, signed in on A (once: sign-ins are rate limited per address); B reads the
+    // same session from the shared database.
     await signInAsGuest(approvalPair[0].url);
   });
 
