@@ -3,11 +3,13 @@ import type { UIMessageChunk } from 'ai';
 import { getChatModel } from '@/lib/ai/models';
 import { getConfig } from '@/lib/config';
 import {
+  type ApprovalRecord,
   claimApproval,
   type Db,
   type DeniedStatus,
   getApproval,
   getChatMessages,
+  listChatApprovals,
   transitionApproval,
   upsertMessage,
 } from '@/lib/db';
@@ -36,6 +38,14 @@ import { runChatTurn } from './run-chat-turn';
  * writes its reply in a new stream (`GET /api/chat/:id/stream`) that is saved too.
  */
 export async function continueParkedTurn(db: Db, approvalId: string): Promise<boolean> {
+  const first = await getApproval(db, approvalId);
+  if (first === undefined) return false;
+  // One continuation of a chat at a time in this process: two cards of one message
+  // decided at once (Allow all) each settle their own part of the same saved message.
+  return withChatLock(first.chatId, () => continueLocked(db, approvalId));
+}
+
+async function continueLocked(db: Db, approvalId: string): Promise<boolean> {
   const row = await getApproval(db, approvalId);
   if (row === undefined) return false;
   const approved = row.status === 'approved';
@@ -112,6 +122,8 @@ export async function continueParkedTurn(db: Db, approvalId: string): Promise<bo
   // Only a person's answer to the latest message earns a reply; any other end just settles the card.
   const answered = approved || row.status === 'denied';
   if (!answered || index !== messages.length - 1) return true;
+  // The model replies once, when the last card of its step is settled: it then reads every result.
+  if (await othersUnsettled(db, row)) return true;
 
   const { model, label } = getChatModel(config);
   const prelude: UIMessageChunk[] = [
@@ -147,6 +159,47 @@ export async function continueParkedTurn(db: Db, approvalId: string): Promise<bo
   // Nobody may be reading: drain it, so the turn runs to its end and readers resume from the buffer.
   void stream.pipeTo(new WritableStream()).catch(() => undefined);
   return true;
+}
+
+/** Whether another card of the same message is still waiting, or decided but not yet carried out. */
+async function othersUnsettled(db: Db, row: ApprovalRecord): Promise<boolean> {
+  const rows = await listChatApprovals(db, row.chatId, [
+    'pending',
+    'approved',
+    'executing',
+    'denied',
+    'expired',
+    'stopped',
+    'superseded',
+    'closed',
+  ]);
+  return rows.some(
+    (other) =>
+      other.id !== row.id &&
+      other.messageId === row.messageId &&
+      (other.status === 'pending' ||
+        other.status === 'approved' ||
+        other.status === 'executing' ||
+        (isDeniedStatus(other.status) && !other.claimed)),
+  );
+}
+
+const globalForLocks = globalThis as typeof globalThis & {
+  __toolgateChatLocks?: Map<string, Promise<unknown>>;
+};
+
+/** Runs `task` after every earlier task of `chatId` in this process has ended. */
+async function withChatLock<T>(chatId: string, task: () => Promise<T>): Promise<T> {
+  globalForLocks.__toolgateChatLocks ??= new Map();
+  const locks = globalForLocks.__toolgateChatLocks;
+  const previous = locks.get(chatId) ?? Promise.resolve();
+  const run = previous.catch(() => undefined).then(task);
+  const tail = run.catch(() => undefined);
+  locks.set(chatId, tail);
+  void tail.then(() => {
+    if (locks.get(chatId) === tail) locks.delete(chatId);
+  });
+  return run;
 }
 
 /** A registry that answers every call with a decision already taken (and read from the row). */

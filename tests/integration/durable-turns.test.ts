@@ -252,6 +252,40 @@ describe('a waiting turn nobody follows any more', () => {
     expect(await ticketCount()).toBe(0);
   });
 
+  it('with two parked cards, answers once both are decided: one allowed, one denied, one reply', async () => {
+    const chatId = 'chat-left-two';
+    const reader = await send(chatId, '帮我创建一个工单：打印机卡纸，再创建一个工单：投影仪没信号');
+    const first = await reader.until('tool-approval-request');
+    const second = await reader.until('tool-approval-request');
+    await reader.leave();
+    await expect.poll(() => runningTurns().has(chatId)).toBe(false);
+    const parts = async () =>
+      ((await savedChat(chatId)).messages.at(-1)?.parts ?? []).filter(
+        (part) => part.type === 'tool-createTicket',
+      );
+    const states = async () => (await parts()).map((part) => (part as { state: string }).state);
+
+    expect((await decide(first.approvalId, chatId, true)).status).toBe(200);
+    // The first answer settles its own card; the other keeps waiting, and nobody replies yet.
+    expect(await states()).toEqual(['output-available', 'approval-requested']);
+    const textBefore = (await savedChat(chatId)).messages
+      .at(-1)
+      ?.parts.filter((part) => part.type === 'text');
+
+    expect((await decide(second.approvalId, chatId, false)).status).toBe(200);
+    await expect.poll(states).toEqual(['output-available', 'output-denied']);
+    await expect.poll(async () => (await savedChat(chatId)).activeStream).toBeNull();
+    const last = (await savedChat(chatId)).messages.at(-1);
+    expect(last?.parts.filter((part) => part.type === 'text').length).toBeGreaterThan(
+      textBefore?.length ?? 0,
+    );
+    await expect(validateUIMessages({ messages: (await savedChat(chatId)).messages })).resolves.toHaveLength(
+      2,
+    );
+    expect(await ticketCount()).toBe(1);
+    expect((await outcomes()).sort()).toEqual(['denied', 'executed']);
+  });
+
   it('stays live while a reader follows it, and parks once a resumed reader leaves too', async () => {
     const reader = await send('chat-watched', 'create a ticket: still watching');
     await reader.until('tool-approval-request');
