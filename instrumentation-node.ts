@@ -1,3 +1,4 @@
+import { watchPendingDeadlines } from './lib/chat/parked-deadlines';
 import { ConfigError, getConfig } from './lib/config';
 import { startMcpServers } from './lib/mcp/start-mcp-servers';
 import { captureServerScope } from './lib/server/outside-request';
@@ -7,7 +8,8 @@ import { captureServerScope } from './lib/server/outside-request';
  * AGENT_CONFIRM_TOOLS, which must never silently turn approval off, or a broken
  * MCP_CONFIG file) into a failure to start. Next.js would only log the error and
  * keep serving requests that can only fail, so the process exits. MCP servers are
- * connected here too, so the first chat finds their tools ready.
+ * connected here too, so the first chat finds their tools ready, and approvals left
+ * pending by an earlier run get their deadlines back.
  */
 export async function startServer(): Promise<void> {
   captureServerScope();
@@ -26,4 +28,6 @@ export async function startServer(): Promise<void> {
     console.error(error.message);
     process.exit(1);
   }
+  // Approvals left pending before this start expire on time, not only when their chat is read.
+  await watchPendingDeadlines();
 }

@@ -98,10 +98,10 @@ async function parkedResume(server: AppServer, index: number): Promise<number> {
   const request = await nextOfType(readUIChunks(response), 'tool-approval-request');
   controller.abort();
   const streamPath = `${server.url}/api/chat/${chatId}/stream`;
+  // Parked once the chat has no running stream (read from the chat: a resume would be a reader).
   for (let waited = 0; ; waited += 50) {
-    const probe = await fetch(streamPath, { headers: sessionHeaders(server.url) });
-    await probe.body?.cancel();
-    if (probe.status === 204) break;
+    const chat = await fetch(`${server.url}/api/chats/${chatId}`, { headers: sessionHeaders(server.url) });
+    if (((await chat.json()) as { activeStream: unknown }).activeStream === null) break;
     if (waited > 30_000) throw new Error('The turn did not park within 30 s');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

@@ -127,6 +127,16 @@ export async function getApproval(db: Db, id: string): Promise<ApprovalRecord | 
   return row === undefined ? undefined : toApproval(row);
 }
 
+/** Every pending approval's id and deadline, over all chats (a server's start-up looks). */
+export async function listPendingDeadlines(db: Db): Promise<{ id: string; expiresAt: number }[]> {
+  const rows = await db
+    .selectFrom('approvals')
+    .select(['id', 'expires_at'])
+    .where('status', '=', 'pending')
+    .execute();
+  return rows.map((row) => ({ id: row.id, expiresAt: Number(row.expires_at) }));
+}
+
 /** A chat's approvals in the given states, oldest first. */
 export async function listChatApprovals(
   db: Db,

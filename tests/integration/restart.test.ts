@@ -100,4 +100,42 @@ describe('a server restart', () => {
     const saved = await getJson('/api/chats/restart-ticket');
     expect(saved.messages.length).toBeGreaterThanOrEqual(2);
   });
+
+  it('expires a card that waited through the crash on time after the restart, though nobody opens its chat', async () => {
+    const shortEnvironment = {
+      ...environment,
+      DATABASE_PATH: join(mkdtempSync(join(tmpdir(), 'toolgate-restart-')), 'toolgate.db'),
+      AGENT_CONFIRM_TIMEOUT_MS: '2000',
+    };
+    await server?.stop();
+    server = await startNextServer(shortEnvironment);
+    cookie = await guestCookie(server.url);
+    const pending = await postChat(
+      server.url,
+      singleMessageChat('restart-expire', 'create a ticket: too late'),
+      {
+        cookie,
+      },
+    );
+    const waiting = await pending.until('tool-approval-request');
+    const { port } = server;
+    server.process.kill('SIGKILL');
+    await new Promise((resolve) => server?.process.once('exit', resolve));
+    server = await startNextServer(shortEnvironment, port);
+
+    // The activity log settles nothing on read: only the restarted server's own timer can.
+    await expect
+      .poll(async () => (await getJson('/api/activity')).map((row: { outcome: string }) => row.outcome), {
+        timeout: 20_000,
+      })
+      .toEqual(['timeout']);
+    const late = await postDecision(
+      server.url,
+      { approvalId: waiting.approvalId, sessionId: 'restart-expire', approved: true },
+      { cookie },
+    );
+    expect(late.status).toBe(404);
+    const saved = await getJson('/api/chats/restart-expire');
+    expect(JSON.stringify(saved.messages.at(-1))).toContain('output-denied');
+  });
 });
