@@ -1,5 +1,6 @@
 import type { ToolName } from '@/lib/config';
 import { findErrorReference } from '@/lib/errors/error-reference';
+import { orderStatusLabels } from '@/lib/tools/get-order-status';
 import { describeCapabilities, toolCapabilities } from './capabilities';
 import { type AskingToolName, missingArgumentQuestions } from './follow-up';
 import type { Language } from './language';
@@ -17,15 +18,6 @@ const isRecord = (value: unknown): value is Record_ => typeof value === 'object'
 const text = (value: unknown) => (typeof value === 'string' ? value : value == null ? '' : String(value));
 
 const writeTools = new Set(['createTicket', 'addTodo']);
-
-const orderStatusLabels: Record<string, Record<Language, string>> = {
-  processing: { zh: '备货中', en: 'being prepared' },
-  shipped: { zh: '已发货', en: 'shipped' },
-  in_transit: { zh: '运输中', en: 'in transit' },
-  delivered: { zh: '已签收', en: 'delivered' },
-  cancelled: { zh: '已取消', en: 'cancelled' },
-  returned: { zh: '已退货', en: 'returned' },
-};
 
 /** The greeting: who answers and what its tools can do. */
 export function greetingReply(toolNames: readonly string[], language: Language): string {
@@ -193,7 +185,7 @@ function orderReply(value: Record_, language: Language): string {
   }
   const statusCode = text(value.status);
   const status = Object.hasOwn(orderStatusLabels, statusCode)
-    ? orderStatusLabels[statusCode][language]
+    ? orderStatusLabels[statusCode as keyof typeof orderStatusLabels][language]
     : statusCode;
   const items = Array.isArray(value.items)
     ? value.items
