@@ -82,7 +82,7 @@ export function wrapToolsWithAudit<TOOLS extends ToolSet>(
         ...(decision?.note !== undefined && { note: decision.note }),
       };
       safeRecord(record, () => {
-        const summary = summarize?.(toolName, editedInputOf(output) ?? input);
+        const summary = safeSummary(summarize, toolName, editedInputOf(output) ?? input);
         return {
           chatId,
           worker,
@@ -126,6 +126,20 @@ function outcomeOf(output: unknown): AuditOutcome {
   if (isToolDenial(output)) return output.reason;
   if (isToolRateLimited(output)) return 'rate_limited';
   return 'executed';
+}
+
+/** The call's summary; a summary that throws is left out, never at the cost of the row. */
+function safeSummary(
+  summarize: AuditShellOptions['summarize'],
+  toolName: string,
+  input: unknown,
+): AuditSummary | undefined {
+  try {
+    return summarize?.(toolName, input);
+  } catch (error) {
+    console.error('[toolgate] could not summarise a tool call for the audit log:', error);
+    return undefined;
+  }
 }
 
 /** The input a person edited the call to, read from the output that says so. */

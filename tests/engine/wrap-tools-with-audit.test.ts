@@ -163,6 +163,23 @@ describe('wrapToolsWithAudit', () => {
     expect(rows[0]).not.toHaveProperty('summary');
   });
 
+  it('still writes the row, without a summary, when `summarize` throws', async () => {
+    const { table } = createTable();
+    const rows: NewAuditRow[] = [];
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const audited = wrapToolsWithAudit(table, {
+      record: (row) => rows.push(row),
+      chatId: 'c',
+      worker: 'refund',
+      summarize: () => {
+        throw new Error('no words for this');
+      },
+    });
+    await call(audited.createTicket, { title: 'x' }, 'call-1');
+    expect(rows).toEqual([expect.objectContaining({ outcome: 'executed' })]);
+    expect(rows[0]).not.toHaveProperty('summary');
+  });
+
   it('records replayed when the idempotency shell reports the call id as a replay', async () => {
     const { table, createTicket } = createTable();
     const rows: NewAuditRow[] = [];
