@@ -18,8 +18,16 @@ export type Meta = {
     name: string;
     tools: string[];
     /** The worker's MCP tools: which server serves each, what it does, and whether it answers now. */
-    mcpTools?: { name: string; server: string; description: string; available: boolean }[];
+    mcpTools?: {
+      name: string;
+      server: string;
+      description: string;
+      available: boolean;
+      readOnly?: boolean;
+    }[];
   }[];
+  /** The tools that only read (built-in reads, MCP tools marked read-only): their calls fold to one line. */
+  readOnlyTools?: string[];
   confirmTools: string[];
   confirmTimeoutMs: number;
   /** Each built-in tool's input as JSON Schema, for the approval card's edit form. */

@@ -92,6 +92,8 @@ const en = {
   toolCard: (toolName: string) => `Tool call ${toolName}`,
   arguments: 'Arguments',
   result: 'Result',
+  // The one-line result of a read tool that declares none of its own (MCP tools).
+  readResultFallback: 'Done: open for the result',
   error: 'Error',
   approvalTitle: 'Approval needed',
   approvalExplain: 'The agent wants to run this tool. Nothing happens until you decide.',
@@ -223,6 +225,7 @@ const zh: Dictionary = {
   toolCard: (toolName: string) => `工具调用 ${toolName}`,
   arguments: '参数',
   result: '结果',
+  readResultFallback: '已完成，展开查看结果',
   error: '错误',
   approvalTitle: '需要你的批准',
   approvalExplain: '智能体想执行这个工具。你做决定之前，什么都不会发生。',

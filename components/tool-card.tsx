@@ -2,6 +2,7 @@ import type { DynamicToolUIPart, ToolUIPart } from 'ai';
 import { getToolName } from 'ai';
 import {
   Ban,
+  ChevronRight,
   CircleCheck,
   CircleX,
   Clock,
@@ -16,6 +17,7 @@ import { useState } from 'react';
 import { findErrorReference } from '@/lib/errors/error-reference';
 import { parseMcpToolName } from '@/lib/mcp/mcp-tool-name';
 import { denialNoteOf, isEditedOutput } from '@/lib/shells/wrap-tools-with-approval';
+import { summarizeToolCall, summarizeToolResult } from '@/lib/tools/tool-summaries';
 import type { ApproveToolCall } from './api-types';
 import { extendLocalDeadline, localDeadlineOf } from './approval-deadlines';
 import { ApprovalEditForm, canEditInput } from './approval-edit-form';
@@ -189,6 +191,18 @@ export function ToolCard({
     (decision.kind === 'none' ||
       decision.kind === 'sending' ||
       (decision.kind === 'failed' && decision.retryable));
+
+  // A read that never waited for a person folds to one line; writes, cards and anything
+  // that went wrong (a denial, a rate limit, an error) keep the full card.
+  const foldsToOneLine =
+    meta?.readOnlyTools?.includes(toolName) === true &&
+    !meta.confirmTools.includes(toolName) &&
+    part.approval === undefined &&
+    denial === null &&
+    (part.state === 'input-streaming' ||
+      part.state === 'input-available' ||
+      (part.state === 'output-available' && rateLimitedWait(part.output) === null));
+  if (foldsToOneLine) return <ReadToolLine part={part} toolName={toolName} mcpServer={mcpServer} />;
 
   async function decide(approved: boolean, extras: DecisionExtras = {}) {
     if (!part.approval) return;
@@ -419,6 +433,98 @@ export function ToolCard({
           )}
         </CardFooter>
       )}
+    </Card>
+  );
+}
+
+/**
+ * A read-only call, folded: one line with the call's summary and its result's, both the
+ * tool's own words in the reader's language (an MCP tool, which declares none, shows its
+ * name and a generic line); opening it shows the arguments and the raw result.
+ */
+function ReadToolLine({
+  part,
+  toolName,
+  mcpServer,
+}: {
+  part: ToolPart;
+  toolName: string;
+  mcpServer: string | undefined;
+}) {
+  const { t, locale } = useWorkspace();
+  const summary = summarizeToolCall(toolName, part.input)?.[locale];
+  const done = part.state === 'output-available';
+  const resultLine = done
+    ? (summarizeToolResult(toolName, part.output)?.[locale] ?? t.readResultFallback)
+    : undefined;
+  const view = stateViews[part.state];
+  const StateIcon = view.icon;
+  return (
+    <Card
+      role="group"
+      aria-label={t.toolCard(toolName)}
+      data-testid="tool-card"
+      data-state={part.state}
+      data-folded="true"
+      className="my-1 w-full max-w-xl"
+    >
+      <details className="group">
+        <summary
+          data-testid="tool-line"
+          className="flex cursor-pointer list-none flex-wrap items-center gap-x-2 gap-y-1 px-3 py-2 text-sm"
+        >
+          <ChevronRight
+            className="size-4 shrink-0 text-muted-foreground transition-transform group-open:rotate-90"
+            aria-hidden="true"
+          />
+          {summary !== undefined ? (
+            <span className="font-medium" data-testid="tool-summary">
+              {summary}
+            </span>
+          ) : (
+            <span className="font-mono text-xs font-medium">{toolName}</span>
+          )}
+          {resultLine !== undefined ? (
+            <span className="text-muted-foreground" data-testid="tool-result-line">
+              {resultLine}
+            </span>
+          ) : (
+            <Badge variant={view.variant} data-testid="tool-state">
+              <StateIcon className={cn(view.spin && 'animate-spin')} aria-hidden="true" />
+              {t.toolStates[part.state]}
+            </Badge>
+          )}
+          <span className="ml-auto flex items-center gap-1">
+            {mcpServer !== undefined && (
+              <Badge variant="outline" data-testid="mcp-server">
+                {t.mcpServer(mcpServer)}
+              </Badge>
+            )}
+            {summary !== undefined && (
+              <span className="font-mono text-xs text-muted-foreground">{toolName}</span>
+            )}
+          </span>
+        </summary>
+        <CardContent className="border-t border-border">
+          {part.input !== undefined && (
+            <Section label={t.arguments}>
+              <pre className="overflow-x-auto rounded-md bg-muted p-2 font-mono text-xs">
+                {prettyJson(part.input)}
+              </pre>
+            </Section>
+          )}
+          {done && (
+            <Section label={t.result}>
+              <pre
+                className="overflow-x-auto rounded-md bg-muted p-2 font-mono text-xs"
+                data-testid="tool-result"
+              >
+                {prettyJson(part.output)}
+              </pre>
+            </Section>
+          )}
+        </CardContent>
+      </details>
     </Card>
   );
 }

@@ -119,6 +119,8 @@ test('the audit log is for admins; everyone sees their own activity', async ({ c
   await expect(page.getByText(/仅对管理员开放|for admins/)).toBeVisible();
   await page.goto('/activity');
   await expect(page.getByRole('cell', { name: 'addTodo' })).toBeVisible();
+  // The row says what the call did, in the reader's language: the tool's own summary.
+  await expect(page.getByRole('cell', { name: '添加待办「审计里能看到」' })).toBeVisible();
 
   // An admin (listed in TOOLGATE_ADMIN_EMAILS for this server) sees every user's rows.
   await chatPage.goto('/');
@@ -130,4 +132,5 @@ test('the audit log is for admins; everyone sees their own activity', async ({ c
   await page.goto('/audit');
   await expect(page.getByRole('columnheader', { name: /^(用户|User)$/ })).toBeVisible();
   await expect(page.getByRole('cell', { name: 'addTodo' }).first()).toBeVisible();
+  await expect(page.getByRole('cell', { name: '添加待办「审计里能看到」' })).toBeVisible();
 });

@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures';
+import { expect, freezePageClock, screenshotForDocs, test } from './fixtures';
 import type { ChatPage } from './pages/chat';
 
 /** Sends a ticket request and returns its waiting card. */
@@ -33,6 +33,8 @@ test.describe('approval card beyond allow / deny (zh)', () => {
     chatPage,
     page,
   }) => {
+    // The card's countdown is in the screenshot: a frozen clock keeps it at the same number.
+    await freezePageClock(page);
     await chatPage.goto('/');
     const card = await waitingCard(chatPage, '校验修改');
     await card.getByRole('button', { name: '修改', exact: true }).click();
@@ -40,8 +42,7 @@ test.describe('approval card beyond allow / deny (zh)', () => {
     await card.getByRole('button', { name: '按修改后的参数允许' }).click();
 
     await expect(card.getByTestId('field-error')).toHaveText(/请检查 标题/);
-    await page.evaluate(() => document.fonts.ready);
-    await card.screenshot({ path: 'docs/approval-card-edit.png', animations: 'disabled' });
+    await screenshotForDocs(card, 'approval-card-edit.png');
     await expect(card.getByRole('textbox', { name: /^标题/ })).toHaveAttribute('aria-invalid', 'true');
     await expect(card.getByText('需要你的批准')).toBeVisible();
     await card.getByRole('button', { name: '取消' }).click();
@@ -49,7 +50,7 @@ test.describe('approval card beyond allow / deny (zh)', () => {
     await expect(card.getByText('已拒绝', { exact: true })).toBeVisible();
   });
 
-  test('Deny with a note: the card keeps the note and the reply repeats it', async ({ chatPage, page }) => {
+  test('Deny with a note: the card keeps the note and the reply repeats it', async ({ chatPage }) => {
     await chatPage.goto('/');
     const card = await waitingCard(chatPage, '订单退款');
     await card.getByRole('button', { name: '拒绝并说明…' }).click();
@@ -60,8 +61,7 @@ test.describe('approval card beyond allow / deny (zh)', () => {
     await chatPage.waitForTurnEnd();
     await expect(chatPage.agentMessages.last()).toContainText('你的说明：“请用订单 A1002”');
     await expect(card.getByTestId('denial-note')).toHaveText('请用订单 A1002');
-    await page.evaluate(() => document.fonts.ready);
-    await card.screenshot({ path: 'docs/approval-card-denied-with-note.png', animations: 'disabled' });
+    await screenshotForDocs(card, 'approval-card-denied-with-note.png');
     // The explanation written for the model never shows in the Chinese UI.
     await expect(card).not.toContainText(/The user|Do not retry/);
   });

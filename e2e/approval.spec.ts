@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures';
+import { expect, freezePageClock, screenshotForDocs, test } from './fixtures';
 
 const request = '帮我创建一个工单：测试审批';
 
@@ -7,6 +7,8 @@ test.describe('approval card (zh)', () => {
     chatPage,
     page,
   }) => {
+    // The card's countdown is in the screenshot: a frozen clock keeps it at the same number.
+    await freezePageClock(page);
     await chatPage.goto('/');
     // Other tests may already have made "测试审批" tickets: what must not change is how many there are.
     const ticketsBefore = await chatPage.loadedTickets('测试审批');
@@ -19,8 +21,7 @@ test.describe('approval card (zh)', () => {
     // While the approval waits, the request is still open: the send button is Stop.
     await expect(chatPage.stopButton).toBeVisible();
 
-    await page.evaluate(() => document.fonts.ready);
-    await card.screenshot({ path: 'docs/approval-card.png', animations: 'disabled' });
+    await screenshotForDocs(card, 'approval-card.png');
 
     await chatPage.denyButton(card).click();
     await expect(card.getByText('已拒绝', { exact: true })).toBeVisible();
@@ -69,6 +70,9 @@ test.describe('approval card (zh)', () => {
     await expect(chatPage.agentMessages.last()).toContainText(ticketId);
     await expect(chatPage.tickets(ticketId)).toHaveCount(1);
     await expect(chatPage.tickets(ticketId)).toContainText('测试审批');
+    // Its ticket number is behind the closed Result disclosure, so the picture is the same in every run.
+    await page.mouse.move(0, 0);
+    await screenshotForDocs(card, 'approval-card-allowed.png');
   });
 
   test('the same request again in the same chat asks again and returns the same ticket', async ({

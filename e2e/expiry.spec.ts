@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures';
+import { expect, screenshotForDocs, test } from './fixtures';
 
 // Runs in the project whose server has AGENT_CONFIRM_TIMEOUT_MS=3000.
 test('an unanswered approval expires: the card shows 已过期 and no ticket is created', {
@@ -19,4 +19,5 @@ test('an unanswered approval expires: the card shows 已过期 and no ticket is 
   await expect(chatPage.agentMessages.last().getByTestId('assistant-text').last()).toContainText(/超时|过期/);
   await expect(chatPage.ticketsPanel).toBeVisible();
   await expect(chatPage.tickets('过期测试')).toHaveCount(0);
+  await screenshotForDocs(card, 'approval-card-expired.png');
 });

@@ -1,4 +1,4 @@
-import { test as base, expect } from '@playwright/test';
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
 import { ChatPage } from './pages/chat';
 
 /**
@@ -23,3 +23,22 @@ export const test = base.extend<{ chatPage: ChatPage; failOnPageError: undefined
 });
 
 export { expect };
+
+/**
+ * Stops the page's clock at one instant (timers keep running), so whatever the page
+ * computes from the time — a card's countdown above all — shows the same in every run.
+ * Call it before the page loads.
+ */
+export async function freezePageClock(page: Page): Promise<void> {
+  await page.clock.setFixedTime(new Date('2026-01-05T09:00:00.000Z'));
+}
+
+/**
+ * Writes a screenshot for the README to `docs/<name>`. With the page's clock frozen,
+ * the fonts loaded, animations stopped and the caret hidden, the same screen gives the
+ * same bytes, so a clean run leaves the working tree clean.
+ */
+export async function screenshotForDocs(locator: Locator, name: string): Promise<void> {
+  await locator.page().evaluate(() => document.fonts.ready);
+  await locator.screenshot({ path: `docs/${name}`, animations: 'disabled', caret: 'hide' });
+}

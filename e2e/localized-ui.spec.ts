@@ -46,6 +46,8 @@ test.describe('every word localized (zh)', () => {
     const log = page.getByRole('table');
     await expect(log).toContainText('已执行');
     await expect(log).toContainText('已拒绝');
+    await expect(log.getByRole('cell', { name: '创建工单「本地化检查」' })).toBeVisible();
+    await expect(log.getByRole('cell', { name: '创建工单「还在等待」' })).toBeVisible();
     await expectNoEnglishLeak(page.locator('body'));
     await expect(page.locator('body')).not.toContainText(/\bdenied\b/, { useInnerText: true });
   });

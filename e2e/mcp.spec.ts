@@ -27,4 +27,18 @@ test.describe('MCP tools (zh)', () => {
     await chatPage.waitForTurnEnd();
     await expect(chatPage.agentMessages.last()).toContainText('Deleted note n2');
   });
+
+  test('a read-only MCP tool folds to one line with a generic result line', async ({ chatPage }) => {
+    await chatPage.goto('/');
+    await chatPage.send('/tool notes__list_notes {}');
+    await chatPage.waitForTurnEnd();
+
+    const card = chatPage.toolCards('notes__list_notes').last();
+    await expect(card).toHaveAttribute('data-folded', 'true');
+    await expect(card.getByTestId('mcp-server')).toHaveText('MCP 服务器 notes');
+    // MCP tools declare no result line of their own: the page says it in its own words.
+    await expect(card.getByTestId('tool-result-line')).toHaveText('已完成，展开查看结果');
+    await card.getByTestId('tool-line').click();
+    await expect(card.getByTestId('tool-result')).toContainText('"text"');
+  });
 });

@@ -30,6 +30,11 @@ test.describe('two cards at once (zh)', () => {
     await chatPage.waitForTurnEnd();
     await expect(chatPage.tickets('打印机坏了')).toHaveCount(1);
     expect(await chatPage.loadedTickets('屏幕闪烁')).toBe(0);
+    // The reply tells both outcomes: the ticket that was created and the request that was declined.
+    const ticketId = await chatPage.ticketIdIn(chatPage.tickets('打印机坏了'));
+    const reply = chatPage.agentMessages.last().getByTestId('assistant-text').last();
+    await expect(reply).toContainText(`已为你创建工单 ${ticketId}：打印机坏了`);
+    await expect(reply).toContainText('「屏幕闪烁」已被拒绝');
   });
 
   test('Allow all decides both waiting cards, and both tickets are created', async ({ chatPage, page }) => {
@@ -51,5 +56,29 @@ test.describe('two cards at once (zh)', () => {
     await expect(lift.getByText('已拒绝', { exact: true })).toBeVisible();
     await chatPage.waitForTurnEnd();
     expect(await chatPage.loadedTickets(/门禁卡失效|电梯异响/)).toBe(0);
+  });
+});
+
+test.describe('two cards at once (en)', () => {
+  test.use({ locale: 'en-US' });
+
+  test('One card allowed and the other denied: the reply names the new ticket and the declined request', async ({
+    chatPage,
+  }) => {
+    await chatPage.goto('/');
+    await chatPage.send('create a ticket: kettle leaks and create a ticket: fan rattles');
+    const cards = chatPage.toolCards('createTicket');
+    await expect(cards).toHaveCount(2);
+    const kettle = cards.filter({ hasText: 'kettle leaks' });
+    const fan = cards.filter({ hasText: 'fan rattles' });
+    await chatPage.allowButton(kettle).click();
+    await expect(kettle.getByText('Approved', { exact: true })).toBeVisible();
+    await chatPage.denyButton(fan).click();
+    await expect(fan.getByText('Denied', { exact: true })).toBeVisible();
+    await chatPage.waitForTurnEnd();
+    const ticketId = await chatPage.ticketIdIn(chatPage.tickets('kettle leaks'));
+    const reply = chatPage.agentMessages.last().getByTestId('assistant-text').last();
+    await expect(reply).toContainText(`Created ticket ${ticketId}: kettle leaks`);
+    await expect(reply).toContainText('“fan rattles” was declined');
   });
 });

@@ -59,9 +59,11 @@ const outcomeTextByLocale: Record<Locale, Record<AuditOutcome, string>> = {
 const textByLocale = {
   en: {
     title: 'Tool call audit',
-    intro: 'One row per tool call of every user, newest first. Arguments are stored only as a hash.',
+    intro:
+      'One row per tool call of every user, newest first. Arguments are stored as a hash, beside a one-line summary of the call.',
     activityTitle: 'Your activity',
-    activityIntro: 'Every tool call made for you, newest first. Arguments are stored only as a hash.',
+    activityIntro:
+      'Every tool call made for you, newest first. Arguments are stored as a hash, beside a one-line summary of the call.',
     adminsOnly: 'The audit log of every user is for admins. Your own tool calls are under Your activity.',
     activityLink: 'Your activity',
     userId: 'User id',
@@ -69,6 +71,7 @@ const textByLocale = {
     back: 'Back to chat',
     chatId: 'Chat id',
     tool: 'Tool',
+    summary: 'Call',
     outcome: 'Outcome',
     all: 'All',
     filter: 'Filter',
@@ -84,9 +87,9 @@ const textByLocale = {
   },
   zh: {
     title: '工具调用审计',
-    intro: '所有用户的每次工具调用一行，最新的在前。参数只以哈希保存。',
+    intro: '所有用户的每次工具调用一行，最新的在前。参数以哈希保存，另附一行调用摘要。',
     activityTitle: '我的工具调用',
-    activityIntro: '为你执行的每次工具调用，最新的在前。参数只以哈希保存。',
+    activityIntro: '为你执行的每次工具调用，最新的在前。参数以哈希保存，另附一行调用摘要。',
     adminsOnly: '所有用户的审计日志仅对管理员开放。你自己的工具调用见“我的工具调用”。',
     activityLink: '我的工具调用',
     userId: '用户 ID',
@@ -94,6 +97,7 @@ const textByLocale = {
     back: '返回聊天',
     chatId: '会话 ID',
     tool: '工具',
+    summary: '调用',
     outcome: '结果',
     all: '全部',
     filter: '筛选',
@@ -227,6 +231,7 @@ export async function AuditLogPage({
               {scope === 'all' && <th className="px-3 py-2 font-medium">{text.user}</th>}
               <th className="px-3 py-2 font-medium">{text.chat}</th>
               <th className="px-3 py-2 font-medium">{text.worker}</th>
+              <th className="px-3 py-2 font-medium">{text.summary}</th>
               <th className="px-3 py-2 font-medium">{text.tool}</th>
               <th className="px-3 py-2 font-medium">{text.outcome}</th>
               <th className="px-3 py-2 text-right font-medium">{text.duration}</th>
@@ -236,7 +241,7 @@ export async function AuditLogPage({
           <tbody>
             {rows.length === 0 ? (
               <tr>
-                <td colSpan={scope === 'all' ? 8 : 7} className="px-3 py-6 text-center text-muted-foreground">
+                <td colSpan={scope === 'all' ? 9 : 8} className="px-3 py-6 text-center text-muted-foreground">
                   {text.empty}
                 </td>
               </tr>
@@ -261,6 +266,10 @@ export async function AuditLogPage({
                   </td>
                   <td className="px-3 py-2">
                     {Object.hasOwn(workerNames, row.worker) ? workerNames[row.worker] : row.worker}
+                  </td>
+                  {/* Null for tools without a summary (MCP) and rows written before summaries were kept. */}
+                  <td className="max-w-72 px-3 py-2" data-testid="audit-summary">
+                    {row.summary?.[locale] ?? '—'}
                   </td>
                   <td className="px-3 py-2 font-mono text-xs">
                     {row.toolName}

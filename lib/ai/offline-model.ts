@@ -38,7 +38,18 @@ export type OfflineModelOptions = {
 
 type Plan = { content: LanguageModelV4Content[]; finishReason: LanguageModelV4FinishReason };
 
-type ToolCallRecord = { toolCallId: string; toolName: string };
+type ToolCallRecord = { toolCallId: string; toolName: string; input: unknown };
+
+/** What a call was about, in the user's words (its title, order number or question), for a reply naming it. */
+function callSubject(calls: readonly ToolCallRecord[], toolCallId: string): string | undefined {
+  const call = calls.find((candidate) => candidate.toolCallId === toolCallId);
+  const input = typeof call?.input === 'string' ? parseMaybeJson(call.input) : call?.input;
+  if (!isRecord(input)) return undefined;
+  const subject = [input.title, input.orderId, input.query].find(
+    (value): value is string => typeof value === 'string' && value.trim() !== '',
+  );
+  return subject?.trim();
+}
 
 type ToolName = ToolRequest['toolName'];
 
@@ -174,25 +185,37 @@ function planStep(options: LanguageModelV4CallOptions, generateId: () => string)
   });
 
   const calls: ToolCallRecord[] = [];
-  const outcomes: ToolOutcome[] = [];
+  const outcomes: { toolCallId: string; outcome: ToolOutcome }[] = [];
   for (const message of prompt.slice(lastUserIndex + 1)) {
     if (message.role !== 'assistant' && message.role !== 'tool') continue;
     for (const part of message.content) {
-      if (part.type === 'tool-call') calls.push({ toolCallId: part.toolCallId, toolName: part.toolName });
-      if (part.type === 'tool-result') outcomes.push(readOutcome(part.toolName, part.output));
+      if (part.type === 'tool-call')
+        calls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
+      if (part.type === 'tool-result')
+        outcomes.push({ toolCallId: part.toolCallId, outcome: readOutcome(part.toolName, part.output) });
     }
   }
 
-  // A declined, expired, rate-limited or failed call ends the turn: no retry, no chaining past it.
-  const failure = outcomes.find(
-    (outcome): outcome is Exclude<ToolOutcome, { kind: 'success' }> => outcome.kind !== 'success',
-  );
-  if (failure !== undefined) return answer(failureReply(failure, language));
-  const successes = outcomes.flatMap((outcome) =>
+  const successes = outcomes.flatMap(({ outcome }) =>
     outcome.kind === 'success'
       ? [successReply(outcome.toolName, outcome.value, language, { edited: outcome.edited })]
       : [],
   );
+  // A declined, expired, rate-limited or failed call ends the turn: no retry, no chaining past it.
+  // Calls of the same step that went through are still answered, so a mixed step (one card
+  // allowed, the other denied) tells both outcomes; identical paragraphs (Deny all) are said once.
+  const failures = outcomes.filter(
+    (entry): entry is { toolCallId: string; outcome: Exclude<ToolOutcome, { kind: 'success' }> } =>
+      entry.outcome.kind !== 'success',
+  );
+  if (failures.length > 0) {
+    const failureReplies = failures.map(({ toolCallId, outcome }) =>
+      failureReply(outcome, language, {
+        subject: successes.length > 0 ? callSubject(calls, toolCallId) : undefined,
+      }),
+    );
+    return answer([...new Set([...successes, ...failureReplies])].join('\n\n'));
+  }
   const callOrAnswer = (planned: PlannedCall[], closing: string[]): Plan => {
     // Calls go out in order; the number already made says which comes next. Neighbouring calls of
     // one tool do not depend on each other, so they share a step (parallel calls, as a hosted

@@ -1,5 +1,6 @@
 import type { ToolName } from '@/lib/config';
 import { findErrorReference } from '@/lib/errors/error-reference';
+import { orderStatusLabels } from '@/lib/tools/get-order-status';
 import { describeCapabilities, toolCapabilities } from './capabilities';
 import { type AskingToolName, missingArgumentQuestions } from './follow-up';
 import type { Language } from './language';
@@ -17,15 +18,6 @@ const isRecord = (value: unknown): value is Record_ => typeof value === 'object'
 const text = (value: unknown) => (typeof value === 'string' ? value : value == null ? '' : String(value));
 
 const writeTools = new Set(['createTicket', 'addTodo']);
-
-const orderStatusLabels: Record<string, Record<Language, string>> = {
-  processing: { zh: '备货中', en: 'being prepared' },
-  shipped: { zh: '已发货', en: 'shipped' },
-  in_transit: { zh: '运输中', en: 'in transit' },
-  delivered: { zh: '已签收', en: 'delivered' },
-  cancelled: { zh: '已取消', en: 'cancelled' },
-  returned: { zh: '已退货', en: 'returned' },
-};
 
 /** The greeting: who answers and what its tools can do. */
 export function greetingReply(toolNames: readonly string[], language: Language): string {
@@ -94,11 +86,20 @@ export function otherWorkerReply(request: ToolRequest, language: Language): stri
   return `I can’t ${action} here${summary === '' ? '' : ` (“${summary}”)`}: please ask me that in a separate message.`;
 }
 
-/** The answer when a call did not succeed: declined, expired, rate limited or failed. Never suggests a retry loop. */
-export function failureReply(outcome: Exclude<ToolOutcome, { kind: 'success' }>, language: Language): string {
+/**
+ * The answer when a call did not succeed: declined, expired, rate limited or failed. Never suggests a retry loop.
+ * `subject` names the call (its title, order number or question) when other calls of the same step
+ * succeeded, so the reply says which request was declined instead of "nothing was created".
+ */
+export function failureReply(
+  outcome: Exclude<ToolOutcome, { kind: 'success' }>,
+  language: Language,
+  { subject }: { subject?: string } = {},
+): string {
   const zh = language === 'zh';
   switch (outcome.kind) {
     case 'denied': {
+      if (subject !== undefined) return partialDenialReply(outcome, subject, language);
       const nothingDone = writeTools.has(outcome.toolName)
         ? zh
           ? '没有创建任何内容'
@@ -145,6 +146,36 @@ export function failureReply(outcome: Exclude<ToolOutcome, { kind: 'success' }>,
   }
 }
 
+/** A denial beside calls that went through: it names the declined request, the rest is said by their replies. */
+function partialDenialReply(
+  outcome: Extract<ToolOutcome, { kind: 'denied' }>,
+  subject: string,
+  language: Language,
+): string {
+  const zh = language === 'zh';
+  const notDone = writeTools.has(outcome.toolName)
+    ? zh
+      ? '没有为它创建任何内容'
+      : 'nothing was created for it'
+    : zh
+      ? '它没有执行'
+      : 'it was not run';
+  if (outcome.reason === 'timeout') {
+    return zh
+      ? `「${subject}」的审批请求已超时，${notDone}。如果仍然需要，请重新发起请求。`
+      : `The approval request for “${subject}” expired before anyone answered, so ${notDone}. Ask again if you still need it.`;
+  }
+  const said =
+    outcome.note !== undefined && outcome.note !== ''
+      ? zh
+        ? `你的说明：“${outcome.note}”。`
+        : ` You said: “${outcome.note}”.`
+      : '';
+  return zh
+    ? `「${subject}」已被拒绝：${notDone}，我不会再重试。${said}`
+    : `“${subject}” was declined: ${notDone}, and I won’t try again.${said}`;
+}
+
 function orderReply(value: Record_, language: Language): string {
   const orderId = text(value.orderId);
   if (value.found === false) {
@@ -154,7 +185,7 @@ function orderReply(value: Record_, language: Language): string {
   }
   const statusCode = text(value.status);
   const status = Object.hasOwn(orderStatusLabels, statusCode)
-    ? orderStatusLabels[statusCode][language]
+    ? orderStatusLabels[statusCode as keyof typeof orderStatusLabels][language]
     : statusCode;
   const items = Array.isArray(value.items)
     ? value.items

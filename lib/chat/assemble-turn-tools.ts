@@ -14,6 +14,7 @@ import {
   wrapToolsWithRateLimit,
 } from '@/lib/shells';
 import type { ApprovalRegistry, ApprovalRequestEvent, IdempotencyStore } from '@/lib/stores';
+import { summarizeToolCall } from '@/lib/tools/tool-summaries';
 
 /** What the approval shell needs; only the streaming endpoint can show a card. */
 export type TurnApprovalOptions = {
@@ -91,6 +92,7 @@ export function assembleTurnTools({
         worker,
         replayedCallIds,
         decisionsByCallId,
+        summarize: summarizeToolCall,
       }),
     );
   }

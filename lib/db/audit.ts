@@ -21,7 +21,7 @@ export const auditOutcomes = [
 
 export type AuditOutcome = (typeof auditOutcomes)[number];
 
-/** One tool call as the audit shell reports it. The arguments are only ever stored as a hash. */
+/** One tool call as the audit shell reports it. The arguments are stored as a hash, beside the call's summary. */
 export type NewAuditRow = {
   /** The user whose turn made the call. */
   userId?: string | null;
@@ -38,13 +38,18 @@ export type NewAuditRow = {
   createdAt: string;
   /** What the person added: they edited the input, or said why not. */
   detail?: AuditDetail;
+  /** The tool's one-line summary of the call in each UI language; absent for tools without one. */
+  summary?: AuditSummary;
 };
+
+/** A call's one-line summary in each UI language (“Create ticket “printer broken”” / “创建工单「打印机坏了」”). */
+export type AuditSummary = { en: string; zh: string };
 
 /** What a person added to an approval, as the audit row keeps it. */
 export type AuditDetail = { edited?: true; note?: string };
 
-/** A stored audit row. */
-export type AuditRow = NewAuditRow & { id: number };
+/** A stored audit row; `summary` is null for tools without one and rows written before summaries were kept. */
+export type AuditRow = Omit<NewAuditRow, 'summary'> & { id: number; summary: AuditSummary | null };
 
 type AuditRecord = {
   id: number;
@@ -58,6 +63,7 @@ type AuditRecord = {
   duration_ms: number;
   created_at: string;
   detail: string | null;
+  summary: string | null;
 };
 
 function toAuditRow(record: AuditRecord): AuditRow {
@@ -73,6 +79,7 @@ function toAuditRow(record: AuditRecord): AuditRow {
     durationMs: record.duration_ms,
     createdAt: record.created_at,
     ...(record.detail !== null && { detail: JSON.parse(record.detail) as AuditDetail }),
+    summary: record.summary === null ? null : (JSON.parse(record.summary) as AuditSummary),
   };
 }
 
@@ -91,6 +98,7 @@ export async function insertAuditRow(db: Db, row: NewAuditRow): Promise<AuditRow
       duration_ms: Math.max(0, Math.round(row.durationMs)),
       created_at: row.createdAt,
       detail: row.detail === undefined ? null : JSON.stringify(row.detail),
+      summary: row.summary === undefined ? null : JSON.stringify({ en: row.summary.en, zh: row.summary.zh }),
     })
     .returningAll()
     .executeTakeFirstOrThrow();

@@ -322,6 +322,15 @@ export const migrations: readonly Migration[] = [
     name: 'approval edits, notes, extensions and rules',
     up: (db, engine) => run(db, [...approvalEditsAndRules[engine], ...approvalColumnsAndRules]),
   },
+  {
+    // Audit rows keep the call's one-line summary, so the logs say what was done and not
+    // only a hash. One JSON column (`{ "en": …, "zh": … }`) rather than a column per
+    // language: the pages read the summary whole and never filter on it, a new UI language
+    // needs no schema change, and it reads like `detail` beside it. A plain ALTER works on
+    // both engines; rows written before it keep null.
+    name: 'audit call summaries',
+    up: (db) => run(db, ['ALTER TABLE tool_audit ADD COLUMN summary TEXT']),
+  },
 ];
 
 // Any constant works; it only has to be the same in every instance of this app.

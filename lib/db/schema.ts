@@ -86,6 +86,8 @@ export type ToolAuditTable = {
   created_at: string;
   /** JSON of what a person added to the call: `{ edited: true }`, `{ note }`. */
   detail: string | null;
+  /** JSON of the call's one-line summary per UI language, `{ en, zh }`; null when there is none. */
+  summary: string | null;
 };
 
 /** better-auth's user table (its column names are camelCase). */

@@ -1,5 +1,6 @@
 import 'server-only';
-import { getConfig } from '@/lib/config';
+import { getConfig, knownToolNames } from '@/lib/config';
+import { writeToolNames } from '@/lib/shells/write-tool-names';
 import { isWorkerName, toolNamesByWorker } from '@/lib/tools/tool-names-by-worker';
 import { allWorkerNames } from './mcp-config';
 import { getMcpServerPool } from './mcp-server-pool';
@@ -8,7 +9,7 @@ import { getMcpServerPool } from './mcp-server-pool';
 export type WorkerListing = {
   name: string;
   tools: string[];
-  mcpTools: { name: string; server: string; description: string; available: boolean }[];
+  mcpTools: { name: string; server: string; description: string; available: boolean; readOnly: boolean }[];
 };
 
 /** Every worker and its tools, the MCP ones as their servers last listed them. */
@@ -19,13 +20,26 @@ export async function listWorkers(): Promise<WorkerListing[]> {
   return allWorkerNames(getConfig().MCP_CONFIG).map((name) => {
     const mcpTools = infos
       .filter((info) => info.worker === name)
-      .map(({ name: toolName, server, description, available }) => ({
+      .map(({ name: toolName, server, description, available, writes }) => ({
         name: toolName,
         server,
         description,
         available,
+        readOnly: !writes,
       }));
     const builtIn: readonly string[] = isWorkerName(name) ? toolNamesByWorker[name] : [];
     return { name, tools: [...builtIn, ...mcpTools.map((tool) => tool.name)], mcpTools };
   });
+}
+
+/**
+ * The tools that only read: the built-in tools that do not write, and the MCP tools their
+ * server marks read-only. The page folds their calls to one line.
+ */
+export function readOnlyToolNames(workers: readonly WorkerListing[]): string[] {
+  const builtIn = knownToolNames.filter((name) => !writeToolNames.has(name));
+  const mcp = workers.flatMap((worker) =>
+    worker.mcpTools.filter((tool) => tool.readOnly).map((tool) => tool.name),
+  );
+  return [...new Set([...builtIn, ...mcp])];
 }

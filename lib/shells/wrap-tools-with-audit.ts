@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { ToolExecutionOptions, ToolSet } from 'ai';
-import type { AuditDetail, AuditOutcome, NewAuditRow } from '@/lib/db/audit';
+import type { AuditDetail, AuditOutcome, AuditSummary, NewAuditRow } from '@/lib/db/audit';
 import { stableStringify } from './stable-stringify';
 import { isAsyncIterable, wrapExecute } from './wrap-execute';
-import { type ApprovalDecisionEvent, isToolDenial } from './wrap-tools-with-approval';
+import { type ApprovalDecisionEvent, isEditedOutput, isToolDenial } from './wrap-tools-with-approval';
 import { isToolRateLimited } from './wrap-tools-with-rate-limit';
 
 /** Options of {@link wrapToolsWithAudit}. */
@@ -28,6 +28,12 @@ export type AuditShellOptions = {
    * detail. Entries are removed once recorded.
    */
   decisionsByCallId?: Map<string, ApprovalDecisionEvent>;
+  /**
+   * The call's one-line summary in each UI language, kept on the row so the logs read as
+   * sentences; undefined (a tool without one) leaves it empty. It is given the input the
+   * tool ran with: the person's edit when there was one. Default: no summaries.
+   */
+  summarize?: (toolName: string, input: unknown) => AuditSummary | undefined;
   /** The clock, in milliseconds. Default `Date.now`. */
   now?: () => number;
   /** Names of the tools to audit. Default: every tool in the table. */
@@ -41,7 +47,7 @@ export function hashToolArguments(input: unknown): string {
 
 /**
  * Records one audit row per tool call: chat, worker, tool, a hash of the
- * arguments, the outcome and how long it took. Outcomes are read from what
+ * arguments, the call's summary, the outcome and how long it took. Outcomes are read from what
  * the inner shells return: a denial's reason, `rate_limited`, `replayed`
  * (from `replayedCallIds`), `executed`; a thrown error is recorded as `error`
  * (`aborted` when the call's signal had fired) and rethrown, so the model
@@ -59,13 +65,14 @@ export function wrapToolsWithAudit<TOOLS extends ToolSet>(
     worker,
     replayedCallIds,
     decisionsByCallId,
+    summarize,
     now = Date.now,
     tools = Object.keys(table),
   }: AuditShellOptions,
 ): TOOLS {
   return wrapExecute(table, tools, (execute, toolName) => (input, options) => {
     const startedAt = now();
-    const write = (outcome: AuditOutcome) => {
+    const write = (outcome: AuditOutcome, output?: unknown) => {
       // Cleared whatever the outcome, so the set never outgrows the calls in flight.
       const replayed = replayedCallIds?.delete(options.toolCallId) ?? false;
       const decision = decisionsByCallId?.get(options.toolCallId);
@@ -74,22 +81,26 @@ export function wrapToolsWithAudit<TOOLS extends ToolSet>(
         ...(decision?.edited && { edited: true }),
         ...(decision?.note !== undefined && { note: decision.note }),
       };
-      safeRecord(record, () => ({
-        chatId,
-        worker,
-        toolName,
-        toolCallId: options.toolCallId,
-        argsHash: hashToolArguments(input),
-        outcome:
-          outcome === 'executed' && replayed
-            ? 'replayed'
-            : outcome === 'executed' && decision?.byRule
-              ? 'approved_by_rule'
-              : outcome,
-        ...(Object.keys(detail).length > 0 && { detail }),
-        durationMs: Math.max(0, now() - startedAt),
-        createdAt: new Date(startedAt).toISOString(),
-      }));
+      safeRecord(record, () => {
+        const summary = safeSummary(summarize, toolName, editedInputOf(output) ?? input);
+        return {
+          chatId,
+          worker,
+          toolName,
+          toolCallId: options.toolCallId,
+          argsHash: hashToolArguments(input),
+          outcome:
+            outcome === 'executed' && replayed
+              ? 'replayed'
+              : outcome === 'executed' && decision?.byRule
+                ? 'approved_by_rule'
+                : outcome,
+          ...(Object.keys(detail).length > 0 && { detail }),
+          ...(summary !== undefined && { summary }),
+          durationMs: Math.max(0, now() - startedAt),
+          createdAt: new Date(startedAt).toISOString(),
+        };
+      });
     };
     const fail = (error: unknown): never => {
       write(thrownOutcome(options));
@@ -104,7 +115,7 @@ export function wrapToolsWithAudit<TOOLS extends ToolSet>(
     }
     if (isAsyncIterable(result)) return auditStream(result, write, fail);
     return Promise.resolve(result).then((output) => {
-      write(outcomeOf(output));
+      write(outcomeOf(output), output);
       return output;
     }, fail);
   });
@@ -117,6 +128,25 @@ function outcomeOf(output: unknown): AuditOutcome {
   return 'executed';
 }
 
+/** The call's summary; a summary that throws is left out, never at the cost of the row. */
+function safeSummary(
+  summarize: AuditShellOptions['summarize'],
+  toolName: string,
+  input: unknown,
+): AuditSummary | undefined {
+  try {
+    return summarize?.(toolName, input);
+  } catch (error) {
+    console.error('[toolgate] could not summarise a tool call for the audit log:', error);
+    return undefined;
+  }
+}
+
+/** The input a person edited the call to, read from the output that says so. */
+function editedInputOf(output: unknown): unknown {
+  return isEditedOutput(output) ? (output as { editedInput?: unknown }).editedInput : undefined;
+}
+
 function thrownOutcome(options: ToolExecutionOptions<unknown>): AuditOutcome {
   return options.abortSignal?.aborted ? 'aborted' : 'error';
 }
@@ -124,7 +154,7 @@ function thrownOutcome(options: ToolExecutionOptions<unknown>): AuditOutcome {
 /** Passes a streamed output through untouched and records once, after its last value. */
 async function* auditStream(
   stream: AsyncIterable<unknown>,
-  write: (outcome: AuditOutcome) => void,
+  write: (outcome: AuditOutcome, output?: unknown) => void,
   fail: (error: unknown) => never,
 ): AsyncGenerator<unknown> {
   let last: unknown;
@@ -139,7 +169,7 @@ async function* auditStream(
     fail(error);
   } finally {
     // Also when the consumer stops reading early: every call leaves a row.
-    if (!failed) write(outcomeOf(last));
+    if (!failed) write(outcomeOf(last), last);
   }
 }
 

@@ -13,6 +13,12 @@ export function summarizeAddTodo(input: unknown, language: Language): string {
   return language === 'zh' ? `添加待办「${title}」` : `Add to-do “${title}”`;
 }
 
+/** One line saying what an `addTodo` call did. */
+export function summarizeAddTodoResult(output: unknown, language: Language): string {
+  const title = textField(output, 'title');
+  return language === 'zh' ? `已添加待办「${title}」` : `Added to-do “${title}”`;
+}
+
 /** What a `addTodo` call takes; its messages and descriptions are written for the model. */
 const addTodoInput = z.object({
   title: z

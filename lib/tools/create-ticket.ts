@@ -14,6 +14,12 @@ export function summarizeCreateTicket(input: unknown, language: Language): strin
   return language === 'zh' ? `创建工单「${title}」` : `Create ticket “${title}”`;
 }
 
+/** One line saying what a `createTicket` call did. */
+export function summarizeCreateTicketResult(output: unknown, language: Language): string {
+  const ticketId = textField(output, 'ticketId');
+  return language === 'zh' ? `已创建工单 ${ticketId}` : `Ticket ${ticketId} opened`;
+}
+
 /** What a `createTicket` call takes; its messages and descriptions are written for the model. */
 const createTicketInput = z.object({
   title: z

@@ -4,11 +4,20 @@ import type { Language } from '@/lib/ai/language';
 import type { Db } from '@/lib/db/engine';
 import { listTodos } from '@/lib/db/todos';
 import type { FieldLabels } from './field-labels';
+import { listLength } from './text-field';
 import type { ToolContext } from './tool-context';
 
 /** One line saying what a `listTodos` call will do, for the card title. */
 export function summarizeListTodos(_input: unknown, language: Language): string {
   return language === 'zh' ? '列出待办' : 'List your to-dos';
+}
+
+/** One line saying what a `listTodos` call found, for its folded part. */
+export function summarizeListTodosResult(output: unknown, language: Language): string {
+  const count = listLength(output, 'todos');
+  if (language === 'zh') return count === 0 ? '没有待办' : `${count} 条待办`;
+  if (count === 0) return 'No to-dos';
+  return count === 1 ? '1 to-do' : `${count} to-dos`;
 }
 
 /** What a `listTodos` call takes; its messages and descriptions are written for the model. */

@@ -4,12 +4,20 @@ import type { Language } from '@/lib/ai/language';
 import type { Db } from '@/lib/db/engine';
 import { searchArticles } from '@/lib/db/knowledge';
 import type { FieldLabels } from './field-labels';
-import { textField } from './text-field';
+import { listLength, textField } from './text-field';
 
 /** One line saying what a `searchKnowledgeBase` call will do, for the card title. */
 export function summarizeSearchKnowledgeBase(input: unknown, language: Language): string {
   const query = textField(input, 'query');
   return language === 'zh' ? `搜索帮助中心「${query}」` : `Search the help centre for “${query}”`;
+}
+
+/** One line saying what a `searchKnowledgeBase` call found, for its folded part. */
+export function summarizeSearchKnowledgeBaseResult(output: unknown, language: Language): string {
+  const count = listLength(output, 'hits');
+  if (language === 'zh') return count === 0 ? '没有找到文章' : `找到 ${count} 篇文章`;
+  if (count === 0) return 'No articles found';
+  return count === 1 ? '1 article found' : `${count} articles found`;
 }
 
 /** What a `searchKnowledgeBase` call takes; its messages and descriptions are written for the model. */

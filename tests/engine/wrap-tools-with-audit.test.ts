@@ -13,7 +13,11 @@ import {
   wrapToolsWithIdempotency,
   wrapToolsWithRateLimit,
 } from '@/lib/shells';
-import { createMemoryApprovalRegistry, createMemoryIdempotencyStore } from '@/lib/stores';
+import {
+  type ApprovalRegistry,
+  createMemoryApprovalRegistry,
+  createMemoryIdempotencyStore,
+} from '@/lib/stores';
 
 function createTable() {
   let ticketCount = 0;
@@ -103,6 +107,77 @@ describe('wrapToolsWithAudit', () => {
     expect(hashToolArguments({ title: 'a' })).not.toBe(hashToolArguments({ title: 'b' }));
     expect(JSON.stringify(rows)).not.toContain('secret title');
     expect(rows[0].argsHash).not.toBe(stableStringify({ orderId: 'A1001', title: 'secret title' }));
+  });
+
+  it('keeps the call’s summary from `summarize`, of the input the person edited when they did', async () => {
+    const { table } = createTable();
+    const rows: NewAuditRow[] = [];
+    const summarize = (toolName: string, input: unknown) =>
+      toolName === 'createTicket'
+        ? {
+            en: `Create “${(input as { title: string }).title}”`,
+            zh: `创建「${(input as { title: string }).title}」`,
+          }
+        : undefined;
+    // A registry that allows every call at once, with the person's edit (as the durable one does from its row).
+    const registry = {
+      confirm: async () => ({ approved: true, input: { title: 'edited' } }),
+      resolve: () => false,
+      extend: () => false,
+      closeSession: () => 0,
+    } as unknown as ApprovalRegistry;
+    const tools = composeToolShells(table, [
+      (inner) =>
+        wrapToolsWithAudit(inner, {
+          record: (row) => rows.push(row),
+          chatId: 'c',
+          worker: 'refund',
+          summarize,
+        }),
+      (inner) =>
+        wrapToolsWithApproval(inner, ['createTicket'], {
+          registry,
+          sessionId: 'c',
+          timeoutMs: 1_000,
+          emit: () => undefined,
+        }),
+    ]);
+
+    await call(tools.createTicket, { title: 'proposed' }, 'call-1');
+
+    expect(rows).toEqual([
+      expect.objectContaining({ summary: { en: 'Create “edited”', zh: '创建「edited」' } }),
+    ]);
+  });
+
+  it('leaves the summary out for a tool `summarize` knows nothing about', async () => {
+    const { table } = createTable();
+    const rows: NewAuditRow[] = [];
+    const audited = wrapToolsWithAudit(table, {
+      record: (row) => rows.push(row),
+      chatId: 'c',
+      worker: 'refund',
+      summarize: () => undefined,
+    });
+    await call(audited.createTicket, { title: 'x' }, 'call-1');
+    expect(rows[0]).not.toHaveProperty('summary');
+  });
+
+  it('still writes the row, without a summary, when `summarize` throws', async () => {
+    const { table } = createTable();
+    const rows: NewAuditRow[] = [];
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const audited = wrapToolsWithAudit(table, {
+      record: (row) => rows.push(row),
+      chatId: 'c',
+      worker: 'refund',
+      summarize: () => {
+        throw new Error('no words for this');
+      },
+    });
+    await call(audited.createTicket, { title: 'x' }, 'call-1');
+    expect(rows).toEqual([expect.objectContaining({ outcome: 'executed' })]);
+    expect(rows[0]).not.toHaveProperty('summary');
   });
 
   it('records replayed when the idempotency shell reports the call id as a replay', async () => {

@@ -14,7 +14,12 @@ import { configureServerOn, signInGuest } from '../support/server-env';
 import { databaseEngines } from '../support/test-database';
 
 type Ticket = { ticketId: string; title: string; detail?: string | null; orderId?: string | null };
-type AuditRow = { chatId: string; outcome: string; detail?: { edited?: boolean; note?: string } };
+type AuditRow = {
+  chatId: string;
+  outcome: string;
+  detail?: { edited?: boolean; note?: string };
+  summary?: { en: string; zh: string } | null;
+};
 
 const params = (id: string) => ({ params: Promise.resolve({ id }) });
 
@@ -99,6 +104,11 @@ describe.each(databaseEngines)('on %s', (engine) => {
         .toMatchObject({
           outcome: 'executed',
           detail: { edited: true },
+          // The summary says what ran: the edited input, not the one the model proposed.
+          summary: {
+            en: 'Create ticket “Printer broken on floor 3”',
+            zh: '创建工单「Printer broken on floor 3」',
+          },
         });
     });
 

@@ -7,7 +7,7 @@ import { POST as approve } from '@/app/api/chat/approve/route';
 import { POST as complete } from '@/app/api/chat/complete/route';
 import { POST as chat } from '@/app/api/chat/route';
 import { GET as tickets } from '@/app/api/tickets/route';
-import { getDb } from '@/lib/db';
+import { getDb, listAuditRows, migrate, migrations } from '@/lib/db';
 import { getRedisClient } from '@/lib/stores';
 import {
   ChatStreamReader,
@@ -19,7 +19,14 @@ import {
 import { configureServerOn, signInGuest } from '../support/server-env';
 import { databaseEngines } from '../support/test-database';
 
-type AuditRow = { chatId: string; worker: string; toolName: string; outcome: string; argsHash: string };
+type AuditRow = {
+  chatId: string;
+  worker: string;
+  toolName: string;
+  outcome: string;
+  argsHash: string;
+  summary: { en: string; zh: string } | null;
+};
 
 async function readAudit(query: string): Promise<{ status: number; body: unknown }> {
   const response = await auditLog(getRequest(`/api/activity${query}`));
@@ -84,7 +91,47 @@ describe.each(databaseEngines)('on %s', (engine) => {
       expect(rows.map((row) => row.outcome)).toEqual(['replayed', 'executed']);
       expect(rows[0]).toMatchObject({ chatId: 'audit-replay', worker: 'refund', toolName: 'createTicket' });
       expect(rows[0].argsHash).toBe(rows[1].argsHash);
-      expect(JSON.stringify(rows)).not.toContain('printer broken');
+      // The arguments themselves are kept only as a hash; the call's one-line summary names the title.
+      expect(JSON.stringify(rows.map(({ summary: _summary, ...row }) => row))).not.toContain(
+        'printer broken',
+      );
+    });
+
+    it('keeps the call’s one-line summary in both languages on the row', async () => {
+      await configureServerOn(engine, { AGENT_CONFIRM_TOOLS: '' });
+      await runTurn('audit-summary', [userMessage('create a ticket: printer broken')]);
+      await runTurn('audit-summary', [userMessage('where is my order A1001')]);
+      const rows = await auditRows('audit-summary');
+      expect(rows.map((row) => [row.toolName, row.summary])).toEqual([
+        ['getOrderStatus', { en: 'Look up order A1001', zh: '查询订单 A1001' }],
+        ['createTicket', { en: 'Create ticket “printer broken”', zh: '创建工单「printer broken」' }],
+      ]);
+    });
+
+    it('keeps the summary of a denied call too: what was asked for and refused', async () => {
+      await runTurn('audit-summary-deny', [userMessage('创建工单：投影仪没声音')], false);
+      expect(await auditRows('audit-summary-deny')).toEqual([
+        expect.objectContaining({
+          outcome: 'denied',
+          summary: { en: 'Create ticket “投影仪没声音”', zh: '创建工单「投影仪没声音」' },
+        }),
+      ]);
+    });
+
+    it('answers null for rows written before summaries were kept', async () => {
+      const db = await getDb();
+      // The database as the step before this one left it: no summary column, one row.
+      await sql`ALTER TABLE tool_audit DROP COLUMN summary`.execute(db);
+      const summaryStep = migrations.findIndex((migration) => migration.name === 'audit call summaries');
+      await db.deleteFrom('schema_migrations').where('version', '>', summaryStep).execute();
+      await sql`INSERT INTO tool_audit (chat_id, worker, tool_name, tool_call_id, args_hash, outcome, duration_ms, created_at, user_id)
+        VALUES ('audit-old', 'refund', 'createTicket', 'call-old', 'hash', 'executed', 3, '2026-01-01T00:00:00.000Z', NULL)`.execute(
+        db,
+      );
+      expect(await migrate(db)).toBe(migrations.length);
+      expect(await listAuditRows(db, { chatId: 'audit-old', limit: 10 })).toEqual([
+        expect.objectContaining({ toolCallId: 'call-old', summary: null }),
+      ]);
     });
 
     it('records denied when the person says no', async () => {

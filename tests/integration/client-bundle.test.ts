@@ -22,4 +22,14 @@ describe('the client bundle', () => {
     expect(contents.some((text) => text.includes('/api/chat'))).toBe(true);
     expect(clientFiles.filter((_path, index) => contents[index]?.includes(canary))).toEqual([]);
   });
+
+  it('holds the tools’ one-line summaries, which the page imports, but not the tools themselves or the database layer', () => {
+    const contents = filesUnder(join(testDistDir, 'static')).map((path) => readFileSync(path, 'utf8'));
+    const anyFile = (text: string) => contents.some((content) => content.includes(text));
+    // lib/tools/tool-summaries.ts is imported by the tool card: only the pure summary functions may come along.
+    expect(anyFile('Look up order')).toBe(true);
+    expect(anyFile('Look up one order by its number')).toBe(false);
+    expect(anyFile('knowledge_fts')).toBe(false);
+    expect(anyFile('insertInto')).toBe(false);
+  });
 });

@@ -131,7 +131,17 @@ describe.each(transports)('MCP tools over $name', (transport) => {
       server: 'notes',
       description: expect.stringContaining('Delete one note'),
       available: true,
+      readOnly: false,
     });
+  });
+
+  it('names the tools that only read, built-in and MCP, so the page can fold their calls', async () => {
+    const { readOnlyTools } = (await (await meta(getRequest('/api/meta'))).json()) as {
+      readOnlyTools: string[];
+    };
+    expect([...readOnlyTools].sort()).toEqual(
+      ['getOrderStatus', 'listTodos', 'notes__list_notes', 'searchKnowledgeBase'].sort(),
+    );
   });
 
   it('asks before a destructive tool runs, runs it once on allow, and replays the same call later in the chat', async () => {

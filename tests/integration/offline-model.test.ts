@@ -335,6 +335,32 @@ describe('createOfflineModel', () => {
       expect(await countTickets(db)).toBe(0);
     });
 
+    it('tells both outcomes when one of two cards is allowed and the other denied', async () => {
+      const mixedTurn = (prompt: string) => {
+        const registry = createMemoryApprovalRegistry();
+        let asked = 0;
+        const tools = wrapToolsWithApproval(createWorkerTools('refund', db, testUser), ['createTicket'], {
+          registry,
+          sessionId: 'chat-1',
+          timeoutMs: 60_000,
+          // The first card is allowed, the second denied.
+          emit: (event) => {
+            const approved = asked++ === 0;
+            setTimeout(() => registry.resolve(event.approvalId, 'chat-1', approved), 0);
+          },
+        });
+        return runTurn(tools, prompt);
+      };
+      const chinese = await mixedTurn('帮我创建一个工单：打印机坏了，再创建一个工单：屏幕闪烁');
+      expect(chinese.calls).toHaveLength(2);
+      expect(chinese.text).toMatch(/^已为你创建工单 TK-\d{6}：打印机坏了。/);
+      expect(chinese.text).toContain('「屏幕闪烁」已被拒绝：没有为它创建任何内容');
+      const english = await mixedTurn('create a ticket: printer broken and create a ticket: screen flickers');
+      expect(english.text).toMatch(/^Created ticket TK-\d{6}: printer broken\./);
+      expect(english.text).toContain('“screen flickers” was declined: nothing was created for it');
+      expect(await countTickets(db)).toBe(2);
+    });
+
     it('says the approval request expired when nobody answered', async () => {
       const chinese = await approvalTurn('帮我创建一个工单：测试审批', 'expire');
       expect(chinese.text).toContain('审批请求已超时');
@@ -467,6 +493,79 @@ describe('createOfflineModel', () => {
         { type: 'text', text: 'Understood: nothing was created, and I won’t try again.' },
       ]);
       expect(result.finishReason.unified).toBe('stop');
+    });
+
+    it('answers a step with one ticket created and one declined with both, in either language', async () => {
+      const mixedStep = (text: string) =>
+        options([
+          { role: 'user', content: [{ type: 'text', text }] },
+          {
+            role: 'assistant',
+            content: [
+              { type: 'tool-call', toolCallId: 'c1', toolName: 'createTicket', input: { title: 'A' } },
+              { type: 'tool-call', toolCallId: 'c2', toolName: 'createTicket', input: { title: 'B' } },
+            ],
+          },
+          {
+            role: 'tool',
+            content: [
+              {
+                type: 'tool-result',
+                toolCallId: 'c1',
+                toolName: 'createTicket',
+                output: { type: 'json', value: { ticketId: 'TK-000001', title: 'A', status: 'open' } },
+              },
+              {
+                type: 'tool-result',
+                toolCallId: 'c2',
+                toolName: 'createTicket',
+                output: { type: 'execution-denied' },
+              },
+            ],
+          },
+        ]);
+      const english = await model.doGenerate(mixedStep('create a ticket: A and create a ticket: B'));
+      expect(english.content).toEqual([
+        {
+          type: 'text',
+          text:
+            'Created ticket TK-000001: A. Our support team will follow up.\n\n' +
+            '“B” was declined: nothing was created for it, and I won’t try again.',
+        },
+      ]);
+      const chinese = await model.doGenerate(mixedStep('帮我创建一个工单：A，再创建一个工单：B'));
+      expect(chinese.content).toEqual([
+        {
+          type: 'text',
+          text: '已为你创建工单 TK-000001：A。客服会尽快跟进。\n\n「B」已被拒绝：没有为它创建任何内容，我不会再重试。',
+        },
+      ]);
+    });
+
+    it('says a denial once when every card of the step was denied', async () => {
+      const denied = { type: 'execution-denied' as const };
+      const result = await model.doGenerate(
+        options([
+          { role: 'user', content: [{ type: 'text', text: 'create a ticket: A and create a ticket: B' }] },
+          {
+            role: 'assistant',
+            content: [
+              { type: 'tool-call', toolCallId: 'c1', toolName: 'createTicket', input: { title: 'A' } },
+              { type: 'tool-call', toolCallId: 'c2', toolName: 'createTicket', input: { title: 'B' } },
+            ],
+          },
+          {
+            role: 'tool',
+            content: [
+              { type: 'tool-result', toolCallId: 'c1', toolName: 'createTicket', output: denied },
+              { type: 'tool-result', toolCallId: 'c2', toolName: 'createTicket', output: denied },
+            ],
+          },
+        ]),
+      );
+      expect(result.content).toEqual([
+        { type: 'text', text: 'Understood: nothing was created, and I won’t try again.' },
+      ]);
     });
 
     it('looks only at the latest user turn, so an earlier ticket does not stop a new one', async () => {

@@ -3,7 +3,7 @@ import { getConfig } from '@/lib/config';
 import { getDb } from '@/lib/db';
 import { withSession } from '@/lib/http/with-session';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
-import { listWorkers } from '@/lib/mcp/list-workers';
+import { listWorkers, readOnlyToolNames } from '@/lib/mcp/list-workers';
 import { fieldLabelsByTool } from '@/lib/tools/tool-field-labels';
 import { toolInputJsonSchemas } from '@/lib/tools/tool-input-json-schemas';
 
@@ -11,15 +11,17 @@ export const dynamic = 'force-dynamic';
 
 /**
  * What the page shows about this server: the model answering, the workers and their tools,
- * approvals, and each built-in tool's input as JSON Schema with its fields' labels in en / zh
+ * which tools only read (their calls fold to one line), approvals, and each built-in tool's input as JSON Schema with its fields' labels in en / zh
  * (the approval card's edit form).
  */
 export const GET = withUnavailableAs503(
   withSession(async () => {
     const config = getConfig();
+    const workers = await listWorkers();
     return Response.json({
       model: getChatModel(config).label,
-      workers: await listWorkers(),
+      workers,
+      readOnlyTools: readOnlyToolNames(workers),
       confirmTools: [...config.AGENT_CONFIRM_TOOLS],
       confirmTimeoutMs: config.AGENT_CONFIRM_TIMEOUT_MS,
       toolInputSchemas: toolInputJsonSchemas(await getDb()),
