@@ -1,6 +1,7 @@
 import 'server-only';
 import { type ApprovalRecord, type Db, type DeniedStatus, insertAuditRow } from '@/lib/db';
 import { hashToolArguments } from '@/lib/shells/wrap-tools-with-audit';
+import { summarizeToolCall } from '@/lib/tools/tool-summaries';
 import { reasonByStatus } from './durable-approval-registry';
 
 /**
@@ -13,6 +14,7 @@ import { reasonByStatus } from './durable-approval-registry';
 export async function auditParkedDenial(db: Db, row: ApprovalRecord, status: DeniedStatus): Promise<void> {
   const startedAt = Date.parse(row.createdAt);
   try {
+    const summary = summarizeToolCall(row.toolName, row.input);
     await insertAuditRow(db, {
       userId: row.ownerId,
       chatId: row.chatId,
@@ -22,6 +24,7 @@ export async function auditParkedDenial(db: Db, row: ApprovalRecord, status: Den
       argsHash: hashToolArguments(row.input),
       outcome: reasonByStatus[status],
       ...(row.note !== undefined && { detail: { note: row.note } }),
+      ...(summary !== undefined && { summary }),
       durationMs: Math.max(0, Date.now() - startedAt),
       createdAt: row.createdAt,
     });

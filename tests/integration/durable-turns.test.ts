@@ -213,6 +213,11 @@ describe('a waiting turn nobody follows any more', () => {
     return rows.map((row) => row.outcome);
   }
 
+  async function summaries(): Promise<unknown[]> {
+    const rows = (await (await activity(getRequest('/api/activity'))).json()) as { summary: unknown }[];
+    return rows.map((row) => row.summary);
+  }
+
   it('is parked once its reader left, and an allow still runs the call once and saves the reply', async () => {
     const request = await parkedCard('chat-left', 'create a ticket: nobody watches');
     expect((await decide(request.approvalId, 'chat-left', true)).status).toBe(200);
@@ -228,7 +233,7 @@ describe('a waiting turn nobody follows any more', () => {
   });
 
   it('records a denial of a parked card in the audit log and the model wraps up', async () => {
-    const request = await parkedCard('chat-left-deny', 'create a ticket: no thanks');
+    const request = await parkedCard('chat-left-deny', 'create a ticket: the blinds are stuck');
     expect((await decide(request.approvalId, 'chat-left-deny', false)).status).toBe(200);
     await expect
       .poll(async () => toolPartOf((await savedChat('chat-left-deny')).messages.at(-1))?.state)
@@ -238,6 +243,10 @@ describe('a waiting turn nobody follows any more', () => {
     expect(last?.parts.some((part) => part.type === 'text')).toBe(true);
     expect(await ticketCount()).toBe(0);
     expect(await outcomes()).toEqual(['denied']);
+    // The audit row of a parked call names it, as a live call's row does.
+    expect(await summaries()).toEqual([
+      { en: 'Create ticket “the blinds are stuck”', zh: '创建工单「the blinds are stuck」' },
+    ]);
   });
 
   it('expires on time while parked, though nobody opens the chat: audit timeout, card expired, late allow 404', async () => {
