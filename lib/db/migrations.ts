@@ -152,7 +152,9 @@ const outcomeCheck = (outcomes: readonly string[]) =>
 
 /**
  * SQLite cannot change a CHECK in place: the audit table is rebuilt with the new list of
- * outcomes (and `extraColumns`), its rows, ids and their sequence kept.
+ * outcomes (and `extraColumns`), its rows, ids and their sequence kept. It copies only the
+ * columns the table had before `detail`: the steps that use it ran before `detail` and
+ * `summary` existed. A later rebuild must create and copy those two as well.
  */
 function rebuildSqliteAuditTable(outcomes: readonly string[], extraColumns = ''): string[] {
   return [
