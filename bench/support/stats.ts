@@ -26,3 +26,18 @@ export function round(value: number, digits = 3): number {
 export function nowMs(): number {
   return Number(process.hrtime.bigint()) / 1e6;
 }
+
+/**
+ * The one-sided sign test: the probability, if neither side were faster, that the
+ * subject would be the slower one in at least `slower` of `rounds` paired rounds.
+ * A small value says the subject really is slower; ties count as neither.
+ */
+export function signTestPValue(slower: number, rounds: number): number {
+  let tail = 0;
+  let coefficient = 1; // C(rounds, 0)
+  for (let k = 0; k <= rounds; k++) {
+    if (k >= slower) tail += coefficient;
+    coefficient = (coefficient * (rounds - k)) / (k + 1);
+  }
+  return tail / 2 ** rounds;
+}
