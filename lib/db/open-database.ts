@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
-import { type Db, isPostgresUrl } from './engine';
+import { type Db, isPostgresUrl, markEngine } from './engine';
 import { migrate } from './migrations';
 import type { DatabaseSchema } from './schema';
 
@@ -67,8 +67,10 @@ function createSqliteDialect({ path = '.data/toolgate.db', busyTimeoutMs = 5000 
  * and brings its schema up to date (creating and seeding it on first use).
  */
 export async function openDatabase(target: DatabaseTarget): Promise<Db> {
-  const dialect = isPostgresUrl(target.url) ? createPostgresDialect(target) : createSqliteDialect(target);
+  const postgres = isPostgresUrl(target.url);
+  const dialect = postgres ? createPostgresDialect(target) : createSqliteDialect(target);
   const db = new Kysely<DatabaseSchema>({ dialect });
+  markEngine(db, postgres ? 'postgres' : 'sqlite');
   try {
     await migrate(db);
   } catch (error) {
