@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { heldOutSource, trainSource } from '@/lib/ai/nlu/corpus-templates';
 import { evaluateNlu } from '@/lib/ai/nlu/evaluate-nlu';
+import { extractTitle } from '@/lib/ai/nlu/extract-title';
 import { generateCorpus } from '@/lib/ai/nlu/generate-corpus';
 import { intentLabels } from '@/lib/ai/nlu/intent-labels';
 import { nluWeights } from '@/lib/ai/nlu/load-weights';
@@ -67,5 +68,23 @@ describe('the intent model', () => {
     for (const label of intentLabels) expect(evaluation.accuracyByIntent[label]).toBeGreaterThanOrEqual(0.85);
     expect(evaluation.titleAccuracy).toBeGreaterThanOrEqual(0.85);
     expect(evaluation.orderIdAccuracy).toBe(1);
+  });
+});
+
+describe('the title of a ticket or to-do', () => {
+  it.each([
+    ['帮我创建一个工单：拒绝的工单', 'createTicket', '拒绝的工单'],
+    ['create a ticket: the ticket printer jams', 'createTicket', 'the ticket printer jams'],
+    ['ticket: wifi drops every hour', 'createTicket', 'wifi drops every hour'],
+    ['开个工单：楼下酒吧太吵', 'createTicket', '楼下酒吧太吵'],
+    ['开个工单：投影仪没信号，谢谢', 'createTicket', '投影仪没信号'],
+    ['add a todo: renew passport please', 'addTodo', 'renew passport'],
+    ['create a ticket about the broken fridge', 'createTicket', 'the broken fridge'],
+  ] as const)('is whatever follows the colon, without a closing "please": %s', (text, intent, title) => {
+    expect(extractTitle(text, intent)).toBe(title);
+  });
+
+  it('is empty when nothing follows the colon, so the model asks for it', () => {
+    expect(extractTitle('create a ticket: ', 'createTicket')).toBe('');
   });
 });

@@ -5,14 +5,17 @@ import { nluWeights } from './load-weights';
 const leadingFiller =
   /^(?:[\s:：,，、\-–—]|(?:about|for|regarding|re|on|saying|that\s+says|that|to)\b|关于|内容是|内容为|说)+/i;
 const trailingPunctuation = /[\s。.!！?？,，;；、]+$/;
+const trailingCourtesy =
+  /(?:[\s,，]*(?:please|pls|thanks|thank you|thx|谢谢|谢啦|多谢|麻烦了))+[\s。.!！?？]*$/i;
 const wrappingQuotes = /^["'“”‘’「」『』《》]+|["'“”‘’「」『』《》]+$/g;
 
-/** Trims separators, a leading "about"/"关于", quotes and trailing punctuation off a title. */
+/** Trims separators, a leading "about"/"关于", a trailing "please"/"谢谢", quotes and trailing punctuation off a title. */
 export function cleanTitle(raw: string): string {
   let title = raw.trim();
   for (let pass = 0; pass < 3; pass += 1) {
     title = title
       .replace(leadingFiller, '')
+      .replace(trailingCourtesy, '')
       .replace(trailingPunctuation, '')
       .replace(wrappingQuotes, '')
       .trim();
@@ -52,6 +55,14 @@ export function extractTitle(text: string, intent: IntentLabel): string {
     }
     previous = label;
   }
-  const title = start < 0 ? '' : cleanTitle(text.slice(start, end));
+  let title = start < 0 ? '' : cleanTitle(text.slice(start, end));
+  // "create a ticket: <title>" / "工单：<title>": after the colon the person wrote the
+  // title themselves; take it whole, even where the tagger stopped early (a title that
+  // itself says "ticket", "工单", a word it never saw).
+  const colon = text.search(/[:：]/);
+  if (colon >= 0 && (start < 0 || start > colon)) {
+    const rest = cleanTitle(text.slice(colon + 1));
+    if (rest.length > title.length && (title === '' || rest.includes(title))) title = rest;
+  }
   return vagueTitle.test(title) ? '' : title;
 }
