@@ -113,6 +113,10 @@ const textByLocale = {
   },
 } satisfies Record<Locale, Record<string, string>>;
 
+/** The text filters' look (user id, chat id). */
+const filterInputClass =
+  'h-9 w-64 rounded-md border border-border bg-background px-3 text-sm shadow-xs outline-none focus-visible:ring-2 focus-visible:ring-ring';
+
 /**
  * The audit log: who called which tool, with what outcome, filterable by chat, tool and
  * outcome. `all` is every user's log, for admins (by user too); `mine` is the caller's own.
@@ -174,7 +178,7 @@ export async function AuditLogPage({
               id="audit-user-id"
               name="userId"
               defaultValue={query.userId ?? ''}
-              className="h-9 w-64 rounded-md border border-border bg-background px-3 text-sm shadow-xs outline-none focus-visible:ring-2 focus-visible:ring-ring"
+              className={filterInputClass}
             />
           </label>
         )}
@@ -184,7 +188,7 @@ export async function AuditLogPage({
             id="audit-chat-id"
             name="chatId"
             defaultValue={query.chatId ?? ''}
-            className="h-9 w-64 rounded-md border border-border bg-background px-3 text-sm shadow-xs outline-none focus-visible:ring-2 focus-visible:ring-ring"
+            className={filterInputClass}
           />
         </label>
         <label htmlFor="audit-tool" className="flex flex-col gap-1 text-xs font-medium">

@@ -24,7 +24,7 @@ import { type ApprovalEnd, denialReasonText, mapToolPart, settleApprovalPart } f
 import { assembleTurnTools } from './assemble-turn-tools';
 import { auditParkedDenial } from './audit-parked-call';
 import { createAuditWriter } from './create-audit-writer';
-import { isDeniedStatus, reasonByStatus } from './durable-approval-registry';
+import { deniedStatuses, isDeniedStatus, reasonByStatus } from './durable-approval-registry';
 import { runChatTurn } from './run-chat-turn';
 
 /**
@@ -37,12 +37,10 @@ import { runChatTurn } from './run-chat-turn';
  * tool part is settled, and when the approval was answered by a person the model
  * writes its reply in a new stream (`GET /api/chat/:id/stream`) that is saved too.
  */
-export async function continueParkedTurn(db: Db, approvalId: string): Promise<boolean> {
-  const first = await getApproval(db, approvalId);
-  if (first === undefined) return false;
+export async function continueParkedTurn(db: Db, approvalId: string, chatId: string): Promise<boolean> {
   // One continuation of a chat at a time in this process: two cards of one message
   // decided at once (Allow all) each settle their own part of the same saved message.
-  return withChatLock(first.chatId, () => continueLocked(db, approvalId));
+  return withChatLock(chatId, () => continueLocked(db, approvalId));
 }
 
 async function continueLocked(db: Db, approvalId: string): Promise<boolean> {
@@ -167,20 +165,13 @@ async function othersUnsettled(db: Db, row: ApprovalRecord): Promise<boolean> {
     'pending',
     'approved',
     'executing',
-    'denied',
-    'expired',
-    'stopped',
-    'superseded',
-    'closed',
+    ...deniedStatuses,
   ]);
   return rows.some(
     (other) =>
       other.id !== row.id &&
       other.messageId === row.messageId &&
-      (other.status === 'pending' ||
-        other.status === 'approved' ||
-        other.status === 'executing' ||
-        (isDeniedStatus(other.status) && !other.claimed)),
+      !(isDeniedStatus(other.status) && other.claimed),
   );
 }
 

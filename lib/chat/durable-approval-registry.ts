@@ -8,6 +8,7 @@ import {
   getApproval,
   transitionApproval,
 } from '@/lib/db';
+import { eitherSignal } from '@/lib/shells/wrap-tools-with-approval';
 import type {
   ApprovalDecision,
   ApprovalRegistry,
@@ -26,6 +27,9 @@ export const reasonByStatus: Record<DeniedStatus, DenialReason> = {
   superseded: 'superseded',
   closed: 'closed',
 };
+
+/** Every status a pending approval can end in without running. */
+export const deniedStatuses = Object.keys(reasonByStatus) as DeniedStatus[];
 
 /** The row status a registry's own denial stands for (a person's "no" is already on the row). */
 const statusByRegistryReason: Partial<Record<DenialReason, DeniedStatus>> = {
@@ -82,7 +86,7 @@ export function createDurableApprovalRegistry({
     let stopWaiting: (() => void) | undefined;
     const decision = await registry.confirm(request, {
       ...options,
-      signal: parking === undefined ? options.signal : eitherSignal(options.signal, parking.signal),
+      signal: eitherSignal(options.signal, parking?.signal),
       emit: async (event) => {
         await createApproval(db, {
           id: event.approvalId,
@@ -146,11 +150,6 @@ export function createDurableApprovalRegistry({
     closeSession: (sessionId) => registry.closeSession(sessionId),
     extend: (...args) => registry.extend(...args),
   };
-}
-
-/** A signal that aborts when either does. */
-function eitherSignal(first: AbortSignal | undefined, second: AbortSignal): AbortSignal {
-  return first === undefined ? second : AbortSignal.any([first, second]);
 }
 
 /** Records how an approved call's execution ended. */

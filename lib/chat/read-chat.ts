@@ -36,7 +36,7 @@ export async function readOwnedChat({
   const chat = await getChat(db, chatId);
   if (chat === undefined || (chat.ownerId != null && chat.ownerId !== ownerId)) return undefined;
   const orphans = await settleChatApprovals(db, chatId, { isRunningHere: runningTurns().has(chatId) });
-  for (const orphan of orphans) await continueParkedTurn(db, orphan.id);
+  for (const orphan of orphans) await continueParkedTurn(db, orphan.id, chatId);
   const stream = await getChatStream(db, chatId);
   // The row's deadline wins over the saved part's: "+60 s" moves only the row.
   const pending = await listChatApprovals(db, chatId, ['pending']);

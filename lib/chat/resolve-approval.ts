@@ -144,7 +144,7 @@ export async function decideApproval(input: unknown, ownerId?: string): Promise<
   } catch {
     // Redis unreachable: the call cannot be woken; the decision is on the row, so continue here.
   }
-  if (!(woken && (await takenOn(approvalId)))) await continueParkedTurn(db, approvalId);
+  if (!(woken && (await takenOn(approvalId)))) await continueParkedTurn(db, approvalId, sessionId);
   return { status: 200, body: { status: approved ? 'approved' : 'denied' } };
 }
 

@@ -18,7 +18,7 @@ import {
   type ToolPart,
 } from './approval-parts';
 import { auditParkedDenial } from './audit-parked-call';
-import { isDeniedStatus, reasonByStatus } from './durable-approval-registry';
+import { deniedStatuses, isDeniedStatus, reasonByStatus } from './durable-approval-registry';
 
 const unsettledStates = new Set([
   'input-streaming',
@@ -137,5 +137,3 @@ export async function settleChatApprovals(
   }
   return orphans;
 }
-
-const deniedStatuses: ApprovalStatus[] = ['denied', 'expired', 'stopped', 'superseded', 'closed'];

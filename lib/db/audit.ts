@@ -1,4 +1,6 @@
+import type { Selectable } from 'kysely';
 import type { Db } from './engine';
+import type { ToolAuditTable } from './schema';
 
 /**
  * How a tool call ended, as the audit log records it. `denied`, `timeout`,
@@ -51,20 +53,8 @@ export type AuditDetail = { edited?: true; note?: string };
 /** A stored audit row; `summary` is null for tools without one and rows written before summaries were kept. */
 export type AuditRow = Omit<NewAuditRow, 'summary'> & { id: number; summary: AuditSummary | null };
 
-type AuditRecord = {
-  id: number;
-  user_id: string | null;
-  chat_id: string;
-  worker: string;
-  tool_name: string;
-  tool_call_id: string;
-  args_hash: string;
-  outcome: string;
-  duration_ms: number;
-  created_at: string;
-  detail: string | null;
-  summary: string | null;
-};
+/** An audit row as the table stores it. */
+type AuditRecord = Selectable<ToolAuditTable>;
 
 function toAuditRow(record: AuditRecord): AuditRow {
   return {

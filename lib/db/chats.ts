@@ -1,5 +1,7 @@
 import type { UIMessage } from 'ai';
+import type { Selectable } from 'kysely';
 import { type Db, engineOf } from './engine';
+import type { ChatTable } from './schema';
 import { writeTransaction } from './write-transaction';
 
 /** A saved conversation (messages are stored separately, see `saveMessages`). */
@@ -14,14 +16,7 @@ export type ChatRecord = {
   updatedAt: string;
 };
 
-type ChatRow = {
-  id: string;
-  owner_id: string | null;
-  title: string;
-  worker: string;
-  created_at: string;
-  updated_at: string;
-};
+type ChatRow = Selectable<ChatTable>;
 
 function toChat(row: ChatRow): ChatRecord {
   return {

@@ -6,6 +6,7 @@ export {
   type ApprovalShellOptions,
   denialNoteOf,
   editedInputNote,
+  eitherSignal,
   isEditedOutput,
   isToolDenial,
   type ToolDenial,

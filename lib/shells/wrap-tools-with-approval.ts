@@ -182,7 +182,7 @@ export function wrapToolsWithApproval<TOOLS extends ToolSet>(
 }
 
 /** A signal that aborts when either does; `AbortSignal.any` only when there are two. */
-function eitherSignal(first?: AbortSignal, second?: AbortSignal): AbortSignal | undefined {
+export function eitherSignal(first?: AbortSignal, second?: AbortSignal): AbortSignal | undefined {
   if (first === undefined || second === undefined) return first ?? second;
   return AbortSignal.any([first, second]);
 }
