@@ -44,6 +44,36 @@ test.describe('a waiting approval card', () => {
     await expect(chatPage.tickets(ticketId)).toHaveCount(1);
   });
 
+  test('can be allowed once its turn has parked (nobody watched it), and the reply streams in', async ({
+    chatPage,
+    context,
+  }) => {
+    const chatUrl = await askForTicket(chatPage, '停放后再允许');
+    await chatPage.page.close();
+    // Parked: the turn has left the server's memory; the chat has no running stream any more.
+    const chatId = chatUrl.split('/').pop() ?? '';
+    await expect
+      .poll(
+        async () =>
+          ((await (await context.request.get(`/api/chats/${chatId}`)).json()) as { activeStream: unknown })
+            .activeStream,
+        {
+          timeout: 15_000,
+        },
+      )
+      .toBeNull();
+
+    const reopened = new ChatPage(await context.newPage());
+    await reopened.goto(chatUrl);
+    const card = reopened.toolCards('createTicket').last();
+    await reopened.allowButton(card).click();
+    await expect(card.getByText('已允许', { exact: true })).toBeVisible();
+    const ticketId = await reopened.ticketIdIn(card);
+    await reopened.waitForTurnEnd();
+    await expect(reopened.agentMessages.last()).toContainText(ticketId);
+    await expect(reopened.page.getByText('出错了。')).toHaveCount(0);
+  });
+
   test('can be allowed from a new tab after the tab that asked was closed', async ({ chatPage, context }) => {
     const chatUrl = await askForTicket(chatPage, '关掉标签页后允许');
     await chatPage.page.close();

@@ -1,5 +1,4 @@
 import 'server-only';
-import type { UIMessageChunk } from 'ai';
 import { getChatModel } from '@/lib/ai/models';
 import { getConfig } from '@/lib/config';
 import {
@@ -20,11 +19,12 @@ import { toolDenial, writeToolNames } from '@/lib/shells';
 import { finalOutput, type ToolExecute } from '@/lib/shells/wrap-execute';
 import type { ApprovalDecision, ApprovalRegistry } from '@/lib/stores';
 import { createWorkerTools, isWorkerName } from '@/lib/tools';
-import { type ApprovalEnd, denialReasonText, mapToolPart, settleApprovalPart } from './approval-parts';
+import { type ApprovalEnd, mapToolPart, settleApprovalPart } from './approval-parts';
 import { assembleTurnTools } from './assemble-turn-tools';
 import { auditParkedDenial } from './audit-parked-call';
 import { createAuditWriter } from './create-audit-writer';
 import { deniedStatuses, isDeniedStatus, reasonByStatus } from './durable-approval-registry';
+import { replayMessage } from './replay-message';
 import { runChatTurn } from './run-chat-turn';
 
 /**
@@ -124,20 +124,9 @@ async function continueLocked(db: Db, approvalId: string): Promise<boolean> {
   if (await othersUnsettled(db, row)) return true;
 
   const { model, label } = getChatModel(config);
-  const prelude: UIMessageChunk[] = [
-    { type: 'start', messageId: message.id },
-    {
-      type: 'tool-approval-response',
-      approvalId: row.id,
-      approved: end.kind !== 'denied',
-      ...(end.kind === 'denied' && { reason: denialReasonText(end) }),
-    },
-    end.kind === 'output'
-      ? { type: 'tool-output-available', toolCallId: row.toolCallId, output: end.output }
-      : end.kind === 'error'
-        ? { type: 'tool-output-error', toolCallId: row.toolCallId, errorText: end.errorText }
-        : { type: 'tool-output-denied', toolCallId: row.toolCallId },
-  ];
+  // A client that resumes reads a stream as a replay from its start: the continuation
+  // begins by rebuilding the settled message, this call's decision and output included.
+  const prelude = replayMessage(settled);
   const stream = await runChatTurn({
     db,
     config,
@@ -151,7 +140,7 @@ async function continueLocked(db: Db, approvalId: string): Promise<boolean> {
     baseTools,
     history: [...messages.slice(0, index), settled],
     messageId: message.id,
-    baseParts: message.parts.length,
+    baseParts: -1,
     prelude,
   });
   // Nobody may be reading: drain it, so the turn runs to its end and readers resume from the buffer.

@@ -167,16 +167,17 @@ describe('durable approvals over HTTP', () => {
       jsonRequest('/api/chat/chat-parked/stream', undefined, { method: 'GET' }),
       params('chat-parked'),
     );
+    let rebuilt: UIMessage | undefined;
     if (continued.status === 200) {
-      const replay = new ChatStreamReader(continued);
-      const chunks = await replay.rest();
-      expect(chunks[1]).toMatchObject({ type: 'tool-approval-response', approved: true });
+      // A resuming client reads the stream as a replay from its start: it rebuilds the whole message.
+      rebuilt = await messageOf(await new ChatStreamReader(continued).rest());
     }
     await expect
       .poll(async () => JSON.stringify((await savedChat('chat-parked')).messages.at(-1)))
       .toMatch(/TK-\d{6}[\s\S]*TK-\d{6}/);
     const saved = (await savedChat('chat-parked')).messages;
     await expect(validateUIMessages({ messages: saved })).resolves.toHaveLength(2);
+    if (rebuilt !== undefined) expect(rebuilt.parts).toEqual(saved.at(-1)?.parts);
     expect(await ticketCount()).toBe(1);
   });
 
@@ -190,7 +191,8 @@ describe('durable approvals over HTTP', () => {
 
 describe('a waiting turn nobody follows any more', () => {
   beforeEach(async () => {
-    await configureServer({ TOOLGATE_PARK_AFTER_MS: '50' });
+    // Text streams slowly enough that a continuation is still running when it is followed.
+    await configureServer({ TOOLGATE_PARK_AFTER_MS: '50', OFFLINE_MODEL_DELAY_MS: '20' });
   });
 
   async function parkedCard(chatId: string, text: string) {
@@ -221,12 +223,20 @@ describe('a waiting turn nobody follows any more', () => {
   it('is parked once its reader left, and an allow still runs the call once and saves the reply', async () => {
     const request = await parkedCard('chat-left', 'create a ticket: nobody watches');
     expect((await decide(request.approvalId, 'chat-left', true)).status).toBe(200);
+    const continued = await resume(
+      jsonRequest('/api/chat/chat-left/stream', undefined, { method: 'GET' }),
+      params('chat-left'),
+    );
+    // As a page follows it: from nothing, the replay rebuilds the card, its output and the reply.
+    expect(continued.status).toBe(200);
+    const rebuilt = await messageOf(await new ChatStreamReader(continued).rest());
     await expect
       .poll(async () => JSON.stringify((await savedChat('chat-left')).messages.at(-1)))
       .toMatch(/TK-\d{6}[\s\S]*TK-\d{6}/);
     const saved = (await savedChat('chat-left')).messages;
     await expect(validateUIMessages({ messages: saved })).resolves.toHaveLength(2);
     expect(toolPartOf(saved.at(-1))?.state).toBe('output-available');
+    expect(rebuilt.parts).toEqual(saved.at(-1)?.parts);
     expect(await ticketCount()).toBe(1);
     expect(await outcomes()).toEqual(['executed']);
     expect((await decide(request.approvalId, 'chat-left', true)).status).toBe(404);
