@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { formatTotal, playwrightCounts, vitestCounts } from './test-totals.mjs';
 
 const reportDir = 'test-reports';
 const vitestReport = join(reportDir, 'vitest.json');
@@ -41,8 +42,7 @@ function addReport(label, path, read) {
 
 /** Prints the total as the last line, and keeps it in the report folder for CI to repeat. */
 function printTotal() {
-  const skipped = totals.skipped > 0 ? `, ${totals.skipped} skipped` : '';
-  const line = `${totals.passed} passed, ${totals.failed} failed${skipped}`;
+  const line = formatTotal(totals);
   writeFileSync(join(reportDir, 'total.txt'), `${line}\n`);
   console.log(`\n${line}`);
 }
@@ -70,11 +70,7 @@ ok =
     '--reporter=json',
     `--outputFile.json=${vitestReport}`,
   ]) && ok;
-addReport('vitest', vitestReport, (report) => ({
-  passed: report.numPassedTests,
-  failed: report.numFailedTests + (report.success === false && report.numFailedTests === 0 ? 1 : 0),
-  skipped: report.numPendingTests + report.numTodoTests,
-}));
+addReport('vitest', vitestReport, vitestCounts);
 
 ok =
   run('bench (quick)', npm, ['run', '--silent', 'bench', '--', '--quick', '--no-build'], {
@@ -85,11 +81,7 @@ ok =
   run('playwright', 'node_modules/.bin/playwright', ['test'], {
     PLAYWRIGHT_JSON_OUTPUT_FILE: playwrightReport,
   }) && ok;
-addReport('playwright', playwrightReport, (report) => ({
-  passed: report.stats.expected + report.stats.flaky,
-  failed: report.stats.unexpected + (report.errors?.length ?? 0),
-  skipped: report.stats.skipped,
-}));
+addReport('playwright', playwrightReport, playwrightCounts);
 
 if (!ok && totals.failed === 0) {
   // A step failed without a failing test (the bench's verdict, a runner's crash): still a failure.
