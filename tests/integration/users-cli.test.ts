@@ -11,14 +11,16 @@ type Run = { code: number | null; stdout: string; stderr: string };
 /** `npm run users -- …` in this folder, on the database the test server uses. */
 function users(...args: string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
+    const environment: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      // Empty rather than absent, so a developer's .env cannot point the CLI elsewhere.
+      DATABASE_URL: process.env.DATABASE_URL ?? '',
+      DATABASE_PATH: process.env.DATABASE_PATH,
+      TOOLGATE_ADMIN_EMAILS: process.env.TOOLGATE_ADMIN_EMAILS ?? '',
+    };
     const child = spawn('node_modules/.bin/tsx', ['scripts/users.ts', ...args], {
-      env: {
-        PATH: process.env.PATH,
-        // Empty rather than absent, so a developer's .env cannot point the CLI elsewhere.
-        DATABASE_URL: process.env.DATABASE_URL ?? '',
-        DATABASE_PATH: process.env.DATABASE_PATH,
-        TOOLGATE_ADMIN_EMAILS: process.env.TOOLGATE_ADMIN_EMAILS ?? '',
-      },
+      env: environment,
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
     let stderr = '';
