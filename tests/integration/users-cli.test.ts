@@ -12,6 +12,7 @@ type Run = { code: number | null; stdout: string; stderr: string };
 function users(...args: string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
     const environment: NodeJS.ProcessEnv = {
+      NODE_ENV: 'production',
       PATH: process.env.PATH,
       // Empty rather than absent, so a developer's .env cannot point the CLI elsewhere.
       DATABASE_URL: process.env.DATABASE_URL ?? '',
