@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { request as playwrightRequest } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { ChatPage } from './pages/chat';
@@ -122,14 +124,27 @@ test('the audit log is for admins; everyone sees their own activity', async ({ c
   // The row says what the call did, in the reader's language: the tool's own summary.
   await expect(page.getByRole('cell', { name: '添加待办「审计里能看到」' })).toBeVisible();
 
-  // An admin (listed in TOOLGATE_ADMIN_EMAILS for this server) sees every user's rows.
+  // An admin (listed in TOOLGATE_ADMIN_EMAILS for this server) sees every user's rows, but only
+  // once the email is verified: signing up with the address is not enough.
   await chatPage.goto('/');
   await page.getByRole('button', { name: /^(注册|Sign up)$/ }).click();
-  await page.getByLabel(/^(邮箱|Email)$/).fill('admin@example.com');
+  await page.getByLabel(/^(邮箱|Email)$/).fill('Admin@Example.com');
   await page.getByLabel(/^(密码|Password)/).fill('correct horse battery');
   await page.getByRole('button', { name: /^(注册|Sign up)$/ }).click();
   await expect(page.getByTestId('signed-in-as')).toBeVisible();
   await page.goto('/audit');
+  await expect(page.getByText(/仅对管理员开放|for admins/)).toBeVisible();
+
+  // The operator verifies the email on this server's database.
+  execFileSync('node_modules/.bin/tsx', ['scripts/users.ts', 'verify', 'admin@example.com'], {
+    env: {
+      ...process.env,
+      DATABASE_URL: '',
+      DATABASE_PATH: join('.data', `e2e-${process.env.E2E_RUN_ID}.db`),
+      TOOLGATE_ADMIN_EMAILS: 'admin@example.com',
+    },
+  });
+  await page.reload();
   await expect(page.getByRole('columnheader', { name: /^(用户|User)$/ })).toBeVisible();
   await expect(page.getByRole('cell', { name: 'addTodo' }).first()).toBeVisible();
   await expect(page.getByRole('cell', { name: '添加待办「审计里能看到」' })).toBeVisible();
