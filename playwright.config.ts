@@ -86,9 +86,11 @@ const serverEnv = {
   // Every guest and sign-in of the run comes from 127.0.0.1.
   TOOLGATE_GUEST_RATE_LIMIT: '100000/1m',
   TOOLGATE_SIGNIN_RATE_LIMIT: '100000/1m',
-  // No mail server here: accounts sign in at once and get privilege from `npm run users -- verify`.
-  TOOLGATE_ALLOW_UNVERIFIED_SIGNUP: '1',
 };
+
+// The accounts spec listens here for the main server's verification mail; the env carries it to the workers.
+process.env.E2E_SMTP_PORT = String(mainPort + 3);
+const e2eSmtpPort = process.env.E2E_SMTP_PORT;
 
 export default defineConfig({
   testDir: './e2e',
@@ -162,6 +164,9 @@ export default defineConfig({
         DATABASE_PATH: join(dataDir, `e2e-${runId}.db`),
         AGENT_CONFIRM_TIMEOUT_MS: '60000',
         TOOLGATE_ADMIN_EMAILS: 'admin@example.com',
+        SMTP_URL: `smtp://127.0.0.1:${e2eSmtpPort}`,
+        // Verification links point here.
+        BETTER_AUTH_URL: `http://127.0.0.1:${mainPort}`,
       },
       timeout: 240_000,
       reuseExistingServer: false,

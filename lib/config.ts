@@ -245,7 +245,17 @@ const environmentFields = z.object({
 });
 
 // Checked once every field is parsed: an MCP tool name is valid only for a configured server.
-const environmentSchema = environmentFields.transform(checkConfirmTools);
+const environmentSchema = environmentFields.transform(checkConfirmTools).superRefine((config, context) => {
+  // A mailed link must point at the public address; one derived from a request could name
+  // whatever host a client wrote, and a token sent there verifies someone else's email.
+  if (config.SMTP_URL !== undefined && config.BETTER_AUTH_URL === undefined) {
+    context.addIssue({
+      code: 'custom',
+      message:
+        'SMTP_URL needs BETTER_AUTH_URL (the public URL of this deployment, e.g. https://chat.example.com): verification links are built from it',
+    });
+  }
+});
 
 export type AppConfig = z.output<typeof environmentSchema>;
 

@@ -1,6 +1,7 @@
 import 'server-only';
 import nodemailer from 'nodemailer';
 import type { AppConfig } from '@/lib/config';
+import { siteAddressOf } from '@/lib/http/site-origin';
 
 /** How this server gets a verification link to a person, if it can. */
 export type VerificationDelivery =
@@ -19,14 +20,23 @@ export function verificationDeliveryOf(config: AppConfig): VerificationDelivery 
 
 type VerificationMail = { user: { email: string; name: string }; url: string };
 
-/** better-auth's `sendVerificationEmail` for `delivery`; a mail that cannot be sent fails the request. */
+/**
+ * better-auth's `sendVerificationEmail` for `delivery`. Mail needs `BETTER_AUTH_URL` (the
+ * config refuses SMTP_URL without it); a link only printed to this server's log may use
+ * the address the developer's browser used when that is unset.
+ */
 export function createVerificationSender(
   config: AppConfig,
   delivery: Exclude<VerificationDelivery, 'none'>,
-): (mail: VerificationMail) => Promise<void> {
+): (mail: VerificationMail, request?: Request) => Promise<void> {
   if (delivery === 'log') {
-    return async ({ user, url }) => {
-      console.info(`[toolgate] Verification link for ${user.email} (no SMTP_URL set): ${url}`);
+    return async ({ user, url }, request) => {
+      const site =
+        config.BETTER_AUTH_URL === undefined && request !== undefined
+          ? siteAddressOf(request, { trustProxy: config.TOOLGATE_TRUST_PROXY })
+          : null;
+      const link = site === null ? url : site.origin + new URL(url).pathname + new URL(url).search;
+      console.info(`[toolgate] Verification link for ${user.email} (no SMTP_URL set): ${link}`);
     };
   }
   const transport = nodemailer.createTransport(config.SMTP_URL);

@@ -17,6 +17,9 @@ describe('parseConfig for accounts', () => {
       /TOOLGATE_SIGNIN_FAILURE_LIMIT/,
     );
     expect(() => parseConfig({ SMTP_URL: 'mail.example.com' })).toThrow(/SMTP_URL must be an smtp:\/\//);
+    expect(() => parseConfig({ SMTP_URL: 'smtp://127.0.0.1:2525' })).toThrow(
+      /SMTP_URL needs BETTER_AUTH_URL/,
+    );
     expect(() => parseConfig({ TOOLGATE_ALLOW_UNVERIFIED_SIGNUP: 'yes' })).toThrow(
       /TOOLGATE_ALLOW_UNVERIFIED_SIGNUP/,
     );

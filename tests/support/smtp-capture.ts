@@ -12,8 +12,8 @@ export type SmtpCapture = {
   stop: () => Promise<void>;
 };
 
-/** Starts an SMTP server on a free 127.0.0.1 port; `url` goes in `SMTP_URL`. */
-export async function startSmtpCapture(): Promise<SmtpCapture> {
+/** Starts an SMTP server on 127.0.0.1 (`port`, else a free one); `url` goes in `SMTP_URL`. */
+export async function startSmtpCapture({ port: wanted = 0 }: { port?: number } = {}): Promise<SmtpCapture> {
   const mails: CapturedMail[] = [];
   const waiters: (() => void)[] = [];
   const server = new SMTPServer({
@@ -35,7 +35,7 @@ export async function startSmtpCapture(): Promise<SmtpCapture> {
   });
   const port = await new Promise<number>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(wanted, '127.0.0.1', () => {
       const address = server.server.address();
       if (typeof address === 'object' && address !== null) resolve(address.port);
       else reject(new Error('no port'));
