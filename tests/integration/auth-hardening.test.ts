@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { GET as auditLog } from '@/app/api/audit/route';
 import { GET as guest } from '@/app/api/auth/guest/route';
 import { POST as chat } from '@/app/api/chat/route';
@@ -121,6 +121,27 @@ describe('privilege from a verified email', () => {
     expect(response.status).toBe(403);
     expect(await response.json()).toEqual({ error: expect.stringMatching(/SMTP_URL/) });
     expect(await findAccountByEmail(await getDb(), 'someone@example.com')).toBeUndefined();
+  });
+
+  it('prints the link in the server log in development, at the address the browser used', async () => {
+    await configureServer({ BETTER_AUTH_URL: undefined });
+    const log = vi.spyOn(console, 'info').mockImplementation(() => undefined);
+    try {
+      const response = await callAuth(
+        '/sign-up/email',
+        { email: 'dev@example.com', password, name: 'Dev' },
+        { headers: { host: '127.0.0.1:3000', origin: 'http://127.0.0.1:3000' } },
+      );
+      expect(response.status).toBe(200);
+      const line = log.mock.calls
+        .map((call) => String(call[0]))
+        .find((text) => text.includes('dev@example.com'));
+      expect(line).toMatch(
+        /Verification link for dev@example\.com .*http:\/\/127\.0\.0\.1:3000\/api\/auth\/verify-email\?token=/,
+      );
+    } finally {
+      log.mockRestore();
+    }
   });
 
   it('refuses an email in full-width or combining forms at sign-up', async () => {
