@@ -200,6 +200,7 @@ const environmentFields = z.object({
   TOOLGATE_GUEST_RATE_LIMIT: rateLimitWithDefault('TOOLGATE_GUEST_RATE_LIMIT', '30/10m'),
   TOOLGATE_SIGNIN_RATE_LIMIT: rateLimitWithDefault('TOOLGATE_SIGNIN_RATE_LIMIT', '30/10m'),
   TOOLGATE_SIGNIN_FAILURE_LIMIT: rateLimitWithDefault('TOOLGATE_SIGNIN_FAILURE_LIMIT', '10/15m'),
+  TOOLGATE_VERIFICATION_MAIL_LIMIT: rateLimitWithDefault('TOOLGATE_VERIFICATION_MAIL_LIMIT', '5/60m'),
   SMTP_URL: smtpUrl,
   SMTP_FROM: optionalText.transform((value) => value ?? 'Toolgate <no-reply@localhost>'),
   TOOLGATE_ALLOW_UNVERIFIED_SIGNUP: flag('TOOLGATE_ALLOW_UNVERIFIED_SIGNUP'),

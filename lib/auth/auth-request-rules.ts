@@ -24,6 +24,13 @@ export const signInPaths: ReadonlySet<string> = new Set([
   '/request-password-reset',
 ]);
 
+/** The auth paths that mail the email in their body: each spends that email's mail budget. */
+export const mailingPaths: ReadonlySet<string> = new Set([
+  '/sign-up/email',
+  '/send-verification-email',
+  '/request-password-reset',
+]);
+
 const limitedFields = z
   .object({
     name: z.string().max(100, 'name: at most 100 characters').optional(),

@@ -7,7 +7,13 @@ import { readLimitedBody } from '@/lib/http/read-limited-body';
 import { withSecureCookies } from '@/lib/http/site-origin';
 import { refundAuthLimit, spendAuthLimit } from '@/lib/server/auth-limits';
 import { checkClientLimit } from '@/lib/server/client-rate-limits';
-import { authBodyProblem, keptAdminPaths, maxAuthBodyBytes, signInPaths } from './auth-request-rules';
+import {
+  authBodyProblem,
+  keptAdminPaths,
+  mailingPaths,
+  maxAuthBodyBytes,
+  signInPaths,
+} from './auth-request-rules';
 import { getAuth } from './get-auth';
 import { normalizeEmail } from './normalize-email';
 import { getSessionUser } from './session-user';
@@ -61,10 +67,16 @@ export async function handleAuthRequest(request: Request): Promise<Response> {
     const limited = await spendAuthLimit('address', clientAddressOf(request, trust));
     if (limited !== undefined) return limited;
   }
-  const email =
-    path === '/sign-in/email' && typeof (body as { email?: unknown } | undefined)?.email === 'string'
+  const bodyEmail =
+    typeof (body as { email?: unknown } | undefined)?.email === 'string'
       ? normalizeEmail((body as { email: string }).email)
       : undefined;
+  // Mail to one person is bounded however many addresses ask for it.
+  if (bodyEmail !== undefined && mailingPaths.has(path)) {
+    const limited = await spendAuthLimit('mail', bodyEmail);
+    if (limited !== undefined) return limited;
+  }
+  const email = path === '/sign-in/email' ? bodyEmail : undefined;
   if (email !== undefined) {
     const limited = await spendAuthLimit('failures', email);
     if (limited !== undefined) return limited;

@@ -4,8 +4,8 @@ import { type AppConfig, getConfig } from '@/lib/config';
 import { getRedisClient } from '@/lib/stores';
 import { ensureRedisReady } from '@/lib/stores/redis-client';
 
-/** The sign-in budgets: attempts per client address, failures per account. */
-export type AuthLimit = 'address' | 'failures';
+/** The auth budgets: attempts per client address, failures per account, verification mails per email. */
+export type AuthLimit = 'address' | 'failures' | 'mail';
 
 type Limiter = {
   consume: (key: string) => Promise<RateLimiterRes>;
@@ -15,11 +15,13 @@ type Limiter = {
 const settingByLimit = {
   address: 'TOOLGATE_SIGNIN_RATE_LIMIT',
   failures: 'TOOLGATE_SIGNIN_FAILURE_LIMIT',
+  mail: 'TOOLGATE_VERIFICATION_MAIL_LIMIT',
 } as const satisfies Record<AuthLimit, keyof AppConfig>;
 
 const messageByLimit: Record<AuthLimit, string> = {
   address: 'Too many sign-in attempts from this address; try again later',
   failures: 'Too many failed sign-ins for this account; try again later',
+  mail: 'Too many sign-ups or verification mails for this email; try again later',
 };
 
 // On globalThis for the same reason as the other limiters: one budget per process, not per module copy.

@@ -8,6 +8,7 @@ describe('parseConfig for accounts', () => {
     expect(config.TOOLGATE_GUEST_RATE_LIMIT).toEqual({ points: 30, windowMs: 600_000 });
     expect(config.TOOLGATE_SIGNIN_RATE_LIMIT).toEqual({ points: 30, windowMs: 600_000 });
     expect(config.TOOLGATE_SIGNIN_FAILURE_LIMIT).toEqual({ points: 10, windowMs: 900_000 });
+    expect(config.TOOLGATE_VERIFICATION_MAIL_LIMIT).toEqual({ points: 5, windowMs: 3_600_000 });
     expect(config.TOOLGATE_ALLOW_UNVERIFIED_SIGNUP).toBe(false);
     expect(config.SMTP_URL).toBeUndefined();
   });

@@ -243,6 +243,25 @@ describe('abuse limits', () => {
     expect(elsewhere.response.status).toBe(401);
   });
 
+  it('bound sign-ups and verification mails per email, from however many addresses (5 per hour)', async () => {
+    smtp = await startSmtpCapture();
+    await configureServer({ SMTP_URL: smtp.url, TOOLGATE_VERIFICATION_MAIL_LIMIT: '' });
+    const from = (attempt: number) => ({ headers: { 'x-toolgate-client-address': `203.0.113.${attempt}` } });
+    expect((await signUp('victim@example.com', password, from(1))).response.status).toBe(200);
+    for (let attempt = 2; attempt <= 5; attempt++) {
+      const resend = await callAuth(
+        '/send-verification-email',
+        { email: 'Victim@example.com' },
+        from(attempt),
+      );
+      expect(resend.status, `mail ${attempt}`).toBe(200);
+    }
+    const sixth = await callAuth('/send-verification-email', { email: 'victim@example.com' }, from(6));
+    expect(sixth.status).toBe(429);
+    expect(await sixth.json()).toEqual({ error: expect.stringMatching(/for this email/) });
+    expect((await signUp('victim@example.com', password, from(7))).response.status).toBe(429);
+  });
+
   it('limit new guest sessions per address by default (30 per 10 minutes)', async () => {
     await configureServer({ TOOLGATE_GUEST_RATE_LIMIT: '' });
     const headers = { 'x-toolgate-client-address': '203.0.113.7' };

@@ -39,6 +39,7 @@ export async function startNextServer(
       TOOLGATE_GUEST_RATE_LIMIT: '100000/1m',
       TOOLGATE_SIGNIN_RATE_LIMIT: '100000/1m',
       TOOLGATE_SIGNIN_FAILURE_LIMIT: '100000/1m',
+      TOOLGATE_VERIFICATION_MAIL_LIMIT: '100000/1m',
       ...environment,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -43,6 +43,7 @@ export async function configureServer(environment: Record<string, string | undef
     TOOLGATE_GUEST_RATE_LIMIT: '100000/1m',
     TOOLGATE_SIGNIN_RATE_LIMIT: '100000/1m',
     TOOLGATE_SIGNIN_FAILURE_LIMIT: '100000/1m',
+    TOOLGATE_VERIFICATION_MAIL_LIMIT: '100000/1m',
     SMTP_URL: undefined,
     TOOLGATE_ALLOW_UNVERIFIED_SIGNUP: undefined,
     TOOLGATE_TURN_RATE_LIMIT: undefined,
