@@ -2,6 +2,7 @@ import { watchPendingDeadlines } from './lib/chat/parked-deadlines';
 import { ConfigError, getConfig } from './lib/config';
 import { startMcpServers } from './lib/mcp/start-mcp-servers';
 import { captureServerScope } from './lib/server/outside-request';
+import { stampClientAddresses } from './lib/server/stamp-client-address';
 
 /**
  * Parsing the configuration at start-up turns a bad value (say a typo in
@@ -9,9 +10,11 @@ import { captureServerScope } from './lib/server/outside-request';
  * MCP_CONFIG file) into a failure to start. Next.js would only log the error and
  * keep serving requests that can only fail, so the process exits. MCP servers are
  * connected here too, so the first chat finds their tools ready, and approvals left
- * pending by an earlier run get their deadlines back.
+ * pending by an earlier run get their deadlines back. Every request is stamped with its
+ * socket address first, so rate limits key on who really asked.
  */
 export async function startServer(): Promise<void> {
+  stampClientAddresses();
   captureServerScope();
   try {
     const config = getConfig();

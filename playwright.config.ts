@@ -83,7 +83,14 @@ const serverEnv = {
   OFFLINE_MODEL_DELAY_MS: '0',
   NEXT_DIST_DIR: distDir,
   NEXT_TELEMETRY_DISABLED: '1',
+  // Every guest and sign-in of the run comes from 127.0.0.1.
+  TOOLGATE_GUEST_RATE_LIMIT: '100000/1m',
+  TOOLGATE_SIGNIN_RATE_LIMIT: '100000/1m',
 };
+
+// The accounts spec listens here for the main server's verification mail; the env carries it to the workers.
+process.env.E2E_SMTP_PORT = String(mainPort + 3);
+const e2eSmtpPort = process.env.E2E_SMTP_PORT;
 
 export default defineConfig({
   testDir: './e2e',
@@ -164,6 +171,9 @@ export default defineConfig({
         DATABASE_PATH: join(dataDir, `e2e-${runId}.db`),
         AGENT_CONFIRM_TIMEOUT_MS: '60000',
         TOOLGATE_ADMIN_EMAILS: 'admin@example.com',
+        SMTP_URL: `smtp://127.0.0.1:${e2eSmtpPort}`,
+        // Verification links point here.
+        BETTER_AUTH_URL: `http://127.0.0.1:${mainPort}`,
       },
       timeout: 240_000,
       reuseExistingServer: false,

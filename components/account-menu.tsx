@@ -23,7 +23,8 @@ const inputClass =
 export function AccountMenu({ account }: { account: AccountSummary }) {
   const { t } = useWorkspace();
   const [mode, setMode] = useState<'closed' | 'signIn' | 'signUp'>('closed');
-  const [failed, setFailed] = useState(false);
+  const [problem, setProblem] = useState<string | undefined>(undefined);
+  const [sentTo, setSentTo] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -32,18 +33,37 @@ export function AccountMenu({ account }: { account: AccountSummary }) {
     const email = String(form.get('email') ?? '');
     const password = String(form.get('password') ?? '');
     setBusy(true);
-    setFailed(false);
+    setProblem(undefined);
     const result =
       mode === 'signUp'
-        ? await authClient.signUp.email({ email, password, name: String(form.get('name') ?? '') || email })
+        ? await authClient.signUp.email({
+            email,
+            password,
+            name: String(form.get('name') ?? '') || email,
+            // The emailed link signs the person in and brings them back here.
+            callbackURL: window.location.pathname,
+          })
         : await authClient.signIn.email({ email, password });
     setBusy(false);
     if (result.error) {
-      setFailed(true);
+      setProblem(problemOf(result.error.status, mode));
+      return;
+    }
+    // No session yet: the account waits for its emailed link.
+    if (result.data?.token === null) {
+      setSentTo(email);
+      setMode('closed');
       return;
     }
     // Every panel reads the new session from the server.
     window.location.reload();
+  }
+
+  function problemOf(status: number, attempted: 'signIn' | 'signUp' | 'closed'): string {
+    if (status === 429) return t.tooManyAttempts;
+    if (status === 400 || status === 413) return t.accountRejected;
+    if (status === 403) return attempted === 'signUp' ? t.signUpClosed : t.verifyFirst;
+    return t.accountFailed;
   }
 
   async function signOut() {
@@ -66,6 +86,11 @@ export function AccountMenu({ account }: { account: AccountSummary }) {
           </span>
         )}
       </div>
+      {sentTo !== undefined && (
+        <p role="status" className="text-xs" data-testid="check-email">
+          {t.checkEmail(sentTo)}
+        </p>
+      )}
       {account.isAnonymous && mode === 'closed' && (
         <>
           <p className="text-xs text-muted-foreground">{t.guestHint}</p>
@@ -84,12 +109,19 @@ export function AccountMenu({ account }: { account: AccountSummary }) {
           {mode === 'signUp' && (
             <label className="flex flex-col gap-1 text-xs">
               {t.name}
-              <input name="name" autoComplete="name" className={inputClass} />
+              <input name="name" autoComplete="name" maxLength={100} className={inputClass} />
             </label>
           )}
           <label className="flex flex-col gap-1 text-xs">
             {t.email}
-            <input name="email" type="email" required autoComplete="email" className={inputClass} />
+            <input
+              name="email"
+              type="email"
+              required
+              maxLength={254}
+              autoComplete="email"
+              className={inputClass}
+            />
           </label>
           <label className="flex flex-col gap-1 text-xs">
             {t.password}
@@ -97,7 +129,8 @@ export function AccountMenu({ account }: { account: AccountSummary }) {
               name="password"
               type="password"
               required
-              minLength={8}
+              minLength={mode === 'signUp' ? 10 : undefined}
+              maxLength={128}
               autoComplete={mode === 'signUp' ? 'new-password' : 'current-password'}
               aria-describedby="password-hint"
               className={inputClass}
@@ -106,9 +139,9 @@ export function AccountMenu({ account }: { account: AccountSummary }) {
               {t.passwordHint}
             </span>
           </label>
-          {failed && (
+          {problem !== undefined && (
             <p role="alert" className="text-xs text-destructive">
-              {t.accountFailed}
+              {problem}
             </p>
           )}
           <div className="flex gap-2">

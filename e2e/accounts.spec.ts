@@ -1,6 +1,30 @@
-import { request as playwrightRequest } from '@playwright/test';
+import { type Page, request as playwrightRequest } from '@playwright/test';
+import { type SmtpCapture, startSmtpCapture, verificationLinkOf } from '../tests/support/smtp-capture';
 import { expect, test } from './fixtures';
 import { ChatPage } from './pages/chat';
+
+// The main server mails verification links here (playwright.config.ts sets the port).
+let smtp: SmtpCapture;
+test.beforeAll(async () => {
+  smtp = await startSmtpCapture({ port: Number(process.env.E2E_SMTP_PORT) });
+});
+test.afterAll(async () => {
+  await smtp?.stop();
+});
+
+/** Signs up from the sidebar; the account waits for its emailed link, which the page then follows. */
+async function signUpAndFollowLink(page: Page, email: string) {
+  await page.getByRole('button', { name: /^(注册|Sign up)$/ }).click();
+  await page.getByLabel(/^(邮箱|Email)$/).fill(email);
+  await page.getByLabel(/^(密码|Password)/).fill('correct horse battery');
+  await page.getByRole('button', { name: /^(注册|Sign up)$/ }).click();
+  await expect(page.getByTestId('check-email')).toContainText(email);
+  await expect(page.getByTestId('guest-badge')).toBeVisible();
+  return async () => {
+    await page.goto(verificationLinkOf(await smtp.mailTo(email.toLowerCase())));
+    await expect(page.getByTestId('signed-in-as')).toContainText(email.toLowerCase());
+  };
+}
 
 /*
  * Two people on one deployment, each in a browser of their own. Each gets a guest
@@ -86,11 +110,8 @@ test('signing up keeps the guest’s chats, and signing in elsewhere shows them'
   await chatPage.waitForTurnEnd();
   const chatId = new URL(page.url()).pathname.split('/').pop() as string;
 
-  await page.getByRole('button', { name: /^(注册|Sign up)$/ }).click();
-  await page.getByLabel(/^(邮箱|Email)$/).fill(email);
-  await page.getByLabel(/^(密码|Password)/).fill('correct horse battery');
-  await page.getByRole('button', { name: /^(注册|Sign up)$/ }).click();
-  await expect(page.getByTestId('signed-in-as')).toContainText(email);
+  const followLink = await signUpAndFollowLink(page, email);
+  await followLink();
   await expect(chatPage.chatsNav.getByRole('link', { name: /注册后还在/ })).toBeVisible();
 
   const elsewhere = await browser.newContext({ baseURL, locale: 'zh-CN' });
@@ -122,13 +143,13 @@ test('the audit log is for admins; everyone sees their own activity', async ({ c
   // The row says what the call did, in the reader's language: the tool's own summary.
   await expect(page.getByRole('cell', { name: '添加待办「审计里能看到」' })).toBeVisible();
 
-  // An admin (listed in TOOLGATE_ADMIN_EMAILS for this server) sees every user's rows.
+  // An admin (listed in TOOLGATE_ADMIN_EMAILS for this server) sees every user's rows, but only
+  // once the email is verified: signing up with the address is not enough.
   await chatPage.goto('/');
-  await page.getByRole('button', { name: /^(注册|Sign up)$/ }).click();
-  await page.getByLabel(/^(邮箱|Email)$/).fill('admin@example.com');
-  await page.getByLabel(/^(密码|Password)/).fill('correct horse battery');
-  await page.getByRole('button', { name: /^(注册|Sign up)$/ }).click();
-  await expect(page.getByTestId('signed-in-as')).toBeVisible();
+  const followLink = await signUpAndFollowLink(page, 'Admin@Example.com');
+  await page.goto('/audit');
+  await expect(page.getByText(/仅对管理员开放|for admins/)).toBeVisible();
+  await followLink();
   await page.goto('/audit');
   await expect(page.getByRole('columnheader', { name: /^(用户|User)$/ })).toBeVisible();
   await expect(page.getByRole('cell', { name: 'addTodo' }).first()).toBeVisible();

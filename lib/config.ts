@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { normalizeEmail } from './auth/normalize-email';
 import { type McpConfig, readMcpConfig } from './mcp/mcp-config';
 import { parseMcpToolName } from './mcp/mcp-tool-name';
 
@@ -106,26 +107,44 @@ function checkConfirmTools<CONFIG extends { AGENT_CONFIRM_TOOLS: string[]; MCP_C
   return { ...environment, AGENT_CONFIRM_TOOLS: new Set(environment.AGENT_CONFIRM_TOOLS) };
 }
 
+/** Reads `"20/60s"` (calls per window: ms, s or m; seconds when no unit) or adds an issue. */
+function parseRateLimit(name: string, value: string, context: z.RefinementCtx) {
+  const match = /^(\d+)\s*\/\s*(\d+)\s*(ms|s|m)?$/.exec(value);
+  const points = match ? Number(match[1]) : 0;
+  if (!match || points <= 0 || Number(match[2]) <= 0) {
+    context.addIssue({
+      code: 'custom',
+      message: `${name} must look like "20/60s" (calls per window), got "${value}"`,
+    });
+    return z.NEVER;
+  }
+  const unit = match[3] ?? 's';
+  const windowMs = Number(match[2]) * (unit === 'ms' ? 1 : unit === 's' ? 1000 : 60_000);
+  return { points, windowMs };
+}
+
+/** A rate limit that is off unless set. */
 const rateLimitOf = (name: string) =>
   z
     .string()
     .trim()
     .optional()
-    .transform((value, context) => {
-      if (value === undefined || value === '') return undefined;
-      const match = /^(\d+)\s*\/\s*(\d+)\s*(ms|s|m)?$/.exec(value);
-      const points = match ? Number(match[1]) : 0;
-      if (!match || points <= 0 || Number(match[2]) <= 0) {
-        context.addIssue({
-          code: 'custom',
-          message: `${name} must look like "20/60s" (calls per window), got "${value}"`,
-        });
-        return z.NEVER;
-      }
-      const unit = match[3] ?? 's';
-      const windowMs = Number(match[2]) * (unit === 'ms' ? 1 : unit === 's' ? 1000 : 60_000);
-      return { points, windowMs };
-    });
+    .transform((value, context) =>
+      value === undefined || value === '' ? undefined : parseRateLimit(name, value, context),
+    );
+
+/** A rate limit that is on unless the operator sets another budget (`"30/10m"`). */
+const rateLimitWithDefault = (name: string, fallback: string) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((value, context) => parseRateLimit(name, value || fallback, context));
+
+/** `SMTP_URL`: `smtp://user:pass@host:587` or `smtps://…`, for verification mail. */
+const smtpUrl = optionalText.refine((value) => value === undefined || /^smtps?:\/\//i.test(value), {
+  message: 'SMTP_URL must be an smtp:// or smtps:// URL (e.g. smtps://user:password@mail.example.com:465)',
+});
 
 /** `TOOLGATE_TRUST_PROXY`: `1` / `true` when a reverse proxy in front sets `X-Forwarded-*` honestly. */
 const flag = (name: string) =>
@@ -178,7 +197,13 @@ const environmentFields = z.object({
   IDEMPOTENCY_TTL_MS: positiveInteger('IDEMPOTENCY_TTL_MS', 600_000),
   IDEMPOTENCY_MAX_ENTRIES: positiveInteger('IDEMPOTENCY_MAX_ENTRIES', 500),
   AGENT_TOOL_RATE_LIMIT: rateLimitOf('AGENT_TOOL_RATE_LIMIT'),
-  TOOLGATE_GUEST_RATE_LIMIT: rateLimitOf('TOOLGATE_GUEST_RATE_LIMIT'),
+  TOOLGATE_GUEST_RATE_LIMIT: rateLimitWithDefault('TOOLGATE_GUEST_RATE_LIMIT', '30/10m'),
+  TOOLGATE_SIGNIN_RATE_LIMIT: rateLimitWithDefault('TOOLGATE_SIGNIN_RATE_LIMIT', '30/10m'),
+  TOOLGATE_SIGNIN_FAILURE_LIMIT: rateLimitWithDefault('TOOLGATE_SIGNIN_FAILURE_LIMIT', '10/15m'),
+  TOOLGATE_VERIFICATION_MAIL_LIMIT: rateLimitWithDefault('TOOLGATE_VERIFICATION_MAIL_LIMIT', '5/60m'),
+  SMTP_URL: smtpUrl,
+  SMTP_FROM: optionalText.transform((value) => value ?? 'Toolgate <no-reply@localhost>'),
+  TOOLGATE_ALLOW_UNVERIFIED_SIGNUP: flag('TOOLGATE_ALLOW_UNVERIFIED_SIGNUP'),
   TOOLGATE_TURN_RATE_LIMIT: rateLimitOf('TOOLGATE_TURN_RATE_LIMIT'),
   DATABASE_PATH: optionalText.transform((value) => value ?? '.data/toolgate.db'),
   DATABASE_URL: optionalText.refine((value) => value === undefined || /^postgres(ql)?:\/\//i.test(value), {
@@ -207,7 +232,7 @@ const environmentFields = z.object({
         new Set(
           (value ?? '')
             .split(',')
-            .map((email) => email.trim().toLowerCase())
+            .map(normalizeEmail)
             .filter((email) => email !== ''),
         ),
     ),
@@ -221,7 +246,17 @@ const environmentFields = z.object({
 });
 
 // Checked once every field is parsed: an MCP tool name is valid only for a configured server.
-const environmentSchema = environmentFields.transform(checkConfirmTools);
+const environmentSchema = environmentFields.transform(checkConfirmTools).superRefine((config, context) => {
+  // A mailed link must point at the public address; one derived from a request could name
+  // whatever host a client wrote, and a token sent there verifies someone else's email.
+  if (config.SMTP_URL !== undefined && config.BETTER_AUTH_URL === undefined) {
+    context.addIssue({
+      code: 'custom',
+      message:
+        'SMTP_URL needs BETTER_AUTH_URL (the public URL of this deployment, e.g. https://chat.example.com): verification links are built from it',
+    });
+  }
+});
 
 export type AppConfig = z.output<typeof environmentSchema>;
 

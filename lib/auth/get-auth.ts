@@ -2,12 +2,20 @@ import 'server-only';
 import { betterAuth } from 'better-auth';
 import { admin, anonymous } from 'better-auth/plugins';
 import { getConfig } from '@/lib/config';
-import { type Db, engineOf, getDb, moveUserRows } from '@/lib/db';
+import { type Db, engineOf, getDb, moveUserRows, recordAccountEvent } from '@/lib/db';
+import { clientAddressHeader } from '@/lib/http/client-address';
 import { siteAddressOf } from '@/lib/http/site-origin';
 import { resolveAuthSecret } from './auth-secret';
+import { minPasswordLength } from './password-policy';
+import { createVerificationSender, verificationDeliveryOf } from './verification-mail';
 
 function createAuth(db: Db) {
   const config = getConfig();
+  const delivery = verificationDeliveryOf(config);
+  // Where a link can reach the person, sign-in waits for it: sign-up then answers the same
+  // whether or not the email already has an account. Without mail (production with
+  // TOOLGATE_ALLOW_UNVERIFIED_SIGNUP=1) accounts sign in at once but hold no privilege.
+  const requireVerification = delivery !== 'none';
   return betterAuth({
     appName: 'Toolgate',
     // The same database, through the same Kysely instance, as everything else; the
@@ -25,9 +33,50 @@ function createAuth(db: Db) {
       if (site === null) return [];
       return config.TOOLGATE_TRUST_PROXY ? [site.origin] : [`http://${site.host}`, `https://${site.host}`];
     },
-    emailAndPassword: { enabled: true, autoSignIn: true, minPasswordLength: 8 },
-    // A signed copy of the session in a short-lived cookie: most requests need no session query.
-    session: { cookieCache: { enabled: true, maxAge: 60 } },
+    // The auth route applies Toolgate's own limits (lib/server/auth-limits.ts), keyed on the
+    // real client address and shared through Redis; better-auth's per-process ones are off.
+    rateLimit: { enabled: false },
+    advanced: {
+      ipAddress: {
+        ipAddressHeaders: config.TOOLGATE_TRUST_PROXY ? ['x-forwarded-for'] : [clientAddressHeader],
+      },
+    },
+    emailAndPassword: {
+      enabled: true,
+      autoSignIn: true,
+      requireEmailVerification: requireVerification,
+      minPasswordLength,
+      maxPasswordLength: 128,
+      // The answer to a sign-up for an existing email looks like any other sign-up's.
+      customSyntheticUser: ({ coreFields, additionalFields, id }) => ({
+        ...coreFields,
+        isAnonymous: false,
+        role: 'user',
+        banned: false,
+        banReason: null,
+        banExpires: null,
+        ...additionalFields,
+        id,
+      }),
+    },
+    ...(delivery === 'none'
+      ? {}
+      : {
+          emailVerification: {
+            sendVerificationEmail: createVerificationSender(config, delivery),
+            sendOnSignUp: true,
+            sendOnSignIn: true,
+            autoSignInAfterVerification: true,
+            afterEmailVerification: async (user) => {
+              await recordAccountEvent(db, {
+                actorId: user.id,
+                action: 'email-verified',
+                targetUserId: user.id,
+              });
+            },
+          },
+        }),
+    // No cookie cache: every request reads the session, so sign-out and a ban apply to the next one.
     plugins: [
       anonymous({
         // A guest who signs up or signs in keeps what they made as a guest.
@@ -35,18 +84,15 @@ function createAuth(db: Db) {
           await moveUserRows(db, anonymousUser.user.id, newUser.user.id);
         },
       }),
+      // Only ban, unban and list users are reachable (app/api/auth/[...all]/admin-endpoints.ts).
       admin(),
     ],
     databaseHooks: {
       user: {
         create: {
-          // The admin plugin's role, for its own endpoints; the app itself asks `isAdmin`.
-          before: async (user) => ({
-            data: {
-              ...user,
-              role: config.TOOLGATE_ADMIN_EMAILS.has(user.email.toLowerCase()) ? 'admin' : 'user',
-            },
-          }),
+          // Never privilege at creation: the admin plugin's role is kept equal to the
+          // verified roles on each request (lib/auth/session-user.ts).
+          before: async (user) => ({ data: { ...user, role: 'user' } }),
         },
       },
     },

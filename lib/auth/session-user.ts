@@ -1,6 +1,7 @@
 import 'server-only';
-import { getConfig } from '@/lib/config';
+import { getDb, storePluginRole } from '@/lib/db';
 import { getAuth } from './get-auth';
+import { rolesOf } from './roles-of';
 
 /** Who is asking, as the server sees it: the only source of a user id anywhere in the app. */
 export type SessionUser = {
@@ -9,7 +10,11 @@ export type SessionUser = {
   /** Guests have a generated placeholder address; show `isAnonymous` instead. */
   email: string;
   isAnonymous: boolean;
-  /** Listed in `TOOLGATE_ADMIN_EMAILS` (and not a guest). */
+  /** The user followed the emailed link (or an operator ran `npm run users -- verify`). */
+  emailVerified: boolean;
+  /** Roles held now (`rolesOf`): empty for guests and unverified emails. */
+  roles: string[];
+  /** Holds `admin`: a verified email in `TOOLGATE_ADMIN_EMAILS`, or granted. */
   isAdmin: boolean;
 };
 
@@ -17,13 +22,12 @@ export type SessionUser = {
 export async function getSessionUser(headers: Headers): Promise<SessionUser | undefined> {
   const session = await (await getAuth()).api.getSession({ headers });
   if (session === null) return undefined;
-  const { user } = session;
-  const isAnonymous = Boolean((user as { isAnonymous?: boolean | null }).isAnonymous);
-  return {
-    id: user.id,
-    name: user.name,
-    email: user.email,
-    isAnonymous,
-    isAdmin: !isAnonymous && getConfig().TOOLGATE_ADMIN_EMAILS.has(user.email.toLowerCase()),
-  };
+  const user = session.user as typeof session.user & { isAnonymous?: boolean | null; role?: string | null };
+  const isAnonymous = Boolean(user.isAnonymous);
+  const emailVerified = Boolean(user.emailVerified);
+  const roles = await rolesOf({ id: user.id, email: user.email, emailVerified, isAnonymous });
+  const isAdmin = roles.includes('admin');
+  // The admin plugin reads its own column: keep it no wider than what was computed here.
+  if ((user.role === 'admin') !== isAdmin) await storePluginRole(await getDb(), user.id, isAdmin);
+  return { id: user.id, name: user.name, email: user.email, isAnonymous, emailVerified, roles, isAdmin };
 }

@@ -18,4 +18,5 @@ export * from './orders';
 export type { DatabaseSchema } from './schema';
 export * from './tickets';
 export * from './todos';
+export * from './user-roles';
 export { writeTransaction } from './write-transaction';

@@ -96,7 +96,30 @@ export type UserTable = {
   name: string;
   email: string;
   isAnonymous: boolean | number | null;
+  emailVerified: boolean | number;
   role: string | null;
+  banned: boolean | number | null;
+  createdAt: Date | string;
+  updatedAt: Date | string;
+};
+
+/** A role granted to a user (`supervisor`, `admin`…); it counts only while the user's email is verified. */
+export type UserRoleTable = {
+  user_id: string;
+  role: string;
+  granted_at: string;
+};
+
+/** One account action: an email verified, a role granted or revoked, an admin endpoint used. */
+export type AccountAuditTable = {
+  id: Generated<number>;
+  /** The user who acted, or null for the operators' CLI. */
+  actor_id: string | null;
+  action: string;
+  target_user_id: string | null;
+  /** JSON of what else the action named (the role, the endpoint). */
+  detail: string | null;
+  created_at: string;
 };
 
 /** A tool call that waits, or waited, for a person (see `approvals.ts` for its life cycle). */
@@ -166,4 +189,6 @@ export type DatabaseSchema = {
   chat_streams: ChatStreamTable;
   schema_migrations: SchemaMigrationTable;
   user: UserTable;
+  user_role: UserRoleTable;
+  account_audit: AccountAuditTable;
 };

@@ -1,10 +1,11 @@
 import 'server-only';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { type AppConfig, getConfig } from '@/lib/config';
+import { clientAddressOf } from '@/lib/http/client-address';
 import type { ToolRateLimiter } from '@/lib/shells';
 import { createToolRateLimiter } from './rate-limiter';
 
-/** The per-client limits an operator may turn on: new guest sessions, and chat turns. */
+/** The per-client limits: new guest sessions (on by default), and chat turns (off unless set). */
 export type ClientLimit = 'guest' | 'turn';
 
 const settingByLimit = {
@@ -17,19 +18,9 @@ const globalForLimits = globalThis as typeof globalThis & {
 };
 
 /**
- * The client's IP: the first `X-Forwarded-For` hop, read only behind a trusted proxy
- * (anyone can send that header). A route handler sees no socket address, so without a
- * trusted proxy every client shares one bucket.
- */
-export function clientIp(request: Request, { trustProxy }: { trustProxy: boolean }): string {
-  const forwarded = trustProxy ? request.headers.get('x-forwarded-for')?.split(',')[0]?.trim() : undefined;
-  return forwarded || 'unknown';
-}
-
-/**
- * Spends one unit of `limit` for the request's client IP. Returns a 429 response with
- * `Retry-After` once the budget is spent, or undefined to go on (always, when the
- * operator left the limit unset: these limits are off by default).
+ * Spends one unit of `limit` for the request's client address (`clientAddressOf`). Returns a
+ * 429 response with `Retry-After` once the budget is spent, or undefined to go on (always
+ * for the turn limit when the operator left it unset).
  */
 export async function checkClientLimit(request: Request, limit: ClientLimit): Promise<Response | undefined> {
   const config = getConfig();
@@ -39,7 +30,7 @@ export async function checkClientLimit(request: Request, limit: ClientLimit): Pr
   const limiters = globalForLimits.__toolgateClientLimiters;
   limiters[limit] ??= createToolRateLimiter(setting, config.REDIS_URL, `toolgate:client:${limit}`);
   try {
-    await limiters[limit].consume(clientIp(request, { trustProxy: config.TOOLGATE_TRUST_PROXY }));
+    await limiters[limit].consume(clientAddressOf(request, { trustProxy: config.TOOLGATE_TRUST_PROXY }));
     return undefined;
   } catch (error) {
     // A limiter that cannot count (Redis down) refuses: fail closed.

@@ -35,6 +35,11 @@ export async function startNextServer(
       NEXT_DIST_DIR: testDistDir,
       NODE_ENV: 'production',
       BETTER_AUTH_SECRET: testAuthSecret,
+      // Every suite's guests and sign-ins come from 127.0.0.1; tests of the limits set their own.
+      TOOLGATE_GUEST_RATE_LIMIT: '100000/1m',
+      TOOLGATE_SIGNIN_RATE_LIMIT: '100000/1m',
+      TOOLGATE_SIGNIN_FAILURE_LIMIT: '100000/1m',
+      TOOLGATE_VERIFICATION_MAIL_LIMIT: '100000/1m',
       ...environment,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

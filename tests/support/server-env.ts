@@ -14,6 +14,7 @@ const singletonKeys = [
   '__toolgateStreamContext',
   '__toolgateRunningTurns',
   '__toolgateClientLimiters',
+  '__toolgateAuthLimiters',
 ];
 
 /**
@@ -38,7 +39,13 @@ export async function configureServer(environment: Record<string, string | undef
     BETTER_AUTH_SECRET: 'test-secret-that-is-long-enough-for-better-auth',
     BETTER_AUTH_URL: 'http://localhost',
     TOOLGATE_ADMIN_EMAILS: undefined,
-    TOOLGATE_GUEST_RATE_LIMIT: undefined,
+    // The suites make many guests and sign-ins from one address; tests of the limits set their own.
+    TOOLGATE_GUEST_RATE_LIMIT: '100000/1m',
+    TOOLGATE_SIGNIN_RATE_LIMIT: '100000/1m',
+    TOOLGATE_SIGNIN_FAILURE_LIMIT: '100000/1m',
+    TOOLGATE_VERIFICATION_MAIL_LIMIT: '100000/1m',
+    SMTP_URL: undefined,
+    TOOLGATE_ALLOW_UNVERIFIED_SIGNUP: undefined,
     TOOLGATE_TURN_RATE_LIMIT: undefined,
     TOOLGATE_TRUST_PROXY: undefined,
     TOOLGATE_ALLOWED_IMAGE_ORIGINS: undefined,

@@ -6,11 +6,23 @@ import { withSecureCookies } from '@/lib/http/site-origin';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 import { checkClientLimit } from '@/lib/server/client-rate-limits';
 
-/** Only a path on this site: never an open redirect to somewhere else. */
+/**
+ * Only a path on this site: never an open redirect. The value is resolved as a URL first
+ * (so `/..//evil.example`, `/\\evil`, tabs and dot segments are what a browser would make
+ * of them) and anything that leaves this site, or whose path would read as `//host`,
+ * becomes `/`.
+ */
 function safeRedirectPath(value: string | null): string {
-  if (value === null || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\'))
+  if (value === null || !value.startsWith('/')) return '/';
+  const base = 'http://toolgate.invalid';
+  let url: URL;
+  try {
+    url = new URL(value, base);
+  } catch {
     return '/';
-  return value;
+  }
+  if (url.origin !== base || /^[/\\]{2}/.test(url.pathname)) return '/';
+  return url.pathname + url.search;
 }
 
 /**
@@ -18,10 +30,9 @@ function safeRedirectPath(value: string | null): string {
  * `redirectUrl`. The page proxy sends first visits here, so chatting needs no sign-up.
  */
 export const GET = withUnavailableAs503(async (request: NextRequest) => {
-  const target = new URL(safeRedirectPath(request.nextUrl.searchParams.get('redirectUrl')), request.url);
   const redirect = new Response(null, {
     status: 303,
-    headers: { location: target.pathname + target.search },
+    headers: { location: safeRedirectPath(request.nextUrl.searchParams.get('redirectUrl')) },
   });
   if ((await getSessionUser(request.headers)) !== undefined) return redirect;
   const limited = await checkClientLimit(request, 'guest');

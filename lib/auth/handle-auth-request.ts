@@ -1,0 +1,111 @@
+import 'server-only';
+import { getConfig } from '@/lib/config';
+import { getDb, recordAccountEvent } from '@/lib/db';
+import { clientAddressOf } from '@/lib/http/client-address';
+import { jsonError } from '@/lib/http/json';
+import { readLimitedBody } from '@/lib/http/read-limited-body';
+import { withSecureCookies } from '@/lib/http/site-origin';
+import { refundAuthLimit, spendAuthLimit } from '@/lib/server/auth-limits';
+import { checkClientLimit } from '@/lib/server/client-rate-limits';
+import {
+  authBodyProblem,
+  keptAdminPaths,
+  mailingPaths,
+  maxAuthBodyBytes,
+  signInPaths,
+} from './auth-request-rules';
+import { getAuth } from './get-auth';
+import { normalizeEmail } from './normalize-email';
+import { getSessionUser } from './session-user';
+import { verificationDeliveryOf } from './verification-mail';
+
+function parseJson(bytes: Uint8Array | null): unknown {
+  if (bytes === null || bytes.byteLength === 0) return undefined;
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    // better-auth answers a malformed body itself.
+    return undefined;
+  }
+}
+
+/**
+ * better-auth's endpoints behind Toolgate's rules: unused admin endpoints answer 404, the
+ * kept ones need a verified admin and are audited; bodies are capped and checked; sign-in
+ * and guest creation spend their budgets; production without mail refuses email sign-up
+ * unless `TOOLGATE_ALLOW_UNVERIFIED_SIGNUP=1`.
+ */
+export async function handleAuthRequest(request: Request): Promise<Response> {
+  const config = getConfig();
+  const trust = { trustProxy: config.TOOLGATE_TRUST_PROXY };
+  const path = new URL(request.url).pathname.replace(/^\/api\/auth/, '').replace(/\/+$/, '');
+
+  if (path.startsWith('/admin/') && !keptAdminPaths.has(path)) return jsonError(404, 'Not found');
+
+  const read = await readLimitedBody(request, maxAuthBodyBytes);
+  if (!read.ok) return read.response;
+  const body = parseJson(read.bytes);
+  const problem = authBodyProblem(path, body);
+  if (problem !== undefined) return jsonError(400, problem);
+
+  if (
+    path === '/sign-up/email' &&
+    verificationDeliveryOf(config) === 'none' &&
+    !config.TOOLGATE_ALLOW_UNVERIFIED_SIGNUP
+  ) {
+    return jsonError(
+      403,
+      'Email sign-up is closed: this server cannot send verification mail (its operator has not set SMTP_URL)',
+    );
+  }
+
+  if (path === '/sign-in/anonymous') {
+    const limited = await checkClientLimit(request, 'guest');
+    if (limited !== undefined) return limited;
+  }
+  if (signInPaths.has(path)) {
+    const limited = await spendAuthLimit('address', clientAddressOf(request, trust));
+    if (limited !== undefined) return limited;
+  }
+  const bodyEmail =
+    typeof (body as { email?: unknown } | undefined)?.email === 'string'
+      ? normalizeEmail((body as { email: string }).email)
+      : undefined;
+  // Mail to one person is bounded however many addresses ask for it.
+  if (bodyEmail !== undefined && mailingPaths.has(path)) {
+    const limited = await spendAuthLimit('mail', bodyEmail);
+    if (limited !== undefined) return limited;
+  }
+  const email = path === '/sign-in/email' ? bodyEmail : undefined;
+  if (email !== undefined) {
+    const limited = await spendAuthLimit('failures', email);
+    if (limited !== undefined) return limited;
+  }
+
+  let actorId: string | undefined;
+  if (keptAdminPaths.has(path)) {
+    const user = await getSessionUser(request.headers);
+    if (user === undefined) return jsonError(401, 'Sign in first');
+    if (!user.isAdmin) return jsonError(403, 'Admins only');
+    actorId = user.id;
+  }
+
+  const forwarded = new Request(request.url, {
+    method: request.method,
+    headers: request.headers,
+    body: read.bytes === null || request.method === 'GET' || request.method === 'HEAD' ? null : read.bytes,
+  });
+  const response = await (await getAuth()).handler(forwarded);
+
+  // A sign-in that worked is no failure against the account's budget.
+  if (email !== undefined && response.ok) await refundAuthLimit('failures', email);
+  if (actorId !== undefined && response.ok) {
+    const target = (body as { userId?: unknown } | undefined)?.userId;
+    await recordAccountEvent(await getDb(), {
+      actorId,
+      action: `admin${path.slice('/admin'.length)}`,
+      targetUserId: typeof target === 'string' ? target : null,
+    });
+  }
+  return withSecureCookies(response, request, trust);
+}

@@ -1,0 +1,136 @@
+/**
+ * `npm run users -- <command>` — the operators' account commands, on the app's database
+ * (`DATABASE_URL`, else `DATABASE_PATH`; `.env.local` and `.env` in this folder are read
+ * first, as Next.js reads them):
+ *
+ *   verify <email>         mark the email verified (its admin and roles then count)
+ *   grant <email> <role>   store a role for the user (`supervisor`, `admin`…)
+ *   revoke <email> <role>  remove a stored role
+ *   roles <email>          print the roles the user holds now
+ *
+ * Exits 0 on success, 1 with a message otherwise (unknown email, bad role name).
+ */
+import { existsSync } from 'node:fs';
+import { computeRoles } from '../lib/auth/compute-roles';
+import { normalizeEmail } from '../lib/auth/normalize-email';
+import { ConfigError, parseConfig } from '../lib/config';
+import type { Db } from '../lib/db/engine';
+import { openDatabase } from '../lib/db/open-database';
+import {
+  type AccountRecord,
+  findAccountByEmail,
+  grantRole,
+  markEmailVerified,
+  recordAccountEvent,
+  revokeRole,
+  roleNamePattern,
+  storedRolesOf,
+  storePluginRole,
+} from '../lib/db/user-roles';
+
+const usage = `Usage: npm run users -- verify <email>
+       npm run users -- grant <email> <role>
+       npm run users -- revoke <email> <role>
+       npm run users -- roles <email>`;
+
+class UsageError extends Error {}
+
+for (const file of ['.env.local', '.env']) if (existsSync(file)) process.loadEnvFile(file);
+
+async function accountOf(db: Db, email: string | undefined): Promise<AccountRecord> {
+  if (email === undefined) throw new UsageError(usage);
+  const account = await findAccountByEmail(db, normalizeEmail(email));
+  if (account === undefined || account.isAnonymous) throw new UsageError(`No account has the email ${email}`);
+  return account;
+}
+
+function roleOf(role: string | undefined): string {
+  if (role === undefined) throw new UsageError(usage);
+  if (!roleNamePattern.test(role)) {
+    throw new UsageError(
+      `"${role}" is not a role name: use lower-case letters, digits, - and _, starting with a letter (e.g. supervisor)`,
+    );
+  }
+  return role;
+}
+
+async function run(db: Db, adminEmails: ReadonlySet<string>, args: string[]): Promise<string> {
+  const [command, email, roleArgument, ...rest] = args;
+  if (rest.length > 0) throw new UsageError(usage);
+  const account = await accountOf(db, email);
+  // The admin plugin's copy of the admin role follows every change made here.
+  const settle = async () => {
+    const fresh = (await findAccountByEmail(db, account.email)) as AccountRecord;
+    const roles = computeRoles(fresh, await storedRolesOf(db, account.id), adminEmails);
+    await storePluginRole(db, account.id, roles.includes('admin'));
+    return roles;
+  };
+  const rolesText = (roles: string[]) => (roles.length === 0 ? 'none' : roles.join(', '));
+  switch (command) {
+    case 'verify': {
+      if (roleArgument !== undefined) throw new UsageError(usage);
+      await markEmailVerified(db, account.id);
+      await recordAccountEvent(db, { actorId: null, action: 'email-verified', targetUserId: account.id });
+      return `Verified ${account.email}; roles now: ${rolesText(await settle())}`;
+    }
+    case 'grant': {
+      const role = roleOf(roleArgument);
+      const added = await grantRole(db, account.id, role);
+      if (added)
+        await recordAccountEvent(db, {
+          actorId: null,
+          action: 'role-granted',
+          targetUserId: account.id,
+          detail: { role },
+        });
+      const note = account.emailVerified ? '' : ' (it counts once the email is verified)';
+      return `${added ? 'Granted' : 'Already held:'} ${role} for ${account.email}${note}; roles now: ${rolesText(await settle())}`;
+    }
+    case 'revoke': {
+      const role = roleOf(roleArgument);
+      const removed = await revokeRole(db, account.id, role);
+      if (removed)
+        await recordAccountEvent(db, {
+          actorId: null,
+          action: 'role-revoked',
+          targetUserId: account.id,
+          detail: { role },
+        });
+      const adminNote =
+        role === 'admin' && adminEmails.has(account.email)
+          ? ' (still admin: the email is in TOOLGATE_ADMIN_EMAILS)'
+          : '';
+      return `${removed ? 'Revoked' : 'Did not hold:'} ${role} for ${account.email}${adminNote}; roles now: ${rolesText(await settle())}`;
+    }
+    case 'roles': {
+      if (roleArgument !== undefined) throw new UsageError(usage);
+      const roles = computeRoles(account, await storedRolesOf(db, account.id), adminEmails);
+      return `${account.email}${account.emailVerified ? '' : ' (email not verified)'}: ${rolesText(roles)}`;
+    }
+    default:
+      throw new UsageError(usage);
+  }
+}
+
+async function main(): Promise<number> {
+  let db: Db | undefined;
+  try {
+    const config = parseConfig(process.env);
+    db = await openDatabase({ url: config.DATABASE_URL, path: config.DATABASE_PATH });
+    console.log(await run(db, config.TOOLGATE_ADMIN_EMAILS, process.argv.slice(2)));
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof ConfigError) {
+      console.error(error.message);
+      return 1;
+    }
+    console.error(`users: ${(error as Error).message}`);
+    return 1;
+  } finally {
+    await db?.destroy();
+  }
+}
+
+void main().then((code) => {
+  process.exitCode = code;
+});

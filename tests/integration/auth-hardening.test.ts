@@ -1,0 +1,336 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { GET as auditLog } from '@/app/api/audit/route';
+import { GET as guest } from '@/app/api/auth/guest/route';
+import { POST as chat } from '@/app/api/chat/route';
+import { GET as listChats } from '@/app/api/chats/route';
+import { getSessionUser } from '@/lib/auth/session-user';
+import { findAccountByEmail, getDb, listAccountEvents, markEmailVerified } from '@/lib/db';
+import { authRequest, callAuth, signIn, signUp } from '../support/auth-client';
+import {
+  ChatStreamReader,
+  defaultTestCookie,
+  getRequest,
+  jsonRequest,
+  userMessage,
+} from '../support/chat-client';
+import { configureServer, cookieHeaderOf } from '../support/server-env';
+import { type SmtpCapture, startSmtpCapture, verificationLinkOf } from '../support/smtp-capture';
+
+const password = 'a long unusual passphrase';
+const originalNodeEnv = process.env.NODE_ENV;
+let smtp: SmtpCapture | undefined;
+
+afterEach(async () => {
+  (process.env as Record<string, string | undefined>).NODE_ENV = originalNodeEnv;
+  await smtp?.stop();
+  smtp = undefined;
+});
+
+/** Runs the server code as `next start` does (NODE_ENV=production). */
+function asProduction() {
+  (process.env as Record<string, string | undefined>).NODE_ENV = 'production';
+}
+
+async function auditStatus(cookie: string): Promise<number> {
+  return (await auditLog(getRequest('/api/audit', { cookie }))).status;
+}
+
+/** A signed-in user whose email is verified (as the CLI's `verify` leaves it). */
+async function verifiedUser(email: string): Promise<{ id: string; cookie: string }> {
+  expect((await signUp(email)).response.status).toBe(200);
+  const db = await getDb();
+  const account = await findAccountByEmail(db, email.toLowerCase());
+  if (account === undefined) throw new Error(`no account for ${email}`);
+  await markEmailVerified(db, account.id);
+  const { response, cookie } = await signIn(email);
+  expect(response.status).toBe(200);
+  return { id: account.id, cookie };
+}
+
+describe('privilege from a verified email', () => {
+  it('gives an unverified sign-up with an admin’s email, in any case, no admin power until it is verified', async () => {
+    asProduction();
+    await configureServer({
+      TOOLGATE_ADMIN_EMAILS: 'admin@example.com',
+      TOOLGATE_ALLOW_UNVERIFIED_SIGNUP: '1',
+    });
+    const { response, cookie } = await signUp('Admin@Example.com');
+    expect(response.status).toBe(200);
+    expect(cookie).toContain('session_token');
+
+    expect(await auditStatus(cookie)).toBe(403);
+    expect((await callAuth('/admin/list-users', undefined, { cookie })).status).toBe(403);
+    const user = await getSessionUser(new Headers({ cookie }));
+    expect(user).toMatchObject({ emailVerified: false, roles: [], isAdmin: false });
+
+    // The operator verifies it (what `npm run users -- verify` does): the next request is an admin's.
+    const db = await getDb();
+    await markEmailVerified(db, user?.id as string);
+    expect(await auditStatus(cookie)).toBe(200);
+    expect(await getSessionUser(new Headers({ cookie }))).toMatchObject({ roles: ['admin'], isAdmin: true });
+  });
+
+  it('sends a verification link over SMTP_URL; following it verifies the email, grants admin and keeps the guest’s chats', async () => {
+    smtp = await startSmtpCapture();
+    await configureServer({ SMTP_URL: smtp.url, TOOLGATE_ADMIN_EMAILS: 'admin@example.com' });
+    const guestCookie = defaultTestCookie() as string;
+    const guestUser = await getSessionUser(new Headers({ cookie: guestCookie }));
+    const turn = await chat(jsonRequest('/api/chat', { id: 'guest-chat', message: userMessage('hello') }));
+    await new ChatStreamReader(turn).rest();
+
+    const { response } = await signUp('admin@example.com', password, { cookie: guestCookie });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ token: null });
+    // Not verified yet: no session.
+    expect((await signIn('admin@example.com')).response.status).toBe(403);
+
+    const link = verificationLinkOf(await smtp.mailTo('admin@example.com'));
+    const followed = await callAuth(link, undefined, { cookie: guestCookie });
+    expect([200, 302]).toContain(followed.status);
+    const cookie = cookieHeaderOf(followed);
+    expect(cookie).toContain('session_token');
+
+    const user = await getSessionUser(new Headers({ cookie }));
+    expect(user).toMatchObject({ email: 'admin@example.com', emailVerified: true, roles: ['admin'] });
+    expect(await auditStatus(cookie)).toBe(200);
+    expect(user?.id).not.toBe(guestUser?.id);
+    const chats = (await (await listChats(getRequest('/api/chats', { cookie }))).json()) as { id: string }[];
+    expect(chats.map((entry) => entry.id)).toEqual(['guest-chat']);
+    expect((await listAccountEvents(await getDb())).map((event) => event.action)).toContain('email-verified');
+  });
+
+  it('answers a sign-up for an email that has an account exactly like one for a new email', async () => {
+    smtp = await startSmtpCapture();
+    await configureServer({ SMTP_URL: smtp.url });
+    expect((await signUp('taken@example.com')).response.status).toBe(200);
+
+    const again = await signUp('taken@example.com', 'another long passphrase');
+    const fresh = await signUp('fresh@example.com', 'another long passphrase');
+    expect(again.response.status).toBe(fresh.response.status);
+    const againBody = (await again.response.json()) as { token: unknown; user: Record<string, unknown> };
+    const freshBody = (await fresh.response.json()) as { token: unknown; user: Record<string, unknown> };
+    expect(againBody.token).toBeNull();
+    expect(Object.keys(againBody.user).sort()).toEqual(Object.keys(freshBody.user).sort());
+    expect(again.cookie).toBe(fresh.cookie);
+  });
+
+  it('refuses email sign-up in production when no mail can be sent, unless unverified sign-up is allowed', async () => {
+    asProduction();
+    await configureServer();
+    const { response } = await signUp('someone@example.com');
+    expect(response.status).toBe(403);
+    expect(await response.json()).toEqual({ error: expect.stringMatching(/SMTP_URL/) });
+    expect(await findAccountByEmail(await getDb(), 'someone@example.com')).toBeUndefined();
+  });
+
+  it('prints the link in the server log in development, at the address the browser used', async () => {
+    await configureServer({ BETTER_AUTH_URL: undefined });
+    const log = vi.spyOn(console, 'info').mockImplementation(() => undefined);
+    try {
+      const response = await callAuth(
+        '/sign-up/email',
+        { email: 'dev@example.com', password, name: 'Dev' },
+        { headers: { host: '127.0.0.1:3000', origin: 'http://127.0.0.1:3000' } },
+      );
+      expect(response.status).toBe(200);
+      const line = log.mock.calls
+        .map((call) => String(call[0]))
+        .find((text) => text.includes('dev@example.com'));
+      expect(line).toMatch(
+        /Verification link for dev@example\.com .*http:\/\/127\.0\.0\.1:3000\/api\/auth\/verify-email\?token=/,
+      );
+    } finally {
+      log.mockRestore();
+    }
+  });
+
+  it('refuses an email in full-width or combining forms at sign-up', async () => {
+    await configureServer({ TOOLGATE_ADMIN_EMAILS: 'admin@example.com' });
+    const { response } = await signUp('ａdmin@example.com');
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: expect.stringMatching(/plain characters/) });
+  });
+});
+
+describe('admin endpoints', () => {
+  it('refuse impersonation, setting passwords, creating users and setting roles, even to a verified admin', async () => {
+    await configureServer({ TOOLGATE_ADMIN_EMAILS: 'admin@example.com' });
+    const admin = await verifiedUser('admin@example.com');
+    const victim = await verifiedUser('victim@example.com');
+    expect(await auditStatus(admin.cookie)).toBe(200);
+
+    const refused: [string, Record<string, unknown>][] = [
+      ['/admin/impersonate-user', { userId: victim.id }],
+      ['/admin/set-user-password', { userId: victim.id, newPassword: 'attacker chosen passphrase' }],
+      ['/admin/create-user', { email: 'new@example.com', password: 'another long one', name: 'x' }],
+      ['/admin/set-role', { userId: victim.id, role: 'admin' }],
+      ['/admin/remove-user', { userId: victim.id }],
+    ];
+    for (const [path, body] of refused) {
+      const response = await callAuth(path, body, { cookie: admin.cookie });
+      expect(response.status, path).toBe(404);
+      expect(await response.json()).toEqual({ error: expect.any(String) });
+    }
+    expect((await signIn('victim@example.com')).response.status).toBe(200);
+  });
+
+  it('let a verified admin ban a user, whose copied cookie stops working at once, and audit it', async () => {
+    await configureServer({ TOOLGATE_ADMIN_EMAILS: 'admin@example.com' });
+    const admin = await verifiedUser('admin@example.com');
+    const victim = await verifiedUser('victim@example.com');
+    expect((await listChats(getRequest('/api/chats', { cookie: victim.cookie }))).status).toBe(200);
+
+    const other = await verifiedUser('other@example.com');
+    expect((await callAuth('/admin/ban-user', { userId: victim.id }, { cookie: other.cookie })).status).toBe(
+      403,
+    );
+
+    const banned = await callAuth('/admin/ban-user', { userId: victim.id }, { cookie: admin.cookie });
+    expect(banned.status).toBe(200);
+    expect((await listChats(getRequest('/api/chats', { cookie: victim.cookie }))).status).toBe(401);
+    expect(await listAccountEvents(await getDb())).toContainEqual(
+      expect.objectContaining({ actorId: admin.id, action: 'admin/ban-user', targetUserId: victim.id }),
+    );
+  });
+});
+
+describe('sessions', () => {
+  it('end at sign-out: a copy of the cookie is refused on the next request', async () => {
+    await configureServer();
+    const { cookie } = await verifiedUser('leaver@example.com');
+    const copied = cookie;
+    expect((await listChats(getRequest('/api/chats', { cookie: copied }))).status).toBe(200);
+    expect((await callAuth('/sign-out', {}, { cookie })).status).toBe(200);
+    expect((await listChats(getRequest('/api/chats', { cookie: copied }))).status).toBe(401);
+  });
+});
+
+describe('abuse limits', () => {
+  it('lock an account after 10 failed sign-ins, from however many addresses', async () => {
+    await configureServer({ TOOLGATE_SIGNIN_FAILURE_LIMIT: '', TOOLGATE_TRUST_PROXY: '1' });
+    await verifiedUser('target@example.com');
+    for (let attempt = 1; attempt <= 10; attempt++) {
+      const { response } = await signIn('Target@example.com', `wrong guess number ${attempt}`, {
+        headers: { 'x-forwarded-for': `198.51.100.${attempt}` },
+      });
+      expect(response.status, `attempt ${attempt}`).toBe(401);
+    }
+    const locked = await signIn('target@example.com', password, {
+      headers: { 'x-forwarded-for': '203.0.113.99' },
+    });
+    expect(locked.response.status).toBe(429);
+    expect(await locked.response.json()).toEqual({ error: expect.stringMatching(/failed sign-ins/) });
+    expect(Number(locked.response.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('count sign-ins per socket address; a client-written X-Forwarded-For is ignored without a trusted proxy', async () => {
+    await configureServer({ TOOLGATE_SIGNIN_RATE_LIMIT: '5/60s' });
+    const from = (attempt: number) => ({
+      headers: { 'x-toolgate-client-address': '203.0.113.5', 'x-forwarded-for': `198.51.100.${attempt}` },
+    });
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      expect((await signIn(`nobody${attempt}@example.com`, password, from(attempt))).response.status).toBe(
+        401,
+      );
+    }
+    const sixth = await signIn('nobody6@example.com', password, from(6));
+    expect(sixth.response.status).toBe(429);
+    expect(await sixth.response.json()).toEqual({ error: expect.stringMatching(/this address/) });
+    // Another socket address has a budget of its own.
+    const elsewhere = await signIn('nobody7@example.com', password, {
+      headers: { 'x-toolgate-client-address': '203.0.113.6' },
+    });
+    expect(elsewhere.response.status).toBe(401);
+  });
+
+  it('bound sign-ups and verification mails per email, from however many addresses (5 per hour)', async () => {
+    smtp = await startSmtpCapture();
+    await configureServer({ SMTP_URL: smtp.url, TOOLGATE_VERIFICATION_MAIL_LIMIT: '' });
+    const from = (attempt: number) => ({ headers: { 'x-toolgate-client-address': `203.0.113.${attempt}` } });
+    expect((await signUp('victim@example.com', password, from(1))).response.status).toBe(200);
+    for (let attempt = 2; attempt <= 5; attempt++) {
+      const resend = await callAuth(
+        '/send-verification-email',
+        { email: 'Victim@example.com' },
+        from(attempt),
+      );
+      expect(resend.status, `mail ${attempt}`).toBe(200);
+    }
+    const sixth = await callAuth('/send-verification-email', { email: 'victim@example.com' }, from(6));
+    expect(sixth.status).toBe(429);
+    expect(await sixth.json()).toEqual({ error: expect.stringMatching(/for this email/) });
+    expect((await signUp('victim@example.com', password, from(7))).response.status).toBe(429);
+  });
+
+  it('limit new guest sessions per address by default (30 per 10 minutes)', async () => {
+    await configureServer({ TOOLGATE_GUEST_RATE_LIMIT: '' });
+    const headers = { 'x-toolgate-client-address': '203.0.113.7' };
+    for (let count = 1; count <= 30; count++) {
+      const response = await callAuth('/sign-in/anonymous', {}, { headers });
+      expect(response.status, `guest ${count}`).toBe(200);
+    }
+    const refused = await callAuth('/sign-in/anonymous', {}, { headers });
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({ error: expect.stringMatching(/new sessions/) });
+    const page = await guest(authRequest('/guest?redirectUrl=/', undefined, { headers }));
+    expect(page.status).toBe(429);
+  });
+
+  it('cap auth bodies at 16 KB and field lengths, creating nothing', async () => {
+    await configureServer();
+    const cases: [Record<string, string>, number][] = [
+      [{ email: 'big@example.com', password, name: 'x'.repeat(5 * 1024 * 1024) }, 413],
+      [{ email: 'big@example.com', password, name: 'x'.repeat(101) }, 400],
+      [{ email: `${'x'.repeat(250)}@example.com`, password, name: 'x' }, 400],
+      [{ email: 'big@example.com', password: 'p'.repeat(129), name: 'x' }, 400],
+    ];
+    for (const [body, status] of cases) {
+      const response = await callAuth('/sign-up/email', body);
+      expect(response.status).toBe(status);
+      expect(await response.json()).toEqual({ error: expect.any(String) });
+    }
+    expect(await findAccountByEmail(await getDb(), 'big@example.com')).toBeUndefined();
+  });
+});
+
+describe('passwords', () => {
+  it('refuse short and common passwords, saying why', async () => {
+    await configureServer();
+    const short = await signUp('short@example.com', '12345678');
+    expect(short.response.status).toBe(400);
+    expect(await short.response.json()).toEqual({ error: expect.stringMatching(/at least 10 characters/) });
+    for (const common of ['password123', 'Password1234', '1234567890', 'qwertyuiop']) {
+      const { response } = await signUp('common@example.com', common);
+      expect(response.status, common).toBe(400);
+      expect(await response.json()).toEqual({ error: expect.stringMatching(/too common/) });
+    }
+    expect(await findAccountByEmail(await getDb(), 'common@example.com')).toBeUndefined();
+  });
+});
+
+describe('guest redirect', () => {
+  it('never sends a browser off this site, however the path is written', async () => {
+    await configureServer();
+    for (const target of [
+      '/..//evil.example/x',
+      '//evil.example/x',
+      '/\\evil.example/x',
+      '/\\/evil.example',
+      '/./\\evil.example',
+      '/%2F%2Fevil.example',
+      '/\t/evil.example',
+      'https://evil.example/',
+      '/a/../..//evil.example',
+    ]) {
+      const response = await guest(authRequest(`/guest?redirectUrl=${encodeURIComponent(target)}`));
+      expect(response.status, target).toBe(303);
+      const location = response.headers.get('location') ?? '';
+      expect(new URL(location, 'http://localhost').origin, `${target} → ${location}`).toBe(
+        'http://localhost',
+      );
+      expect(location, target).toMatch(/^\/(?![/\\])/);
+    }
+    const kept = await guest(authRequest(`/guest?redirectUrl=${encodeURIComponent('/chat/abc?x=1')}`));
+    expect(kept.headers.get('location')).toBe('/chat/abc?x=1');
+  });
+});

@@ -1,0 +1,111 @@
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { getSessionUser } from '@/lib/auth/session-user';
+import { findAccountByEmail, getDb, listAccountEvents } from '@/lib/db';
+import { signIn, signUp } from '../support/auth-client';
+import { configureServerOn } from '../support/server-env';
+import { databaseEngines } from '../support/test-database';
+
+type Run = { code: number | null; stdout: string; stderr: string };
+
+/** `npm run users -- …` in this folder, on the database the test server uses. */
+function users(...args: string[]): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const environment: NodeJS.ProcessEnv = {
+      NODE_ENV: 'production',
+      PATH: process.env.PATH,
+      // Empty rather than absent, so a developer's .env cannot point the CLI elsewhere.
+      DATABASE_URL: process.env.DATABASE_URL ?? '',
+      DATABASE_PATH: process.env.DATABASE_PATH,
+      TOOLGATE_ADMIN_EMAILS: process.env.TOOLGATE_ADMIN_EMAILS ?? '',
+    };
+    const child = spawn('node_modules/.bin/tsx', ['scripts/users.ts', ...args], {
+      env: environment,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+async function rolesOfSession(cookie: string) {
+  const user = await getSessionUser(new Headers({ cookie }));
+  return { roles: user?.roles, isAdmin: user?.isAdmin, emailVerified: user?.emailVerified };
+}
+
+describe.each(databaseEngines)('npm run users on %s', (engine) => {
+  it('verifies an email, which makes a listed admin an admin; grants and revokes roles', async () => {
+    await configureServerOn(engine, { TOOLGATE_ADMIN_EMAILS: 'boss@example.com' });
+    expect((await signUp('Boss@Example.com')).response.status).toBe(200);
+    // Unverified: no sign-in while a link could be sent.
+    expect((await signIn('boss@example.com')).response.status).toBe(403);
+
+    const verified = await users('verify', 'BOSS@example.com');
+    expect(verified, verified.stderr).toMatchObject({ code: 0 });
+    expect(verified.stdout).toMatch(/Verified boss@example\.com; roles now: admin/);
+    const { cookie } = await signIn('boss@example.com');
+    expect(await rolesOfSession(cookie)).toEqual({ roles: ['admin'], isAdmin: true, emailVerified: true });
+
+    const granted = await users('grant', 'boss@example.com', 'supervisor');
+    expect(granted.code).toBe(0);
+    expect(await rolesOfSession(cookie)).toMatchObject({ roles: ['admin', 'supervisor'] });
+
+    const revoked = await users('revoke', 'boss@example.com', 'supervisor');
+    expect(revoked.code).toBe(0);
+    expect(await rolesOfSession(cookie)).toMatchObject({ roles: ['admin'] });
+
+    const events = await listAccountEvents(await getDb());
+    expect(events.map((event) => [event.actorId, event.action, event.detail])).toEqual([
+      [null, 'email-verified', undefined],
+      [null, 'role-granted', { role: 'supervisor' }],
+      [null, 'role-revoked', { role: 'supervisor' }],
+    ]);
+  });
+
+  it('grants admin to someone not listed, only once their email is verified', async () => {
+    await configureServerOn(engine);
+    expect((await signUp('helper@example.com')).response.status).toBe(200);
+    expect((await users('grant', 'helper@example.com', 'admin')).stdout).toMatch(
+      /counts once the email is verified/,
+    );
+    const account = await findAccountByEmail(await getDb(), 'helper@example.com');
+    expect(account?.role).toBe('user');
+
+    expect((await users('verify', 'helper@example.com')).code).toBe(0);
+    const { cookie } = await signIn('helper@example.com');
+    expect(await rolesOfSession(cookie)).toMatchObject({ roles: ['admin'], isAdmin: true });
+    expect((await findAccountByEmail(await getDb(), 'helper@example.com'))?.role).toBe('admin');
+
+    expect((await users('revoke', 'helper@example.com', 'admin')).code).toBe(0);
+    expect(await rolesOfSession(cookie)).toMatchObject({ roles: [], isAdmin: false });
+  });
+
+  it('fails with a message for an unknown email, a bad role name or a bad command', async () => {
+    await configureServerOn(engine);
+    expect((await signUp('known@example.com')).response.status).toBe(200);
+
+    const unknown = await users('verify', 'nobody@example.com');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/No account has the email nobody@example\.com/);
+
+    const badRole = await users('grant', 'known@example.com', 'Super Visor');
+    expect(badRole.code).toBe(1);
+    expect(badRole.stderr).toMatch(/not a role name/);
+
+    const badCommand = await users('promote', 'known@example.com');
+    expect(badCommand.code).toBe(1);
+    expect(badCommand.stderr).toMatch(/Usage: npm run users/);
+
+    const missing = await users();
+    expect(missing.code).toBe(1);
+    expect(await listAccountEvents(await getDb())).toEqual([]);
+  });
+});

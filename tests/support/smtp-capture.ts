@@ -1,0 +1,70 @@
+import { SMTPServer } from 'smtp-server';
+
+/** A mail as the capture server received it. */
+export type CapturedMail = { to: string[]; raw: string };
+
+/** A local SMTP server that keeps every mail it is sent (no TLS, no auth). */
+export type SmtpCapture = {
+  url: string;
+  mails: CapturedMail[];
+  /** Resolves with the first mail to `address` (waiting for it if need be). */
+  mailTo: (address: string) => Promise<CapturedMail>;
+  stop: () => Promise<void>;
+};
+
+/** Starts an SMTP server on 127.0.0.1 (`port`, else a free one); `url` goes in `SMTP_URL`. */
+export async function startSmtpCapture({ port: wanted = 0 }: { port?: number } = {}): Promise<SmtpCapture> {
+  const mails: CapturedMail[] = [];
+  const waiters: (() => void)[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        mails.push({
+          to: session.envelope.rcptTo.map((recipient) => recipient.address.toLowerCase()),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
+        for (const wake of waiters.splice(0)) wake();
+        callback();
+      });
+    },
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(wanted, '127.0.0.1', () => {
+      const address = server.server.address();
+      if (typeof address === 'object' && address !== null) resolve(address.port);
+      else reject(new Error('no port'));
+    });
+  });
+  const mailTo = async (address: string) => {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const mail = mails.find((candidate) => candidate.to.includes(address.toLowerCase()));
+      if (mail !== undefined) return mail;
+      if (Date.now() > deadline) throw new Error(`No mail to ${address} arrived`);
+      await new Promise<void>((resolve) => {
+        waiters.push(resolve);
+        setTimeout(resolve, 500);
+      });
+    }
+  };
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    mails,
+    mailTo,
+    stop: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The verification link in a captured mail (quoted-printable soft breaks undone). */
+export function verificationLinkOf(mail: CapturedMail): string {
+  const text = mail.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+  const match = /https?:\/\/\S+\/verify-email\?\S+/.exec(text);
+  if (match === null) throw new Error(`No verification link in the mail:\n${mail.raw}`);
+  return match[0];
+}
