@@ -83,6 +83,8 @@ const serverEnv = {
   OFFLINE_MODEL_DELAY_MS: '0',
   NEXT_DIST_DIR: distDir,
   NEXT_TELEMETRY_DISABLED: '1',
+  // The specs share two servers and send many messages; the per-user turn limit has its own tests.
+  TOOLGATE_USER_TURN_RATE_LIMIT: 'off',
 };
 
 export default defineConfig({

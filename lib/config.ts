@@ -127,6 +127,18 @@ const rateLimitOf = (name: string) =>
       return { points, windowMs };
     });
 
+/** A rate limit that is on unless set to `off`: unset or empty means `fallback`. */
+const defaultOnRateLimitOf = (name: string, fallback: string) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((value): string | undefined => {
+      if (value === undefined || value === '') return fallback;
+      return value.toLowerCase() === 'off' ? undefined : value;
+    })
+    .pipe(rateLimitOf(name));
+
 /** `TOOLGATE_TRUST_PROXY`: `1` / `true` when a reverse proxy in front sets `X-Forwarded-*` honestly. */
 const flag = (name: string) =>
   z
@@ -180,6 +192,8 @@ const environmentFields = z.object({
   AGENT_TOOL_RATE_LIMIT: rateLimitOf('AGENT_TOOL_RATE_LIMIT'),
   TOOLGATE_GUEST_RATE_LIMIT: rateLimitOf('TOOLGATE_GUEST_RATE_LIMIT'),
   TOOLGATE_TURN_RATE_LIMIT: rateLimitOf('TOOLGATE_TURN_RATE_LIMIT'),
+  TOOLGATE_USER_TURN_RATE_LIMIT: defaultOnRateLimitOf('TOOLGATE_USER_TURN_RATE_LIMIT', '30/60s'),
+  TOOLGATE_MAX_PENDING_APPROVALS: positiveInteger('TOOLGATE_MAX_PENDING_APPROVALS', 20),
   DATABASE_PATH: optionalText.transform((value) => value ?? '.data/toolgate.db'),
   DATABASE_URL: optionalText.refine((value) => value === undefined || /^postgres(ql)?:\/\//i.test(value), {
     message:

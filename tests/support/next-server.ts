@@ -35,6 +35,8 @@ export async function startNextServer(
       NEXT_DIST_DIR: testDistDir,
       NODE_ENV: 'production',
       BETTER_AUTH_SECRET: testAuthSecret,
+      // Suites drive many turns as one guest; a test of the limit sets it.
+      TOOLGATE_USER_TURN_RATE_LIMIT: 'off',
       ...environment,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

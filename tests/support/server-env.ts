@@ -14,6 +14,7 @@ const singletonKeys = [
   '__toolgateStreamContext',
   '__toolgateRunningTurns',
   '__toolgateClientLimiters',
+  '__toolgateUserTurnLimiter',
 ];
 
 /**
@@ -40,6 +41,9 @@ export async function configureServer(environment: Record<string, string | undef
     TOOLGATE_ADMIN_EMAILS: undefined,
     TOOLGATE_GUEST_RATE_LIMIT: undefined,
     TOOLGATE_TURN_RATE_LIMIT: undefined,
+    // Suites drive hundreds of turns as one guest; the tests of this limit set it themselves.
+    TOOLGATE_USER_TURN_RATE_LIMIT: 'off',
+    TOOLGATE_MAX_PENDING_APPROVALS: undefined,
     TOOLGATE_TRUST_PROXY: undefined,
     TOOLGATE_ALLOWED_IMAGE_ORIGINS: undefined,
   };
