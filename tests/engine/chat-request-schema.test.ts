@@ -38,7 +38,10 @@ describe('parseChatRequest', () => {
     '/api/chats',
   ])('refuses a file part at %s: the server fetches no URL a client names', (url) => {
     const parsed = parseChatRequest(
-      body([{ type: 'text', text: 'look' }, { type: 'file', mediaType: 'image/png', url }]),
+      body([
+        { type: 'text', text: 'look' },
+        { type: 'file', mediaType: 'image/png', url },
+      ]),
     );
     expect(parsed).toEqual({ success: false, error: expect.stringContaining('data: URL') });
   });
@@ -46,7 +49,10 @@ describe('parseChatRequest', () => {
   it('accepts a file part whose content is inline (data: URL)', () => {
     const url = `data:image/png;base64,${'A'.repeat(100)}`;
     const parsed = parseChatRequest(
-      body([{ type: 'text', text: 'look' }, { type: 'file', mediaType: 'image/png', url }]),
+      body([
+        { type: 'text', text: 'look' },
+        { type: 'file', mediaType: 'image/png', url },
+      ]),
     );
     expect(parsed.success).toBe(true);
   });
@@ -54,7 +60,10 @@ describe('parseChatRequest', () => {
   it('counts an inline file towards the message limit', () => {
     const url = `data:image/png;base64,${'A'.repeat(chatLimits.maxMessageLength)}`;
     const parsed = parseChatRequest(
-      body([{ type: 'text', text: 'look' }, { type: 'file', mediaType: 'image/png', url }]),
+      body([
+        { type: 'text', text: 'look' },
+        { type: 'file', mediaType: 'image/png', url },
+      ]),
     );
     expect(parsed).toEqual({
       success: false,
