@@ -5,33 +5,39 @@ import type { Db } from '@/lib/db';
 import type { ToolRateLimiter } from '@/lib/shells';
 import { createToolRateLimiter } from './rate-limiter';
 
-const globalForLimits = globalThis as typeof globalThis & { __toolgateUserTurnLimiter?: ToolRateLimiter };
+const globalForLimits = globalThis as typeof globalThis & {
+  __toolgateUserTurnLimiter?: { shared: ToolRateLimiter; local: ToolRateLimiter };
+};
 
 /**
  * Spends one chat turn (`POST /api/chat`, `POST /api/chat/complete`) of the user's budget
  * (`TOOLGATE_USER_TURN_RATE_LIMIT`, on by default). Returns a 429 with `Retry-After` once it
- * is spent, a 503 when the limiter cannot count (fail closed), or undefined to go on.
- * Keyed by the session's user, so it holds behind any proxy and across chats.
+ * is spent, or undefined to go on. Keyed by the session's user, so it holds behind any
+ * proxy and across chats. With `REDIS_URL` every instance spends one budget; while Redis
+ * cannot count, each instance counts on its own in memory: the limit stays on, and chat
+ * (which does not need Redis to answer) stays up.
  */
 export async function checkUserTurnLimit(userId: string): Promise<Response | undefined> {
   const config = getConfig();
   const setting = config.TOOLGATE_USER_TURN_RATE_LIMIT;
   if (setting === undefined) return undefined;
-  globalForLimits.__toolgateUserTurnLimiter ??= createToolRateLimiter(
-    setting,
-    config.REDIS_URL,
-    'toolgate:user:turn',
-  );
+  if (globalForLimits.__toolgateUserTurnLimiter === undefined) {
+    const shared = createToolRateLimiter(setting, config.REDIS_URL, 'toolgate:user:turn');
+    const local = config.REDIS_URL === undefined ? shared : createToolRateLimiter(setting);
+    globalForLimits.__toolgateUserTurnLimiter = { shared, local };
+  }
+  const { shared, local } = globalForLimits.__toolgateUserTurnLimiter;
   try {
-    await globalForLimits.__toolgateUserTurnLimiter.consume(userId);
+    try {
+      await shared.consume(userId);
+    } catch (error) {
+      if (error instanceof RateLimiterRes || shared === local) throw error;
+      console.error('[toolgate] the shared turn limit cannot count; counting on this instance:', error);
+      await local.consume(userId);
+    }
     return undefined;
   } catch (error) {
-    if (!(error instanceof RateLimiterRes)) {
-      return Response.json(
-        { error: 'Rate limits are unavailable right now; try again shortly' },
-        { status: 503 },
-      );
-    }
+    if (!(error instanceof RateLimiterRes)) throw error;
     const seconds = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
     return Response.json(
       {

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { UIMessage } from 'ai';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { POST as extend } from '@/app/api/chat/approve/extend/route';
 import { POST as approve } from '@/app/api/chat/approve/route';
 import { POST as complete } from '@/app/api/chat/complete/route';
@@ -9,6 +9,7 @@ import { POST as chat } from '@/app/api/chat/route';
 import { GET as listChats } from '@/app/api/chats/route';
 import { getDb, upsertMessage } from '@/lib/db';
 import { ChatStreamReader, getRequest, jsonRequest, userMessage } from '../support/chat-client';
+import { freePort } from '../support/free-port';
 import { configureServer, signInGuest } from '../support/server-env';
 
 /** A local HTTP server that counts the requests it gets: the address a hostile file part names. */
@@ -191,6 +192,26 @@ describe('request bounds', () => {
         ),
       );
       expect(response.status).toBe(200);
+    });
+
+    it('still counts, on each instance, while Redis is unreachable, and chat stays up', async () => {
+      vi.spyOn(console, 'error').mockImplementation(() => {});
+      await configureServer({
+        REDIS_URL: `redis://127.0.0.1:${await freePort()}`,
+        TOOLGATE_USER_TURN_RATE_LIMIT: '3/60s',
+        AGENT_CONFIRM_TOOLS: '',
+      });
+      const send = () =>
+        complete(
+          jsonRequest('/api/chat/complete', {
+            id: 'no-redis',
+            message: userMessage('where is my order A1001'),
+          }),
+        );
+      expect([(await send()).status, (await send()).status, (await send()).status]).toEqual([200, 200, 200]);
+      const refused = await send();
+      expect(await expectJsonError(refused, 429)).toMatch(/Too many messages/);
+      vi.restoreAllMocks();
     });
 
     it('can be set per deployment, or turned off', async () => {
