@@ -95,26 +95,47 @@ describe('the production server under hostile use', () => {
 
     /**
      * Sends `hostile` as the attacker and, while it is in flight, the bystander's requests one
-     * after another; returns the slowest bystander answer in milliseconds.
+     * after another (for at most a minute); returns the slowest bystander answer in
+     * milliseconds and the hostile request's status (undefined when it had not finished).
      */
-    async function bystanderLatencyDuring(hostile: string): Promise<{ status: number; slowestMs: number }> {
+    async function bystanderLatencyDuring(
+      hostile: string,
+    ): Promise<{ status: number | undefined; slowestMs: number }> {
+      const giveUp = new AbortController();
       let settled = false;
-      const attack = post('/api/chat', hostile, attacker).then(async (response) => {
-        if (response.status === 200) await new ChatStreamReader(response).rest();
-        else await response.text();
-        settled = true;
-        return response.status;
-      });
+      const attack = fetch(`${server.url}/api/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie: attacker },
+        body: hostile,
+        signal: giveUp.signal,
+      })
+        .then(async (response) => {
+          if (response.status === 200) await new ChatStreamReader(response).rest();
+          else await response.text();
+          return response.status;
+        })
+        .catch(() => undefined)
+        .finally(() => {
+          settled = true;
+        });
       const latencies: number[] = [];
+      const deadline = performance.now() + 60_000;
       // At least three probes, and on until the hostile request has been answered in full.
-      while (!settled || latencies.length < 3) {
+      while ((!settled || latencies.length < 3) && performance.now() < deadline) {
         const started = performance.now();
-        const response = await fetch(`${server.url}/api/chats`, { headers: { cookie: bystander } });
-        await response.text();
+        try {
+          const response = await fetch(`${server.url}/api/chats`, {
+            headers: { cookie: bystander },
+            signal: AbortSignal.timeout(30_000),
+          });
+          await response.text();
+          expect(response.status).toBe(200);
+        } catch {
+          // A probe that gave up counts with its whole wait.
+        }
         latencies.push(performance.now() - started);
-        expect(response.status).toBe(200);
-        if (latencies.length > 600) break;
       }
+      giveUp.abort();
       return { status: await attack, slowestMs: Math.max(...latencies) };
     }
 
@@ -124,8 +145,8 @@ describe('the production server under hostile use', () => {
         Array.from({ length: 50 }, (_, index) => mixedScripts(8_000 - index)),
       );
       const { status, slowestMs } = await bystanderLatencyDuring(hostile);
-      expect(status).toBe(400);
       expect(slowestMs).toBeLessThan(1_000);
+      expect(status).toBe(400);
     });
 
     // Within every limit, so the turn runs: this needs the offline model to read its input in
@@ -134,15 +155,15 @@ describe('the production server under hostile use', () => {
       const { status, slowestMs } = await bystanderLatencyDuring(
         body('hostile-mixed', [mixedScripts(8_000)]),
       );
-      expect(status).toBe(200);
       expect(slowestMs).toBeLessThan(1_000);
+      expect(status).toBe(200);
     }, 120_000);
 
     it('runs a message just under the per-message cap while another user is answered within 1 s', async () => {
       const texts = [mixedScripts(8_000), mixedScripts(8_000), mixedScripts(7_999)];
       const { status, slowestMs } = await bystanderLatencyDuring(body('hostile-cap', texts));
-      expect(status).toBe(200);
       expect(slowestMs).toBeLessThan(1_000);
+      expect(status).toBe(200);
     }, 120_000);
   });
 });
