@@ -20,6 +20,8 @@ describe('the production server under hostile use', () => {
       DATABASE_PATH: join(mkdtempSync(join(tmpdir(), 'toolgate-hygiene-')), 'toolgate.db'),
       AI_MODEL: 'offline',
       OFFLINE_MODEL_DELAY_MS: '0',
+      // A hostile message that reads as a ticket request must not wait a minute for a person.
+      AGENT_CONFIRM_TOOLS: '',
     });
     attacker = await guestCookie(server.url);
     bystander = await guestCookie(server.url);
