@@ -235,6 +235,41 @@ describe('request bounds', () => {
     });
   });
 
+  describe('hidden characters in a tool call', () => {
+    it('shows them as code points in the card’s summary and the audit row, and runs the input as given', async () => {
+      await configureServer({ AGENT_CONFIRM_TOOLS: 'createTicket' });
+      const title = '退款 \u202e0001€\u202c 给\u200b客户';
+      const reader = new ChatStreamReader(
+        await chat(
+          jsonRequest('/api/chat', { id: 'bidi', message: userMessage(`帮我创建一个工单：${title}`) }),
+        ),
+      );
+      const input = await reader.until('tool-input-available');
+      expect(input.input).toMatchObject({ title });
+      const request = await reader.until('tool-approval-request');
+      const shown = '退款 ⟨U+202E⟩0001€⟨U+202C⟩ 给⟨U+200B⟩客户';
+      expect(request.approvalDescriptor).toMatchObject({
+        summary: { zh: expect.stringContaining(shown), en: expect.stringContaining(shown) },
+      });
+
+      const decided = await approve(
+        jsonRequest('/api/chat/approve', {
+          approvalId: request.approvalId,
+          sessionId: 'bidi',
+          approved: true,
+        }),
+      );
+      expect(decided.status).toBe(200);
+      await reader.rest();
+      const audit = await (await getDb()).selectFrom('tool_audit').select('summary').execute();
+      expect(audit).toHaveLength(1);
+      expect(audit[0].summary).toContain(shown);
+      expect(audit[0].summary).not.toMatch(/[\u200b\u202c\u202e]/);
+      const tickets = await (await getDb()).selectFrom('tickets').select('title').execute();
+      expect(tickets.map((ticket) => ticket.title)).toEqual([title]);
+    });
+  });
+
   describe('pending approvals per user', () => {
     it('refuses a call that would show a card past the cap, without a card or an approval row', async () => {
       await configureServer({ AGENT_CONFIRM_TOOLS: 'createTicket', TOOLGATE_MAX_PENDING_APPROVALS: '2' });
