@@ -66,6 +66,19 @@ describe('the production server under hostile use', () => {
         await answer.body?.cancel();
       }
     });
+
+    it('marks the chat stream Cache-Control: no-store too', async () => {
+      const body = JSON.stringify({
+        id: 'headers-stream',
+        message: { id: 'headers-m', role: 'user', parts: [{ type: 'text', text: 'hello' }] },
+      });
+      const response = await post('/api/chat', body, bystander);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      expectHardened(response);
+      expect(response.headers.get('cache-control')).toBe('no-store');
+      await new ChatStreamReader(response).rest();
+    });
   });
 
   describe('one hostile message', () => {
