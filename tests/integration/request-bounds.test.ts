@@ -7,6 +7,7 @@ import { POST as approve } from '@/app/api/chat/approve/route';
 import { POST as complete } from '@/app/api/chat/complete/route';
 import { POST as chat } from '@/app/api/chat/route';
 import { GET as listChats } from '@/app/api/chats/route';
+import { decideApproval } from '@/lib/chat/resolve-approval';
 import { getDb, upsertMessage } from '@/lib/db';
 import { ChatStreamReader, getRequest, jsonRequest, userMessage } from '../support/chat-client';
 import { freePort } from '../support/free-port';
@@ -157,6 +158,19 @@ describe('request bounds', () => {
       expect(
         await expectJsonError(await extend(jsonRequest('/api/chat/approve/extend', extension)), 400),
       ).toMatch(/deeper than 64 levels/);
+    });
+
+    it('refuses a server-action decision whose input nests 20,000 levels deep', async () => {
+      let deep: unknown = 'x';
+      for (let level = 0; level < 20_000; level += 1) deep = { a: deep };
+      const result = await decideApproval(
+        { approvalId: 'a1', sessionId: 's1', approved: true, input: { title: deep } },
+        'someone',
+      );
+      expect(result).toEqual({
+        status: 400,
+        body: { error: expect.stringMatching(/deeper than 64 levels/) },
+      });
     });
   });
 
