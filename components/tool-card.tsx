@@ -16,6 +16,7 @@ import {
 import { useState } from 'react';
 import { findErrorReference } from '@/lib/errors/error-reference';
 import { parseMcpToolName } from '@/lib/mcp/mcp-tool-name';
+import { revealHiddenCharacters } from '@/lib/shells/reveal-hidden-characters';
 import { denialNoteOf, isEditedOutput } from '@/lib/shells/wrap-tools-with-approval';
 import { summarizeToolCall, summarizeToolResult } from '@/lib/tools/tool-summaries';
 import type { ApproveToolCall } from './api-types';
@@ -106,15 +107,16 @@ function deadlineOf(part: ToolPart): number | null {
 function summaryOf(part: ToolPart, locale: string): string | undefined {
   const descriptor = part.approval?.descriptor as { summary?: Record<string, unknown> } | undefined;
   const summary = descriptor?.summary?.[locale];
-  return typeof summary === 'string' && summary !== '' ? summary : undefined;
+  return typeof summary === 'string' && summary !== '' ? revealHiddenCharacters(summary) : undefined;
 }
 
+/** A value as the card shows it: indented JSON, with hidden characters shown (`⟨U+202E⟩`). */
 function prettyJson(value: unknown): string {
   if (value === undefined) return '';
   try {
-    return JSON.stringify(value, null, 2);
+    return revealHiddenCharacters(JSON.stringify(value, null, 2));
   } catch {
-    return String(value);
+    return revealHiddenCharacters(String(value));
   }
 }
 
@@ -452,7 +454,8 @@ function ReadToolLine({
   mcpServer: string | undefined;
 }) {
   const { t, locale } = useWorkspace();
-  const summary = summarizeToolCall(toolName, part.input)?.[locale];
+  const written = summarizeToolCall(toolName, part.input)?.[locale];
+  const summary = written === undefined ? undefined : revealHiddenCharacters(written);
   const done = part.state === 'output-available';
   const resultLine = done
     ? (summarizeToolResult(toolName, part.output)?.[locale] ?? t.readResultFallback)

@@ -146,6 +146,18 @@ const smtpUrl = optionalText.refine((value) => value === undefined || /^smtps?:\
   message: 'SMTP_URL must be an smtp:// or smtps:// URL (e.g. smtps://user:password@mail.example.com:465)',
 });
 
+/** A rate limit that is on unless set to `off`: unset or empty means `fallback`. */
+const defaultOnRateLimitOf = (name: string, fallback: string) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((value): string | undefined => {
+      if (value === undefined || value === '') return fallback;
+      return value.toLowerCase() === 'off' ? undefined : value;
+    })
+    .pipe(rateLimitOf(name));
+
 /** `TOOLGATE_TRUST_PROXY`: `1` / `true` when a reverse proxy in front sets `X-Forwarded-*` honestly. */
 const flag = (name: string) =>
   z
@@ -205,6 +217,8 @@ const environmentFields = z.object({
   SMTP_FROM: optionalText.transform((value) => value ?? 'Toolgate <no-reply@localhost>'),
   TOOLGATE_ALLOW_UNVERIFIED_SIGNUP: flag('TOOLGATE_ALLOW_UNVERIFIED_SIGNUP'),
   TOOLGATE_TURN_RATE_LIMIT: rateLimitOf('TOOLGATE_TURN_RATE_LIMIT'),
+  TOOLGATE_USER_TURN_RATE_LIMIT: defaultOnRateLimitOf('TOOLGATE_USER_TURN_RATE_LIMIT', '30/60s'),
+  TOOLGATE_MAX_PENDING_APPROVALS: positiveInteger('TOOLGATE_MAX_PENDING_APPROVALS', 20),
   DATABASE_PATH: optionalText.transform((value) => value ?? '.data/toolgate.db'),
   DATABASE_URL: optionalText.refine((value) => value === undefined || /^postgres(ql)?:\/\//i.test(value), {
     message:

@@ -95,6 +95,9 @@ export async function startApp({
     OFFLINE_MODEL_DELAY_MS: '0',
     TOOLGATE_BENCH_BASELINE: '1',
     DATABASE_PATH: databasePath,
+    // A bench drives thousands of turns and cards as a handful of users: the per-user limits would refuse them.
+    TOOLGATE_USER_TURN_RATE_LIMIT: 'off',
+    TOOLGATE_MAX_PENDING_APPROVALS: '1000000',
     ...environment,
   });
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];

@@ -28,6 +28,8 @@ export type TurnApprovalOptions = {
   afterExecute?: ApprovalShellOptions['afterExecute'];
   /** Whether the user allowed a tool for this chat (no card then). */
   approvedByRule?: ApprovalShellOptions['approvedByRule'];
+  /** Refuses a call that would show a card while the user already has too many waiting. */
+  pendingLimiter?: ToolRateLimiter;
 };
 
 /** Everything one turn needs to harden its worker's tool table. */
@@ -102,7 +104,13 @@ export function assembleTurnTools({
     shells.push((table) => wrapToolsWithRateLimit(table, { limiter: rateLimiter, key: ownerId }));
   }
   if (approval !== undefined && approval.confirmTools.size > 0) {
-    const { confirmTools, registry, emit, timeoutMs, afterExecute, approvedByRule } = approval;
+    const { confirmTools, registry, emit, timeoutMs, afterExecute, approvedByRule, pendingLimiter } =
+      approval;
+    if (pendingLimiter !== undefined) {
+      shells.push((table) =>
+        wrapToolsWithRateLimit(table, { limiter: pendingLimiter, key: ownerId, tools: confirmTools }),
+      );
+    }
     shells.push((table) =>
       wrapToolsWithApproval(table, confirmTools, {
         registry,

@@ -1,5 +1,6 @@
 import 'server-only';
 import { type ApprovalRecord, type Db, type DeniedStatus, insertAuditRow } from '@/lib/db';
+import { revealHiddenInSummary } from '@/lib/shells/reveal-hidden-characters';
 import { hashToolArguments } from '@/lib/shells/wrap-tools-with-audit';
 import { summarizeToolCall } from '@/lib/tools/tool-summaries';
 import { reasonByStatus } from './durable-approval-registry';
@@ -24,7 +25,7 @@ export async function auditParkedDenial(db: Db, row: ApprovalRecord, status: Den
       argsHash: hashToolArguments(row.input),
       outcome: reasonByStatus[status],
       ...(row.note !== undefined && { detail: { note: row.note } }),
-      ...(summary !== undefined && { summary }),
+      ...(summary !== undefined && { summary: revealHiddenInSummary(summary) }),
       durationMs: Math.max(0, Date.now() - startedAt),
       createdAt: row.createdAt,
     });

@@ -7,6 +7,7 @@ import { getIdempotencyStore } from '@/lib/server/stores';
 import { writeToolNames } from '@/lib/shells';
 import { assembleTurnTools } from './assemble-turn-tools';
 import { createAuditWriter } from './create-audit-writer';
+import { refuseDownloads } from './inline-files';
 import { prepareChatTurn } from './prepare-chat-turn';
 import { sanitizeUIMessages } from './sanitize-ui-messages';
 import { maxTurnSteps } from './stream-chat-turn';
@@ -61,6 +62,7 @@ export async function completeChatTurn(request: ChatTurnRequest): Promise<Comple
     }),
     tools,
     stopWhen: stepCountIs(maxTurnSteps),
+    experimental_download: refuseDownloads,
     abortSignal: request.signal,
   });
   await auditWriter.flush();

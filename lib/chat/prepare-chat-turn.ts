@@ -3,7 +3,7 @@ import { type LanguageModel, safeValidateUIMessages, type ToolSet, type UIMessag
 import { getChatModel } from '@/lib/ai/models';
 import { routeWorker } from '@/lib/ai/router';
 import { type AppConfig, getConfig } from '@/lib/config';
-import { type Db, getChat, getChatMessages, getDb, saveChat, upsertMessage } from '@/lib/db';
+import { type Db, deleteChat, getChat, getChatMessages, getDb, saveChat, upsertMessage } from '@/lib/db';
 import { mergeMcpTools, waitForMcpServers, workerOfTool } from '@/lib/mcp/merge-mcp-tools';
 import { createWorkerTools, isWorkerName } from '@/lib/tools';
 import { sanitizeUIMessages } from './sanitize-ui-messages';
@@ -97,7 +97,15 @@ export async function prepareChatTurn(
     title: existing?.title ?? text.slice(0, 80),
     worker: chosenWorker,
   });
-  if (saveUserMessage) await upsertMessage(db, id, newMessage);
+  if (saveUserMessage) {
+    try {
+      await upsertMessage(db, id, newMessage);
+    } catch (error) {
+      // A turn that never started leaves no empty chat behind.
+      if (existing === undefined) await deleteChat(db, id).catch(() => undefined);
+      throw error;
+    }
+  }
 
   return {
     config,

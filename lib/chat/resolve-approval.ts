@@ -11,6 +11,7 @@ import {
   transitionApproval,
 } from '@/lib/db';
 import { describeZodError } from '@/lib/http/json';
+import { maxJsonDepth, nestsDeeperThan } from '@/lib/http/json-depth';
 import { mergeMcpTools } from '@/lib/mcp/merge-mcp-tools';
 import { getApprovalRegistry } from '@/lib/server/stores';
 import { createWorkerTools, isWorkerName } from '@/lib/tools';
@@ -100,6 +101,10 @@ function toolOf(db: Db, row: ApprovalRecord): ToolSet[string] | undefined {
  * decision on (its process is gone), the turn is continued here from the database.
  */
 export async function decideApproval(input: unknown, ownerId?: string): Promise<ApprovalDecisionResult> {
+  // The server action's input never passed through `readJsonBody`: the same depth limit here.
+  if (nestsDeeperThan(input, maxJsonDepth)) {
+    return { status: 400, body: { error: `Input nests deeper than ${maxJsonDepth} levels` } };
+  }
   const parsed = approvalDecisionSchema.safeParse(input);
   if (!parsed.success) return { status: 400, body: { error: describeZodError(parsed.error) } };
   const { approvalId, sessionId, approved, remember } = parsed.data;

@@ -16,10 +16,12 @@ import { clearChatStream, type Db, hasApprovalRule, setChatStream, upsertMessage
 import { publicErrorText } from '@/lib/errors/public-error';
 import { getToolRateLimiter } from '@/lib/server/rate-limiter';
 import { getApprovalRegistry, getIdempotencyStore } from '@/lib/server/stores';
+import { createPendingApprovalLimiter } from '@/lib/server/user-rate-limits';
 import { writeToolNames } from '@/lib/shells';
 import { assembleTurnTools } from './assemble-turn-tools';
 import { createAuditWriter } from './create-audit-writer';
 import { createDurableApprovalRegistry, recordExecution } from './durable-approval-registry';
+import { refuseDownloads } from './inline-files';
 import { listenForRemoteStops } from './remote-turn-stops';
 import { sanitizeUIMessages } from './sanitize-ui-messages';
 import { settleToolParts } from './settle-tool-parts';
@@ -150,6 +152,7 @@ export async function runChatTurn(start: ChatTurnStart): Promise<ReadableStream<
             timeoutMs,
             afterExecute: ({ approvalId, ok }) => recordExecution(db, approvalId, ok),
             approvedByRule: (toolName) => hasApprovalRule(db, { chatId, ownerId, toolName }),
+            pendingLimiter: createPendingApprovalLimiter(db, config.TOOLGATE_MAX_PENDING_APPROVALS),
           }
         : undefined,
     store: getIdempotencyStore(),
@@ -170,6 +173,7 @@ export async function runChatTurn(start: ChatTurnStart): Promise<ReadableStream<
     }),
     tools,
     stopWhen: stepCountIs(maxTurnSteps),
+    experimental_download: refuseDownloads,
     abortSignal: abort.signal,
   });
   let ended: Promise<void> = Promise.resolve();

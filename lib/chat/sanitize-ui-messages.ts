@@ -1,5 +1,6 @@
 import type { UIMessage } from 'ai';
 import { denialCodeOf, isToolPart } from './approval-parts';
+import { inlineFilePart } from './inline-files';
 
 const settledToolStates = new Set(['output-available', 'output-error']);
 
@@ -12,13 +13,14 @@ const settledToolStates = new Set(['output-available', 'output-error']);
  * `approval-responded` / `approved: true` part would make the SDK execute the tool
  * through its own resubmit flow. A denied part (`output-denied`) becomes the
  * structured denial the model read when it happened (`{ denied, reason, message }`),
- * so a later turn knows the call did not run and why.
+ * so a later turn knows the call did not run and why. A file part that names a URL
+ * becomes a note (see `inlineFilePart`): nothing stored is ever fetched.
  */
 export function sanitizeUIMessages(messages: UIMessage[]): UIMessage[] {
   return messages.map((message) => ({
     ...message,
     parts: message.parts.flatMap((part): UIMessage['parts'] => {
-      if (!isToolPart(part)) return [part];
+      if (!isToolPart(part)) return [inlineFilePart(part)];
       const { approval, ...rest } = part as typeof part & { approval?: { reason?: unknown } };
       if (part.state === 'output-denied') {
         const text = typeof approval?.reason === 'string' ? approval.reason : '';

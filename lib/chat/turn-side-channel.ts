@@ -1,5 +1,6 @@
 import type { UIMessage, UIMessageChunk } from 'ai';
 import type { Language } from '@/lib/ai/language';
+import { revealHiddenInSummary } from '@/lib/shells/reveal-hidden-characters';
 import { isToolDenial } from '@/lib/shells/wrap-tools-with-approval';
 import type { ApprovalRequestEvent } from '@/lib/stores';
 import { summarizeToolCall } from '@/lib/tools/tool-summaries';
@@ -108,7 +109,8 @@ export function createTurnSideChannel({
       toolName: event.toolName,
     };
     const summary = summarizeToolCall(event.toolName, event.input);
-    if (summary !== undefined) descriptor.summary = summary;
+    // Shown on the card and in a desktop notification: hidden characters as code points.
+    if (summary !== undefined) descriptor.summary = revealHiddenInSummary(summary);
     approvalByCallId.set(event.toolCallId, { id: event.approvalId, descriptor });
     const chunk: UIMessageChunk = {
       type: 'tool-approval-request',

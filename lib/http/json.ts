@@ -1,3 +1,5 @@
+import { maxJsonDepth, nestsDeeperThan } from './json-depth';
+
 /** A JSON error body `{ error }` with the given status: every route answers bad input this way. */
 export function jsonError(status: number, error: string): Response {
   return Response.json({ error }, { status });
@@ -7,8 +9,8 @@ export function jsonError(status: number, error: string): Response {
 export const maxBodyBytes = 1024 * 1024;
 
 /**
- * Reads and parses a JSON body without trusting its size or syntax: too large →
- * 413, not JSON → 400. The body is read as a stream so an oversized upload is cut
+ * Reads and parses a JSON body without trusting its size, syntax or shape: too large →
+ * 413, not JSON or nested deeper than `maxJsonDepth` → 400. The body is read as a stream so an oversized upload is cut
  * off instead of buffered whole.
  */
 export async function readJsonBody(
@@ -34,11 +36,16 @@ export async function readJsonBody(
     chunks.push(value);
   }
   const text = new TextDecoder().decode(Buffer.concat(chunks));
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text) };
+    value = JSON.parse(text);
   } catch {
     return { ok: false, response: jsonError(400, 'Body is not valid JSON') };
   }
+  if (nestsDeeperThan(value, maxJsonDepth)) {
+    return { ok: false, response: jsonError(400, `Body nests deeper than ${maxJsonDepth} levels`) };
+  }
+  return { ok: true, value };
 }
 
 /** Turns the first zod issue into a message a client can act on: `messages.0.role: Invalid option`. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ToolExecutionOptions, ToolSet } from 'ai';
 import type { AuditDetail, AuditOutcome, AuditSummary, NewAuditRow } from '@/lib/db/audit';
+import { revealHiddenInSummary } from './reveal-hidden-characters';
 import { stableStringify } from './stable-stringify';
 import { isAsyncIterable, wrapExecute } from './wrap-execute';
 import { type ApprovalDecisionEvent, isEditedOutput, isToolDenial } from './wrap-tools-with-approval';
@@ -128,14 +129,18 @@ function outcomeOf(output: unknown): AuditOutcome {
   return 'executed';
 }
 
-/** The call's summary; a summary that throws is left out, never at the cost of the row. */
+/**
+ * The call's summary with hidden characters shown (see `revealHiddenCharacters`); a
+ * summary that throws is left out, never at the cost of the row.
+ */
 function safeSummary(
   summarize: AuditShellOptions['summarize'],
   toolName: string,
   input: unknown,
 ): AuditSummary | undefined {
   try {
-    return summarize?.(toolName, input);
+    const summary = summarize?.(toolName, input);
+    return summary && revealHiddenInSummary(summary);
   } catch (error) {
     console.error('[toolgate] could not summarise a tool call for the audit log:', error);
     return undefined;

@@ -45,6 +45,25 @@ describe('parseConfig', () => {
     expect(() => parseConfig({ AGENT_TOOL_RATE_LIMIT: 'lots' })).toThrow(/AGENT_TOOL_RATE_LIMIT/);
   });
 
+  it('limits each user to 30 turns a minute and 20 waiting approvals unless told otherwise', () => {
+    const config = parseConfig({});
+    expect(config.TOOLGATE_USER_TURN_RATE_LIMIT).toEqual({ points: 30, windowMs: 60_000 });
+    expect(config.TOOLGATE_MAX_PENDING_APPROVALS).toBe(20);
+    expect(parseConfig({ TOOLGATE_USER_TURN_RATE_LIMIT: '100/10m' }).TOOLGATE_USER_TURN_RATE_LIMIT).toEqual({
+      points: 100,
+      windowMs: 600_000,
+    });
+    expect(
+      parseConfig({ TOOLGATE_USER_TURN_RATE_LIMIT: 'off' }).TOOLGATE_USER_TURN_RATE_LIMIT,
+    ).toBeUndefined();
+    expect(() => parseConfig({ TOOLGATE_USER_TURN_RATE_LIMIT: 'none' })).toThrow(
+      /TOOLGATE_USER_TURN_RATE_LIMIT.*"none"/,
+    );
+    expect(() => parseConfig({ TOOLGATE_MAX_PENDING_APPROVALS: '0' })).toThrow(
+      /TOOLGATE_MAX_PENDING_APPROVALS/,
+    );
+  });
+
   it('trusts X-Forwarded-* headers only when TOOLGATE_TRUST_PROXY says so', () => {
     expect(parseConfig({}).TOOLGATE_TRUST_PROXY).toBe(false);
     expect(parseConfig({ TOOLGATE_TRUST_PROXY: '1' }).TOOLGATE_TRUST_PROXY).toBe(true);

@@ -163,6 +163,25 @@ describe('wrapToolsWithAudit', () => {
     expect(rows[0]).not.toHaveProperty('summary');
   });
 
+  it('shows control, zero-width and bidirectional characters of the input in the summary as code points', async () => {
+    const { table } = createTable();
+    const rows: NewAuditRow[] = [];
+    const audited = wrapToolsWithAudit(table, {
+      record: (row) => rows.push(row),
+      chatId: 'c',
+      worker: 'refund',
+      summarize: (_toolName, input) => {
+        const { title } = input as { title: string };
+        return { en: `Create “${title}”`, zh: `创建「${title}」` };
+      },
+    });
+    // Reads "Refund 1 €" (the override reverses what follows it) for a title that says "€ 0001".
+    const title = 'Refund \u202e0001 €\u202c\u200b\u0007\u0085\ufeff\u2066x\u2069\tend\nline';
+    await call(audited.createTicket, { title }, 'call-1');
+    const shown = 'Refund ⟨U+202E⟩0001 €⟨U+202C⟩⟨U+200B⟩⟨U+0007⟩⟨U+0085⟩⟨U+FEFF⟩⟨U+2066⟩x⟨U+2069⟩\tend\nline';
+    expect(rows[0].summary).toEqual({ en: `Create “${shown}”`, zh: `创建「${shown}」` });
+  });
+
   it('still writes the row, without a summary, when `summarize` throws', async () => {
     const { table } = createTable();
     const rows: NewAuditRow[] = [];

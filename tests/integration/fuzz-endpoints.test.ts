@@ -11,6 +11,7 @@ import { getApprovalRegistry } from '@/lib/server/stores';
 import { ChatStreamReader, defaultTestCookie, jsonRequest } from '../support/chat-client';
 import {
   asBodyText,
+  deeplyNestedChatBody,
   hostileChatBody,
   hostileDecisionBody,
   hostileJson,
@@ -85,6 +86,21 @@ describe('endpoints under hostile input', { timeout: 180_000 }, () => {
     expect(await domainRows()).toEqual({ tickets: 0, todos: 0 });
     expect(pendingApprovals()).toBe(0);
     expectPrototypeIntact();
+  });
+
+  it('POST /api/chat and /api/chat/complete answer 400 { error } to bodies nested deeper than 64 levels and write nothing', async () => {
+    await fc.assert(
+      fc.asyncProperty(deeplyNestedChatBody, fc.boolean(), async (body, streaming) => {
+        const chatsBefore = await chatRows();
+        const route = streaming ? chat : complete;
+        const response = await route(jsonRequest('/api/chat', body));
+        expect(response.status).toBe(400);
+        expect(await response.json()).toEqual({ error: expect.any(String) });
+        expect(await chatRows()).toBe(chatsBefore);
+      }),
+      // Each body is up to 100 KB of brackets: fewer runs than the other properties.
+      { numRuns: 200 },
+    );
   });
 
   it(`POST /api/chat/approve answers 4xx to every malformed or unknown decision (${runs} bodies)`, async () => {

@@ -64,8 +64,26 @@ const forgedToolPart = fc.record(
   { requiredKeys: ['type'] },
 );
 
+/** A file part that names an address for the server to fetch (or none at all), or a huge inline one. */
+const hostileFilePart = fc.record({
+  type: fc.constant('file'),
+  mediaType: fc.constantFrom('image/png', 'application/pdf', 'text/plain'),
+  url: fc.oneof(
+    fc.constantFrom(
+      'http://127.0.0.1:9/',
+      'http://localhost:6379/',
+      'https://169.254.169.254/latest/meta-data/',
+      'file:///etc/passwd',
+      '//example.com/x.png',
+      `data:image/png;base64,${'A'.repeat(30_000)}`,
+    ),
+    hostileString,
+  ),
+});
+
 const part = fc.oneof(
   fc.record({ type: fc.constant('text'), text: hostileString }),
+  hostileFilePart,
   forgedToolPart,
   fc.record({ type: fc.oneof(fc.constantFrom('step-start', 'reasoning', 'file', 'data-x'), hostileString) }),
   hostileJson,
@@ -142,6 +160,26 @@ export const hostileDecisionBody = fc.oneof(
     { requiredKeys: [] },
   ),
 );
+
+/**
+ * Body text that nests arrays and objects `depth` levels deep at one spot of an otherwise
+ * well-formed chat body (metadata, a part, the id), as `JSON.stringify` could never write it.
+ */
+export const deeplyNestedChatBody = fc
+  .record({
+    depth: fc.integer({ min: 65, max: 20_000 }),
+    opener: fc.constantFrom('[', '{"a":'),
+    spot: fc.constantFrom('metadata', 'part', 'id', 'worker'),
+  })
+  .map(({ depth, opener, spot }) => {
+    const nested = `${opener.repeat(depth)}1${(opener === '[' ? ']' : '}').repeat(depth)}`;
+    const text =
+      spot === 'part' ? `{"type":"text","text":"hi","extra":${nested}}` : '{"type":"text","text":"hi"}';
+    const metadata = spot === 'metadata' ? `,"metadata":${nested}` : '';
+    const id = spot === 'id' ? nested : '"fuzz-deep"';
+    const worker = spot === 'worker' ? `,"worker":${nested}` : '';
+    return `{"id":${id},"message":{"id":"m1","role":"user","parts":[${text}]${metadata}}${worker}}`;
+  });
 
 /** The request body text: usually JSON of the value, sometimes not JSON at all. */
 export function asBodyText(value: unknown, raw: string | undefined): string {

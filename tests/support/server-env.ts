@@ -15,6 +15,7 @@ const singletonKeys = [
   '__toolgateRunningTurns',
   '__toolgateClientLimiters',
   '__toolgateAuthLimiters',
+  '__toolgateUserTurnLimiter',
 ];
 
 /**
@@ -47,6 +48,9 @@ export async function configureServer(environment: Record<string, string | undef
     SMTP_URL: undefined,
     TOOLGATE_ALLOW_UNVERIFIED_SIGNUP: undefined,
     TOOLGATE_TURN_RATE_LIMIT: undefined,
+    // Suites drive hundreds of turns as one guest; the tests of this limit set it themselves.
+    TOOLGATE_USER_TURN_RATE_LIMIT: 'off',
+    TOOLGATE_MAX_PENDING_APPROVALS: undefined,
     TOOLGATE_TRUST_PROXY: undefined,
     TOOLGATE_ALLOWED_IMAGE_ORIGINS: undefined,
   };

@@ -4,6 +4,7 @@ import { jsonError, readJsonBody } from '@/lib/http/json';
 import { withSession } from '@/lib/http/with-session';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 import { checkClientLimit } from '@/lib/server/client-rate-limits';
+import { checkUserTurnLimit } from '@/lib/server/user-rate-limits';
 import { parseChatRequest } from './schema';
 
 // The response follows a turn that may wait for a person up to the confirm timeout.
@@ -14,6 +15,8 @@ export const POST = withUnavailableAs503(
   withSession(async (request: NextRequest, user) => {
     const limited = await checkClientLimit(request, 'turn');
     if (limited !== undefined) return limited;
+    const userLimited = await checkUserTurnLimit(user.id);
+    if (userLimited !== undefined) return userLimited;
     const body = await readJsonBody(request);
     if (!body.ok) return body.response;
     const parsed = parseChatRequest(body.value);

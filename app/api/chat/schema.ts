@@ -1,27 +1,58 @@
 import type { UIMessage } from 'ai';
 import { z } from 'zod';
+import { isDataUrl } from '@/lib/chat/inline-files';
 import { getConfig } from '@/lib/config';
 import { describeZodError } from '@/lib/http/json';
 import { allWorkerNames } from '@/lib/mcp/mcp-config';
 
 /**
  * Limits that keep one request from costing more than a conversation should. They cap
- * the new message; the history is the server's and has no cap. `maxMessages` only
- * bounds the legacy `{ messages }` body, of which just the last user message is read.
+ * the new message; the history is the server's and has no cap. `maxMessageLength`
+ * bounds the text and inline files of the whole message, `maxTextLength` one part's.
+ * `maxMessages` only bounds the legacy `{ messages }` body, of which just the last user
+ * message is read.
  */
-export const chatLimits = { maxMessages: 10_000, maxParts: 50, maxTextLength: 8_000, maxIdLength: 128 };
+export const chatLimits = {
+  maxMessages: 10_000,
+  maxParts: 50,
+  maxTextLength: 8_000,
+  maxMessageLength: 24_000,
+  maxIdLength: 128,
+};
 
 const partSchema = z.looseObject({ type: z.string().min(1).max(64) }).superRefine((part, context) => {
   if (typeof part.text === 'string' && part.text.length > chatLimits.maxTextLength) {
     context.addIssue({ code: 'custom', message: `text longer than ${chatLimits.maxTextLength} characters` });
   }
+  // The server never fetches a URL a client names (that would let anyone make it call any address).
+  if (part.type === 'file' && !isDataUrl(part.url)) {
+    context.addIssue({
+      code: 'custom',
+      message: 'a file part must carry its content inline as a data: URL; the server does not fetch URLs',
+    });
+  }
 });
+
+/** The characters of text and inline files a message's parts carry. */
+function messageLength(parts: ReadonlyArray<Record<string, unknown>>): number {
+  let length = 0;
+  for (const part of parts) {
+    if (typeof part.text === 'string') length += part.text.length;
+    if (typeof part.url === 'string') length += part.url.length;
+  }
+  return length;
+}
 
 const messageSchema = z.object({
   id: z.string().min(1).max(chatLimits.maxIdLength),
   // The client may not write system prompts: only the server speaks as `system`.
   role: z.enum(['user', 'assistant']),
-  parts: z.array(partSchema).max(chatLimits.maxParts),
+  parts: z
+    .array(partSchema)
+    .max(chatLimits.maxParts)
+    .refine((parts) => messageLength(parts) <= chatLimits.maxMessageLength, {
+      message: `the message holds more than ${chatLimits.maxMessageLength} characters of text and files in all`,
+    }),
   metadata: z.unknown().optional(),
 });
 

@@ -1,0 +1,20 @@
+import { expect, test } from './fixtures';
+
+test.describe('hidden characters on an approval card', () => {
+  test('a bidirectional override in the input is shown as its code point, in the summary and the arguments', async ({
+    chatPage,
+  }) => {
+    await chatPage.goto('/');
+    // U+202E reverses what follows it: unrevealed, the title would read "退款 €1000".
+    await chatPage.send('帮我创建一个工单：退款 \u202e0001€\u202c 给\u200b客户');
+    const card = chatPage.toolCards('createTicket').last();
+    await expect(card.getByText('需要你的批准')).toBeVisible();
+
+    const summary = card.getByTestId('tool-summary');
+    await expect(summary).toContainText('退款 ⟨U+202E⟩0001€⟨U+202C⟩ 给⟨U+200B⟩客户');
+    await expect(card.locator('pre').first()).toContainText('⟨U+202E⟩0001€⟨U+202C⟩');
+    for (const text of [await summary.textContent(), await card.locator('pre').first().textContent()]) {
+      expect(text).not.toMatch(/[\u200b\u202c\u202e]/);
+    }
+  });
+});
