@@ -7,10 +7,10 @@ import { Button, buttonVariants } from '@/components/ui/button';
 import { NativeSelect, NativeSelectOption } from '@/components/ui/native-select';
 import { requirePageUser } from '@/lib/auth/require-page-user';
 import { readAuditLog } from '@/lib/chat/read-audit-log';
-import { knownToolNames } from '@/lib/config';
 import { type AuditOutcome, auditOutcomes } from '@/lib/db/audit';
 import { listWorkers } from '@/lib/mcp/list-workers';
 import { parseMcpToolName } from '@/lib/mcp/mcp-tool-name';
+import { toolNames as builtInToolNames } from '@/lib/tools/tool-catalog';
 
 type BadgeVariant = 'secondary' | 'outline' | 'success' | 'warning' | 'destructive';
 
@@ -154,7 +154,7 @@ export async function AuditLogPage({
   const query = parsed.success ? parsed.data : { limit: 100 };
   const rows = await readAuditLog(scope === 'mine' ? { ...query, userId: user.id } : query);
   const toolNames = [
-    ...knownToolNames,
+    ...builtInToolNames,
     ...(await listWorkers()).flatMap((worker) => worker.mcpTools.map((tool) => tool.name)),
   ];
 

@@ -1,11 +1,11 @@
 import 'server-only';
-import { type LanguageModel, safeValidateUIMessages, type ToolSet, type UIMessage } from 'ai';
+import { type LanguageModel, safeValidateUIMessages, type UIMessage } from 'ai';
 import { getChatModel } from '@/lib/ai/models';
 import { routeWorker } from '@/lib/ai/router';
 import { type AppConfig, getConfig } from '@/lib/config';
 import { type Db, getChat, getChatMessages, getDb, saveChat, upsertMessage } from '@/lib/db';
-import { mergeMcpTools, waitForMcpServers, workerOfTool } from '@/lib/mcp/merge-mcp-tools';
-import { createWorkerTools, isWorkerName } from '@/lib/tools';
+import { waitForMcpServers, workerOfTool } from '@/lib/mcp/merge-mcp-tools';
+import { buildWorkerTable, type WorkerTable } from './build-worker-table';
 import { sanitizeUIMessages } from './sanitize-ui-messages';
 import type { ChatTurnRejection, ChatTurnRequest } from './types';
 
@@ -32,12 +32,7 @@ export type PreparedChatTurn = {
   modelLabel: string;
   worker: string;
   /** The worker's own tool table (its MCP tools included), before any shell. */
-  baseTools: ToolSet;
-  /** MCP tools of this table that wait for a person, besides `AGENT_CONFIRM_TOOLS`. */
-  mcpConfirmTools: ReadonlySet<string>;
-  /** MCP tools of this table the idempotency shell guards, besides the built-in writes. */
-  mcpWriteTools: ReadonlySet<string>;
-  /** The client's history with untrusted approval state stripped, validated by the SDK. */
+  table: WorkerTable;
   /** The stored history, ending with the new user message (as stored: approval state intact). */
   history: UIMessage[];
 };
@@ -51,7 +46,7 @@ export type PreparedChatTurn = {
  * an unknown chat.
  */
 export async function prepareChatTurn(
-  { id, message, worker, ownerId }: ChatTurnRequest,
+  { chatId: id, message, worker, ownerId }: ChatTurnRequest,
   { saveUserMessage = false }: { saveUserMessage?: boolean } = {},
 ): Promise<PreparedChatTurn | { rejection: ChatTurnRejection }> {
   const config = getConfig();
@@ -86,10 +81,7 @@ export async function prepareChatTurn(
           workerOfTool,
         })
       : worker;
-  const table = mergeMcpTools(
-    chosenWorker,
-    isWorkerName(chosenWorker) ? createWorkerTools(chosenWorker, db, { chatId: id, userId: ownerId }) : {},
-  );
+  const table = buildWorkerTable(db, chosenWorker, { chatId: id, ownerId }, config);
 
   await saveChat(db, {
     id,
@@ -105,9 +97,7 @@ export async function prepareChatTurn(
     model,
     modelLabel: label,
     worker: chosenWorker,
-    baseTools: table.tools,
-    mcpConfirmTools: table.confirmTools,
-    mcpWriteTools: table.writeTools,
+    table,
     history,
   };
 }

@@ -1,6 +1,6 @@
 import 'server-only';
-import type { ToolSet } from 'ai';
 import { z } from 'zod';
+import { getConfig } from '@/lib/config';
 import {
   type ApprovalRecord,
   addApprovalRule,
@@ -11,9 +11,8 @@ import {
   transitionApproval,
 } from '@/lib/db';
 import { describeZodError } from '@/lib/http/json';
-import { mergeMcpTools } from '@/lib/mcp/merge-mcp-tools';
 import { getApprovalRegistry } from '@/lib/server/stores';
-import { createWorkerTools, isWorkerName } from '@/lib/tools';
+import { buildWorkerTable } from './build-worker-table';
 import { continueParkedTurn } from './continue-parked-turn';
 import { settleChatApprovals } from './settle-tool-parts';
 import { validateToolInput } from './validate-tool-input';
@@ -77,13 +76,14 @@ async function ownedApproval(
 }
 
 /** The tool the approval is for, from the worker table its turn had. */
-function toolOf(db: Db, row: ApprovalRecord): ToolSet[string] | undefined {
-  const context = { chatId: row.chatId, userId: row.ownerId ?? '' };
-  const table = mergeMcpTools(
+function toolOf(db: Db, row: ApprovalRecord) {
+  const { tools } = buildWorkerTable(
+    db,
     row.worker,
-    isWorkerName(row.worker) ? createWorkerTools(row.worker, db, context) : {},
-  ).tools;
-  return Object.hasOwn(table, row.toolName) ? table[row.toolName] : undefined;
+    { chatId: row.chatId, ownerId: row.ownerId ?? '' },
+    getConfig(),
+  );
+  return Object.hasOwn(tools, row.toolName) ? tools[row.toolName] : undefined;
 }
 
 /**
