@@ -90,7 +90,7 @@ export type ApprovalDecision =
 /** The server action the approval card calls; passed down from a server component. */
 export type ApproveToolCall = (input: {
   approvalId: string;
-  sessionId: string;
+  chatId: string;
   approved: boolean;
   /** The whole input, edited by the person (allow only). */
   input?: Record<string, unknown>;

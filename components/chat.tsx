@@ -191,7 +191,7 @@ function ChatSession({
   /** Allow all / Deny all: one decision per waiting card, each on its own (a lost race is a 404). */
   async function decideAll(approved: boolean) {
     await Promise.all(
-      waitingIds.map((approvalId) => approve({ approvalId, sessionId: id, approved }).catch(() => undefined)),
+      waitingIds.map((approvalId) => approve({ approvalId, chatId: id, approved }).catch(() => undefined)),
     );
     refreshData();
     if (!busy) void follow();

@@ -209,7 +209,7 @@ export function ToolCard({
     setDecision({ kind: 'sending', approved });
     let settled = true;
     try {
-      const result = await approve({ approvalId: part.approval.id, sessionId: chatId, approved, ...extras });
+      const result = await approve({ approvalId: part.approval.id, chatId, approved, ...extras });
       if ('error' in result && result.fieldErrors !== undefined) {
         // The edit broke the tool's rules: the call is still pending, so the form stays open.
         setFieldErrors(result.fieldErrors);
@@ -236,7 +236,7 @@ export function ToolCard({
     const response = await fetch('/api/chat/approve/extend', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ approvalId, sessionId: chatId }),
+      body: JSON.stringify({ approvalId, chatId }),
     }).catch(() => undefined);
     if (response?.status === 409) setExtensionsUsed(maxExtensions);
     if (!response?.ok) return;

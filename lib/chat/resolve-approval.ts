@@ -20,6 +20,34 @@ import { validateToolInput } from './validate-tool-input';
 /** The longest note a person can give with a "no". */
 export const maxDenialReasonLength = 500;
 
+const chatIdField = z.string().min(1).max(128);
+
+/**
+ * The chat an approval belongs to: `chatId`, or `sessionId`, the name earlier clients
+ * (and the engine) use for it. Both may be sent only when they agree.
+ */
+const chatIdFields = {
+  chatId: chatIdField.optional(),
+  sessionId: chatIdField.optional(),
+};
+
+function requireChatId(fields: { chatId?: string; sessionId?: string }, context: z.RefinementCtx): void {
+  if (fields.chatId === undefined && fields.sessionId === undefined) {
+    context.addIssue({ code: 'custom', path: ['chatId'], message: 'chatId is required: the chat the approval is in' });
+  } else if (fields.chatId !== undefined && fields.sessionId !== undefined && fields.chatId !== fields.sessionId) {
+    context.addIssue({ code: 'custom', path: ['sessionId'], message: 'sessionId is another name for chatId: send one' });
+  }
+}
+
+/** The body with `sessionId` read as `chatId`. */
+function withChatId<FIELDS extends { chatId?: string; sessionId?: string }>({
+  chatId,
+  sessionId,
+  ...rest
+}: FIELDS): Omit<FIELDS, 'chatId' | 'sessionId'> & { chatId: string } {
+  return { ...rest, chatId: (chatId ?? sessionId) as string };
+}
+
 /**
  * A person's decision on one approval card: the `/api/chat/approve` body and the
  * server action's input. `input` (a full replacement of the call's input) and
@@ -29,13 +57,14 @@ export const maxDenialReasonLength = 500;
 export const approvalDecisionSchema = z
   .strictObject({
     approvalId: z.string().min(1).max(128),
-    sessionId: z.string().min(1).max(128),
+    ...chatIdFields,
     approved: z.boolean(),
     input: z.record(z.string(), z.unknown()).optional(),
     remember: z.literal('chat').optional(),
     reason: z.string().trim().max(maxDenialReasonLength).optional(),
   })
   .superRefine((decision, context) => {
+    requireChatId(decision, context);
     if (decision.approved && decision.reason !== undefined) {
       context.addIssue({ code: 'custom', path: ['reason'], message: 'reason goes with approved: false' });
     }
@@ -45,7 +74,8 @@ export const approvalDecisionSchema = z
     if (!decision.approved && decision.remember !== undefined) {
       context.addIssue({ code: 'custom', path: ['remember'], message: 'remember goes with approved: true' });
     }
-  });
+  })
+  .transform(withChatId);
 
 /** How a decision was answered: the route sends `body` with `status`; the server action returns `body`. */
 export type ApprovalDecisionResult =
@@ -65,11 +95,11 @@ const notFound = {
 async function ownedApproval(
   db: Db,
   approvalId: string,
-  sessionId: string,
+  chatId: string,
   ownerId: string | undefined,
 ): Promise<ApprovalRecord | undefined> {
   const row = await getApproval(db, approvalId);
-  if (row === undefined || row.chatId !== sessionId || (row.ownerId !== null && row.ownerId !== ownerId)) {
+  if (row === undefined || row.chatId !== chatId || (row.ownerId !== null && row.ownerId !== ownerId)) {
     return undefined;
   }
   return row;
@@ -102,10 +132,10 @@ function toolOf(db: Db, row: ApprovalRecord) {
 export async function decideApproval(input: unknown, ownerId?: string): Promise<ApprovalDecisionResult> {
   const parsed = approvalDecisionSchema.safeParse(input);
   if (!parsed.success) return { status: 400, body: { error: describeZodError(parsed.error) } };
-  const { approvalId, sessionId, approved, remember } = parsed.data;
+  const { approvalId, chatId, approved, remember } = parsed.data;
   const reason = parsed.data.reason === '' ? undefined : parsed.data.reason;
   const db = await getDb();
-  const row = await ownedApproval(db, approvalId, sessionId, ownerId);
+  const row = await ownedApproval(db, approvalId, chatId, ownerId);
   if (row === undefined) return notFound;
 
   let editedInput: unknown;
@@ -123,36 +153,37 @@ export async function decideApproval(input: unknown, ownerId?: string): Promise<
 
   const now = Date.now();
   const won = await transitionApproval(db, approvalId, 'pending', approved ? 'approved' : 'denied', {
-    chatId: sessionId,
+    chatId,
     ownerId: ownerId ?? null,
     before: now,
     decision: { editedInput, note: approved ? undefined : reason },
   });
   if (!won) {
     // Past its deadline: settle it now, the timer that would have may be gone with its server.
-    if (row.status === 'pending' && row.expiresAt <= now) await settleChatApprovals(db, sessionId, { now });
+    if (row.status === 'pending' && row.expiresAt <= now) await settleChatApprovals(db, chatId, { now });
     return notFound;
   }
   // Stored before the call wakes, so a call of the same tool right after already finds it.
   if (approved && remember === 'chat' && ownerId !== undefined) {
-    await addApprovalRule(db, { chatId: sessionId, ownerId, toolName: row.toolName });
+    await addApprovalRule(db, { chatId, ownerId, toolName: row.toolName });
   }
 
   let woken = false;
   try {
-    woken = await getApprovalRegistry().resolve(approvalId, sessionId, approved, row.ownerId ?? undefined);
+    // The registry's session is the chat id.
+    woken = await getApprovalRegistry().resolve(approvalId, chatId, approved, row.ownerId ?? undefined);
   } catch {
     // Redis unreachable: the call cannot be woken; the decision is on the row, so continue here.
   }
-  if (!(woken && (await takenOn(approvalId)))) await continueParkedTurn(db, approvalId, sessionId);
+  if (!(woken && (await takenOn(approvalId)))) await continueParkedTurn(db, approvalId, chatId);
   return { status: 200, body: { status: approved ? 'approved' : 'denied' } };
 }
 
 /** The `/api/chat/approve/extend` body. */
-export const approvalExtensionSchema = z.strictObject({
-  approvalId: z.string().min(1).max(128),
-  sessionId: z.string().min(1).max(128),
-});
+export const approvalExtensionSchema = z
+  .strictObject({ approvalId: z.string().min(1).max(128), ...chatIdFields })
+  .superRefine(requireChatId)
+  .transform(withChatId);
 
 /** How much time one "+60 s" adds. */
 export const approvalExtensionMs = 60_000;
@@ -174,13 +205,13 @@ export async function extendApprovalDeadline(
 ): Promise<ApprovalExtensionResult> {
   const parsed = approvalExtensionSchema.safeParse(input);
   if (!parsed.success) return { status: 400, body: { error: describeZodError(parsed.error) } };
-  const { approvalId, sessionId } = parsed.data;
+  const { approvalId, chatId } = parsed.data;
   const db = await getDb();
-  const row = await ownedApproval(db, approvalId, sessionId, ownerId);
+  const row = await ownedApproval(db, approvalId, chatId, ownerId);
   const now = Date.now();
   if (row === undefined || row.status !== 'pending' || row.expiresAt <= now) return notFound;
   const expiresAt = await extendApproval(db, approvalId, {
-    chatId: sessionId,
+    chatId,
     ownerId: ownerId ?? null,
     now,
     byMs: approvalExtensionMs,
@@ -193,7 +224,7 @@ export async function extendApprovalDeadline(
     return notFound;
   }
   try {
-    await getApprovalRegistry().extend(approvalId, sessionId, expiresAt, row.ownerId ?? undefined);
+    await getApprovalRegistry().extend(approvalId, chatId, expiresAt, row.ownerId ?? undefined);
   } catch {
     // Redis unreachable: the row holds the new deadline; the waiting call's own timer may
     // still end it early, which fails closed.
