@@ -2,7 +2,7 @@ import 'server-only';
 import { type ApprovalRecord, type Db, type DeniedStatus, insertAuditRow } from '@/lib/db';
 import { hashToolArguments } from '@/lib/shells/wrap-tools-with-audit';
 import { summarizeToolCall } from '@/lib/tools/tool-summaries';
-import { reasonByStatus } from './durable-approval-registry';
+import { reasonByStatus } from './denied-statuses';
 
 /**
  * The audit row of a call that waited while no turn held it (parked, or its server

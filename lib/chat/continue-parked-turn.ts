@@ -21,7 +21,7 @@ import { assembleTurnTools } from './assemble-turn-tools';
 import { auditParkedDenial } from './audit-parked-call';
 import { buildWorkerTable } from './build-worker-table';
 import { createAuditWriter } from './create-audit-writer';
-import { deniedStatuses, isDeniedStatus, reasonByStatus } from './durable-approval-registry';
+import { deniedStatuses, isDeniedStatus, reasonByStatus } from './denied-statuses';
 import { replayMessage } from './replay-message';
 import { runChatTurn } from './run-chat-turn';
 

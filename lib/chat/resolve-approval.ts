@@ -33,9 +33,21 @@ const chatIdFields = {
 
 function requireChatId(fields: { chatId?: string; sessionId?: string }, context: z.RefinementCtx): void {
   if (fields.chatId === undefined && fields.sessionId === undefined) {
-    context.addIssue({ code: 'custom', path: ['chatId'], message: 'chatId is required: the chat the approval is in' });
-  } else if (fields.chatId !== undefined && fields.sessionId !== undefined && fields.chatId !== fields.sessionId) {
-    context.addIssue({ code: 'custom', path: ['sessionId'], message: 'sessionId is another name for chatId: send one' });
+    context.addIssue({
+      code: 'custom',
+      path: ['chatId'],
+      message: 'chatId is required: the chat the approval is in',
+    });
+  } else if (
+    fields.chatId !== undefined &&
+    fields.sessionId !== undefined &&
+    fields.chatId !== fields.sessionId
+  ) {
+    context.addIssue({
+      code: 'custom',
+      path: ['sessionId'],
+      message: 'sessionId is another name for chatId: send one',
+    });
   }
 }
 

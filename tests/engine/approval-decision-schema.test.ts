@@ -22,7 +22,8 @@ describe('approvalDecisionSchema', () => {
     });
     expect(both.success).toBe(false);
     expect(
-      approvalDecisionSchema.safeParse({ approvalId: 'a1', chatId: 'c', sessionId: 'c', approved: true }).success,
+      approvalDecisionSchema.safeParse({ approvalId: 'a1', chatId: 'c', sessionId: 'c', approved: true })
+        .success,
     ).toBe(true);
   });
 });
