@@ -46,12 +46,12 @@ export type PreparedChatTurn = {
  * an unknown chat.
  */
 export async function prepareChatTurn(
-  { chatId: id, message, worker, ownerId }: ChatTurnRequest,
+  { chatId, message, worker, ownerId }: ChatTurnRequest,
   { saveUserMessage = false }: { saveUserMessage?: boolean } = {},
 ): Promise<PreparedChatTurn | { rejection: ChatTurnRejection }> {
   const config = getConfig();
   const db = await getDb();
-  const existing = await getChat(db, id);
+  const existing = await getChat(db, chatId);
   if (existing !== undefined && existing.ownerId !== ownerId) {
     return { rejection: { status: 404, error: 'Chat not found' } };
   }
@@ -62,7 +62,7 @@ export async function prepareChatTurn(
     return { rejection: { status: 400, error: `message: ${firstLine(validated.error.message)}` } };
   }
   const newMessage = validated.data[0];
-  const stored = existing === undefined ? [] : await getChatMessages(db, id);
+  const stored = existing === undefined ? [] : await getChatMessages(db, chatId);
   // Sending a stored message again (a retry) continues from it; what came after it stays stored.
   const resent = stored.findIndex((storedMessage) => storedMessage.id === newMessage.id);
   const history = [...(resent === -1 ? stored : stored.slice(0, resent)), newMessage];
@@ -81,15 +81,15 @@ export async function prepareChatTurn(
           workerOfTool,
         })
       : worker;
-  const table = buildWorkerTable(db, chosenWorker, { chatId: id, ownerId }, config);
+  const table = buildWorkerTable(db, chosenWorker, { chatId, ownerId }, config);
 
   await saveChat(db, {
-    id,
+    id: chatId,
     ownerId: existing?.ownerId ?? ownerId,
     title: existing?.title ?? text.slice(0, 80),
     worker: chosenWorker,
   });
-  if (saveUserMessage) await upsertMessage(db, id, newMessage);
+  if (saveUserMessage) await upsertMessage(db, chatId, newMessage);
 
   return {
     config,
