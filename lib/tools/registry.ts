@@ -4,15 +4,15 @@ import { createTicketTool } from './create-ticket';
 import { getOrderStatusTool } from './get-order-status';
 import { listTodosTool } from './list-todos';
 import { searchKnowledgeBaseTool } from './search-knowledge-base';
-import { type ToolName, toolCatalog, type WorkerToolName } from './tool-catalog';
+import type { ToolName, WorkerToolName } from './tool-catalog';
 import type { ToolContext } from './tool-context';
 import { isWorkerName, type WorkerName, workerNames } from './worker-names';
 
 /**
- * Every built-in tool, declared once (facts and factory), one line each. Adding a tool
- * is its file here and its facts' line in `tool-catalog.ts`; every other list (config's
- * known tools, worker tables, the write tools, summaries, labels, help texts, the
- * router's table) is derived.
+ * Every built-in tool, declared once (facts and factory), one line each. Adding a tool is
+ * its facts and its tool (two files), a line here and a line in `tool-catalog.ts`; every
+ * other list (config's known tools, worker tables, the write tools, summaries, labels,
+ * help texts, the router's table) is derived. Order: as help texts list the tools.
  */
 export const toolRegistry = [
   getOrderStatusTool,
@@ -32,7 +32,6 @@ type SameNames = [Descriptor['name']] extends [ToolName]
   : never;
 const sameNames: SameNames = true;
 void sameNames;
-void toolCatalog;
 
 /** Every tool the product has, keyed by name, as the registry builds them. */
 export type Toolbox = { [NAME in ToolName]: ReturnType<Extract<Descriptor, { name: NAME }>['create']> };
