@@ -100,7 +100,7 @@ const takeOverAfterMs = 2_000;
 
 const notFound = {
   status: 404,
-  body: { error: 'No pending approval with that id in this session' },
+  body: { error: 'No pending approval with that id in this chat' },
 } as const;
 
 /** The row if this caller may decide it (same chat, same owner); else undefined, answered as 404. */
