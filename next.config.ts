@@ -7,9 +7,6 @@ const nextConfig: NextConfig = {
   serverExternalPackages: ['better-sqlite3', 'redis'],
   // Builds for tests and benchmarks go to their own folders so they never fight `next dev`.
   distDir: process.env.NEXT_DIST_DIR || '.next',
-  // `npm run typecheck` checks the whole project (tests included) once; the build
-  // would only repeat it.
-  typescript: { ignoreBuildErrors: true },
   // No `X-Powered-By: Next.js`: it tells a scanner what to try.
   poweredByHeader: false,
   async headers() {

@@ -1,15 +1,16 @@
 import type { UIMessage } from 'ai';
+import type { WorkerName } from '@/lib/tools/worker-names';
 
 /**
  * Shapes of the JSON the page reads from the app's own routes. Written here, not
  * imported from the server, so nothing server-only can leak into the browser bundle.
  */
 
-/** The worker names the picker offers besides `auto`. */
-export const workerNames = ['order', 'refund', 'knowledge', 'assistant'] as const;
+/** The worker names the picker offers besides `auto` (a module with no imports, safe for the browser). */
+export { workerNames } from '@/lib/tools/worker-names';
 
 /** A worker choice sent with each request; `auto` lets the router pick. MCP servers may add workers. */
-export type WorkerChoice = 'auto' | (typeof workerNames)[number] | (string & {});
+export type WorkerChoice = 'auto' | WorkerName | (string & {});
 
 /** What the server tells about itself: `GET /api/meta`. */
 export type Meta = {
@@ -90,7 +91,7 @@ export type ApprovalDecision =
 /** The server action the approval card calls; passed down from a server component. */
 export type ApproveToolCall = (input: {
   approvalId: string;
-  sessionId: string;
+  chatId: string;
   approved: boolean;
   /** The whole input, edited by the person (allow only). */
   input?: Record<string, unknown>;

@@ -10,15 +10,26 @@ import { useWorkspace } from './workspace-provider';
 /**
  * The chat header's list of tools allowed for the rest of this chat ("Allow for
  * this chat" on a card), each with a revoke button. Shows nothing while there are
- * none. `version` changes when a card may have added one.
+ * none. `version` changes when a card may have added one. Nothing is asked
+ * before `chatExists` (a new chat is saved with its first message; until then
+ * the server would answer 404).
  */
-export function ApprovalRulesBar({ chatId, version }: { chatId: string; version: number }) {
+export function ApprovalRulesBar({
+  chatId,
+  chatExists,
+  version,
+}: {
+  chatId: string;
+  chatExists: boolean;
+  version: number;
+}) {
   const { t } = useWorkspace();
   const [rules, setRules] = useState<ApprovalRules['rules']>([]);
   const [reload, setReload] = useState(0);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: version and reload are refresh triggers.
   useEffect(() => {
+    if (!chatExists) return;
     let cancelled = false;
     fetchJson<ApprovalRules>(`/api/chats/${encodeURIComponent(chatId)}/approval-rules`)
       .then((value) => {
@@ -31,7 +42,7 @@ export function ApprovalRulesBar({ chatId, version }: { chatId: string; version:
     return () => {
       cancelled = true;
     };
-  }, [chatId, version, reload]);
+  }, [chatId, chatExists, version, reload]);
 
   async function revoke(toolName: string) {
     await fetch(`/api/chats/${encodeURIComponent(chatId)}/approval-rules/${encodeURIComponent(toolName)}`, {

@@ -148,6 +148,8 @@ function ChatSession({
     });
 
   const busy = status === 'submitted' || status === 'streaming';
+  // A new chat is saved when the server takes its first message, before any reply streams.
+  const chatExists = !isNew || messages.some((message) => message.role === 'assistant');
   const waiting = waitingApprovals(messages, busy, locale);
   const waitingIds = waiting.map(({ approvalId }) => approvalId);
   const waitingCount = waitingIds.length;
@@ -191,7 +193,7 @@ function ChatSession({
   /** Allow all / Deny all: one decision per waiting card, each on its own (a lost race is a 404). */
   async function decideAll(approved: boolean) {
     await Promise.all(
-      waitingIds.map((approvalId) => approve({ approvalId, sessionId: id, approved }).catch(() => undefined)),
+      waitingIds.map((approvalId) => approve({ approvalId, chatId: id, approved }).catch(() => undefined)),
     );
     refreshData();
     if (!busy) void follow();
@@ -208,7 +210,7 @@ function ChatSession({
 
   return (
     <div className="flex min-h-0 flex-1 flex-col">
-      <ApprovalRulesBar chatId={id} version={rulesVersion} />
+      <ApprovalRulesBar chatId={id} chatExists={chatExists} version={rulesVersion} />
       <ApprovalAttention waiting={waiting} />
       <ScrollArea
         ref={viewportRef}

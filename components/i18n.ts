@@ -1,4 +1,5 @@
 import type { ToolUIPart } from 'ai';
+import type { AuditOutcome } from '@/lib/db/audit';
 import type { Ticket, Todo } from './api-types';
 
 /**
@@ -173,6 +174,48 @@ const en = {
   activity: 'Your activity',
   auditLog: 'Audit log',
   cancel: 'Cancel',
+  /** The audit log and activity pages. */
+  audit: {
+    title: 'Tool call audit',
+    intro:
+      'One row per tool call of every user, newest first. Arguments are stored as a hash, beside a one-line summary of the call.',
+    activityTitle: 'Your activity',
+    activityIntro:
+      'Every tool call made for you, newest first. Arguments are stored as a hash, beside a one-line summary of the call.',
+    adminsOnly: 'The audit log of every user is for admins. Your own tool calls are under Your activity.',
+    activityLink: 'Your activity',
+    userId: 'User id',
+    user: 'User',
+    back: 'Back to chat',
+    chatId: 'Chat id',
+    tool: 'Tool',
+    summary: 'Call',
+    outcome: 'Outcome',
+    all: 'All',
+    filter: 'Filter',
+    clear: 'Clear',
+    time: 'Time',
+    chat: 'Chat',
+    worker: 'Worker',
+    duration: 'Duration',
+    argsHash: 'Arguments (sha256)',
+    mcpServer: 'MCP server',
+    empty: 'No tool calls match.',
+    invalid: 'Ignored invalid filters',
+  },
+  /** Each audit outcome in words (exhaustive: a new outcome is a type error until it has them). */
+  auditOutcomes: {
+    executed: 'Executed',
+    replayed: 'Replayed',
+    denied: 'Denied',
+    timeout: 'Expired',
+    aborted: 'Stopped',
+    closed: 'Chat deleted',
+    superseded: 'Superseded',
+    error: 'Failed',
+    rate_limited: 'Rate limited',
+    approved_by_rule: 'Allowed by rule',
+  } satisfies Record<AuditOutcome, string> as Record<AuditOutcome, string>,
 };
 
 /** The shape every locale's dictionary must have (English is the reference). */
@@ -305,6 +348,44 @@ const zh: Dictionary = {
   activity: '我的工具调用',
   auditLog: '审计日志',
   cancel: '取消',
+  audit: {
+    title: '工具调用审计',
+    intro: '所有用户的每次工具调用一行，最新的在前。参数以哈希保存，另附一行调用摘要。',
+    activityTitle: '我的工具调用',
+    activityIntro: '为你执行的每次工具调用，最新的在前。参数以哈希保存，另附一行调用摘要。',
+    adminsOnly: '所有用户的审计日志仅对管理员开放。你自己的工具调用见“我的工具调用”。',
+    activityLink: '我的工具调用',
+    userId: '用户 ID',
+    user: '用户',
+    back: '返回聊天',
+    chatId: '会话 ID',
+    tool: '工具',
+    summary: '调用',
+    outcome: '结果',
+    all: '全部',
+    filter: '筛选',
+    clear: '清除',
+    time: '时间',
+    chat: '会话',
+    worker: '助手',
+    duration: '耗时',
+    argsHash: '参数 (sha256)',
+    mcpServer: 'MCP 服务器',
+    empty: '没有匹配的工具调用。',
+    invalid: '已忽略无效的筛选条件',
+  },
+  auditOutcomes: {
+    executed: '已执行',
+    replayed: '幂等命中',
+    denied: '已拒绝',
+    timeout: '已过期',
+    aborted: '已停止',
+    closed: '会话已删除',
+    superseded: '被新消息取代',
+    error: '失败',
+    rate_limited: '已限流',
+    approved_by_rule: '按规则允许',
+  },
 };
 
 /** The dictionaries by locale. */

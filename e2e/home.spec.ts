@@ -43,4 +43,19 @@ test.describe('home page', () => {
       String(!wasDark),
     );
   });
+
+  test('asks for a chat’s approval rules only once the chat exists: no 404 in a new chat', async ({
+    chatPage,
+    page,
+  }) => {
+    const missing: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() === 404 && response.url().includes('/api/chats/')) missing.push(response.url());
+    });
+    await chatPage.goto('/');
+    await chatPage.send('你好');
+    await chatPage.waitForTurnEnd();
+    await expect(page.getByText(/我可以|I can/).first()).toBeVisible();
+    expect(missing).toEqual([]);
+  });
 });

@@ -22,7 +22,7 @@ import { openDatabase } from '../lib/db/open-database';
 import { listTodos } from '../lib/db/todos';
 import { wrapToolsWithIdempotency } from '../lib/shells/wrap-tools-with-idempotency';
 import { createMemoryIdempotencyStore } from '../lib/stores/memory-idempotency-store';
-import { createWorkerTools } from '../lib/tools/workers';
+import { createWorkerTools } from '../lib/tools/registry';
 
 const model = createOfflineModel();
 

@@ -68,7 +68,7 @@ async function send(text: string) {
   const tools = assembleTurnTools({
     baseTools,
     worker: 'notes',
-    sessionId: chatId,
+    chatId,
     ownerId,
     approval: {
       confirmTools,

@@ -2,17 +2,7 @@ import { z } from 'zod';
 import { normalizeEmail } from './auth/normalize-email';
 import { type McpConfig, readMcpConfig } from './mcp/mcp-config';
 import { parseMcpToolName } from './mcp/mcp-tool-name';
-
-/** Every tool the product knows; `AGENT_CONFIRM_TOOLS` may only name these. */
-export const knownToolNames = [
-  'getOrderStatus',
-  'createTicket',
-  'searchKnowledgeBase',
-  'addTodo',
-  'listTodos',
-] as const;
-
-export type ToolName = (typeof knownToolNames)[number];
+import { defaultConfirmToolNames, isToolName, toolNames } from './tools/tool-catalog';
 
 const positiveInteger = (name: string, fallback: number) =>
   z
@@ -54,7 +44,8 @@ const optionalText = z
   .transform((value) => (value === undefined || value === '' ? undefined : value));
 
 /**
- * `AGENT_CONFIRM_TOOLS`: comma-separated tool names. Absent means `createTicket`;
+ * `AGENT_CONFIRM_TOOLS`: comma-separated tool names. Absent means the tools whose facts
+ * say `confirmByDefault` (`createTicket`);
  * the empty string turns approvals off. Names are checked against the known tools
  * once `MCP_CONFIG` is read (see `checkConfirmTools`).
  */
@@ -63,7 +54,7 @@ const confirmTools = z
   .optional()
   .transform((value) =>
     value === undefined
-      ? ['createTicket']
+      ? [...defaultConfirmToolNames]
       : value
           .split(',')
           .map((name) => name.trim())
@@ -90,7 +81,7 @@ function checkConfirmTools<CONFIG extends { AGENT_CONFIRM_TOOLS: string[]; MCP_C
 ): Omit<CONFIG, 'AGENT_CONFIRM_TOOLS'> & { AGENT_CONFIRM_TOOLS: ReadonlySet<string> } {
   const servers = environment.MCP_CONFIG?.servers ?? {};
   const unknown = environment.AGENT_CONFIRM_TOOLS.filter((name) => {
-    if ((knownToolNames as readonly string[]).includes(name)) return false;
+    if (isToolName(name)) return false;
     const server = parseMcpToolName(name)?.server;
     return server === undefined || !Object.hasOwn(servers, server);
   });
@@ -101,7 +92,7 @@ function checkConfirmTools<CONFIG extends { AGENT_CONFIRM_TOOLS: string[]; MCP_C
         : '';
     context.addIssue({
       code: 'custom',
-      message: `AGENT_CONFIRM_TOOLS names unknown tool(s) ${unknown.map((name) => `"${name}"`).join(', ')}; known tools: ${knownToolNames.join(', ')}${mcpHint}`,
+      message: `AGENT_CONFIRM_TOOLS names unknown tool(s) ${unknown.map((name) => `"${name}"`).join(', ')}; known tools: ${toolNames.join(', ')}${mcpHint}`,
     });
   }
   return { ...environment, AGENT_CONFIRM_TOOLS: new Set(environment.AGENT_CONFIRM_TOOLS) };

@@ -6,7 +6,7 @@ import { decideApproval } from '@/lib/chat/resolve-approval';
 
 /**
  * The approval card's Allow / Deny (with an edited input, "for this chat", or a reason). Goes through the same function as
- * `POST /api/chat/approve`; `sessionId` is the chat id. Without a session it
+ * `POST /api/chat/approve`, with the same body (`chatId`; `sessionId` is accepted as another name for it). Without a session it
  * answers like an unknown approval.
  */
 export async function approveToolCall(

@@ -1,16 +1,16 @@
 import Link from 'next/link';
 import { parseAuditQuery } from '@/app/api/audit/schema';
-import { dictionaries, type Locale } from '@/components/i18n';
+import { dictionaries } from '@/components/i18n';
 import { getRequestLocale } from '@/components/request-locale';
 import { Badge } from '@/components/ui/badge';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { NativeSelect, NativeSelectOption } from '@/components/ui/native-select';
 import { requirePageUser } from '@/lib/auth/require-page-user';
 import { readAuditLog } from '@/lib/chat/read-audit-log';
-import { knownToolNames } from '@/lib/config';
 import { type AuditOutcome, auditOutcomes } from '@/lib/db/audit';
 import { listWorkers } from '@/lib/mcp/list-workers';
 import { parseMcpToolName } from '@/lib/mcp/mcp-tool-name';
+import { toolNames as builtInToolNames } from '@/lib/tools/tool-catalog';
 
 type BadgeVariant = 'secondary' | 'outline' | 'success' | 'warning' | 'destructive';
 
@@ -28,91 +28,6 @@ const variantByOutcome: Record<AuditOutcome, BadgeVariant> = {
   approved_by_rule: 'success',
 };
 
-// Exhaustive too: a new outcome is a type error until it has words in both languages.
-const outcomeTextByLocale: Record<Locale, Record<AuditOutcome, string>> = {
-  en: {
-    executed: 'Executed',
-    replayed: 'Replayed',
-    denied: 'Denied',
-    timeout: 'Expired',
-    aborted: 'Stopped',
-    closed: 'Chat deleted',
-    superseded: 'Superseded',
-    error: 'Failed',
-    rate_limited: 'Rate limited',
-    approved_by_rule: 'Allowed by rule',
-  },
-  zh: {
-    executed: '已执行',
-    replayed: '幂等命中',
-    denied: '已拒绝',
-    timeout: '已过期',
-    aborted: '已停止',
-    closed: '会话已删除',
-    superseded: '被新消息取代',
-    error: '失败',
-    rate_limited: '已限流',
-    approved_by_rule: '按规则允许',
-  },
-};
-
-const textByLocale = {
-  en: {
-    title: 'Tool call audit',
-    intro:
-      'One row per tool call of every user, newest first. Arguments are stored as a hash, beside a one-line summary of the call.',
-    activityTitle: 'Your activity',
-    activityIntro:
-      'Every tool call made for you, newest first. Arguments are stored as a hash, beside a one-line summary of the call.',
-    adminsOnly: 'The audit log of every user is for admins. Your own tool calls are under Your activity.',
-    activityLink: 'Your activity',
-    userId: 'User id',
-    user: 'User',
-    back: 'Back to chat',
-    chatId: 'Chat id',
-    tool: 'Tool',
-    summary: 'Call',
-    outcome: 'Outcome',
-    all: 'All',
-    filter: 'Filter',
-    clear: 'Clear',
-    time: 'Time',
-    chat: 'Chat',
-    worker: 'Worker',
-    duration: 'Duration',
-    argsHash: 'Arguments (sha256)',
-    mcpServer: 'MCP server',
-    empty: 'No tool calls match.',
-    invalid: 'Ignored invalid filters',
-  },
-  zh: {
-    title: '工具调用审计',
-    intro: '所有用户的每次工具调用一行，最新的在前。参数以哈希保存，另附一行调用摘要。',
-    activityTitle: '我的工具调用',
-    activityIntro: '为你执行的每次工具调用，最新的在前。参数以哈希保存，另附一行调用摘要。',
-    adminsOnly: '所有用户的审计日志仅对管理员开放。你自己的工具调用见“我的工具调用”。',
-    activityLink: '我的工具调用',
-    userId: '用户 ID',
-    user: '用户',
-    back: '返回聊天',
-    chatId: '会话 ID',
-    tool: '工具',
-    summary: '调用',
-    outcome: '结果',
-    all: '全部',
-    filter: '筛选',
-    clear: '清除',
-    time: '时间',
-    chat: '会话',
-    worker: '助手',
-    duration: '耗时',
-    argsHash: '参数 (sha256)',
-    mcpServer: 'MCP 服务器',
-    empty: '没有匹配的工具调用。',
-    invalid: '已忽略无效的筛选条件',
-  },
-} satisfies Record<Locale, Record<string, string>>;
-
 /** The text filters' look (user id, chat id). */
 const filterInputClass =
   'h-9 w-64 rounded-md border border-border bg-background px-3 text-sm shadow-xs outline-none focus-visible:ring-2 focus-visible:ring-ring';
@@ -129,9 +44,7 @@ export async function AuditLogPage({
   scope: 'all' | 'mine';
 }) {
   const locale = await getRequestLocale();
-  const text = textByLocale[locale];
-  const outcomeText = outcomeTextByLocale[locale];
-  const { workerNames } = dictionaries[locale];
+  const { audit: text, auditOutcomes: outcomeText, workerNames } = dictionaries[locale];
   const path = scope === 'all' ? '/audit' : '/activity';
   const user = await requirePageUser(path);
   if (scope === 'all' && !user.isAdmin) {
@@ -154,7 +67,7 @@ export async function AuditLogPage({
   const query = parsed.success ? parsed.data : { limit: 100 };
   const rows = await readAuditLog(scope === 'mine' ? { ...query, userId: user.id } : query);
   const toolNames = [
-    ...knownToolNames,
+    ...builtInToolNames,
     ...(await listWorkers()).flatMap((worker) => worker.mcpTools.map((tool) => tool.name)),
   ];
 

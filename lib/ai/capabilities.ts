@@ -1,36 +1,11 @@
-import type { ToolName } from '@/lib/config';
+import { isToolName, type ToolName, toolCatalog } from '@/lib/tools/tool-catalog';
+import type { ToolFacts } from '@/lib/tools/tool-facts';
 import type { Language } from './language';
 
-type Localized = Record<Language, string>;
-
-/** What each tool does and an example request, in both languages, for help texts. */
-export const toolCapabilities: Record<ToolName, { action: Localized; example: Localized }> = {
-  getOrderStatus: {
-    action: { zh: '查询订单状态', en: 'look up an order’s status' },
-    example: { zh: '查询订单 A1001', en: 'where is my order A1001' },
-  },
-  createTicket: {
-    action: { zh: '创建客服工单', en: 'open a support ticket' },
-    example: { zh: '帮我创建一个工单：耳机坏了', en: 'create a ticket: my headphones are broken' },
-  },
-  searchKnowledgeBase: {
-    action: {
-      zh: '搜索帮助中心（退货、退款、运费、保修等）',
-      en: 'search the help centre (returns, refunds, shipping, warranty…)',
-    },
-    example: { zh: '退货政策是什么', en: 'what is your return policy' },
-  },
-  addTodo: {
-    action: { zh: '添加待办', en: 'add a to-do' },
-    example: { zh: '加一个待办：买牛奶', en: 'add a todo: buy milk' },
-  },
-  listTodos: {
-    action: { zh: '列出你的待办', en: 'list your to-dos' },
-    example: { zh: '列出我的待办', en: 'list my todos' },
-  },
-};
-
-const isToolName = (name: string): name is ToolName => Object.hasOwn(toolCapabilities, name);
+/** What each tool does and an example request, in both languages, for help texts (declared in its facts). */
+export const toolCapabilities: Record<ToolName, ToolFacts['capability']> = Object.fromEntries(
+  toolCatalog.map((facts) => [facts.name, facts.capability]),
+) as Record<ToolName, ToolFacts['capability']>;
 
 /**
  * A markdown list of what these tools let the assistant do, each with the tool's name and

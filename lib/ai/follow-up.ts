@@ -1,33 +1,25 @@
+import { toolCatalog } from '@/lib/tools/tool-catalog';
 import type { Language } from './language';
 import { cleanTitle } from './nlu/extract-title';
 import { findOrderIds } from './nlu/features';
 import type { ToolRequest, Understanding } from './nlu/understand';
 
 /** The tools whose required argument the offline model asks for when it is missing. */
-export type AskingToolName = 'createTicket' | 'addTodo' | 'getOrderStatus' | 'searchKnowledgeBase';
+export type AskingToolName = Extract<
+  (typeof toolCatalog)[number],
+  { missingArgumentQuestion: object }
+>['name'];
 
 /**
- * The question asked for each missing argument. The offline model recognises its own question
- * in the conversation (the message it ends with), which is how the next message fills it.
+ * The question asked for each missing argument (declared in each tool's facts). The offline
+ * model recognises its own question in the conversation (the message it ends with), which is
+ * how the next message fills it.
  */
-export const missingArgumentQuestions: Record<AskingToolName, Record<Language, string>> = {
-  createTicket: {
-    zh: '要创建工单，我还需要一个标题：工单标题写什么？',
-    en: 'To open a ticket I need a title: what should the ticket say?',
-  },
-  addTodo: {
-    zh: '要添加待办，请告诉我具体内容：待办写什么？',
-    en: 'What should the to-do say?',
-  },
-  getOrderStatus: {
-    zh: '请告诉我订单号（形如 A1001），我来帮你查询。',
-    en: 'Which order? Please give me the order number (it looks like A1001).',
-  },
-  searchKnowledgeBase: {
-    zh: '你想了解什么？请把问题说得具体一些。',
-    en: 'What would you like to know? Please ask a specific question.',
-  },
-};
+export const missingArgumentQuestions = Object.fromEntries(
+  toolCatalog.flatMap((facts) =>
+    'missingArgumentQuestion' in facts ? [[facts.name, facts.missingArgumentQuestion]] : [],
+  ),
+) as Record<AskingToolName, Record<Language, string>>;
 
 const askingToolNames = Object.keys(missingArgumentQuestions) as AskingToolName[];
 

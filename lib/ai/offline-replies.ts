@@ -1,6 +1,6 @@
-import type { ToolName } from '@/lib/config';
 import { findErrorReference } from '@/lib/errors/error-reference';
-import { orderStatusLabels } from '@/lib/tools/get-order-status';
+import { orderStatusLabels } from '@/lib/tools/get-order-status-facts';
+import { type ToolName, writeToolNames } from '@/lib/tools/tool-catalog';
 import { describeCapabilities, toolCapabilities } from './capabilities';
 import { type AskingToolName, missingArgumentQuestions } from './follow-up';
 import type { Language } from './language';
@@ -16,8 +16,6 @@ export type ToolOutcome =
 type Record_ = Record<string, unknown>;
 const isRecord = (value: unknown): value is Record_ => typeof value === 'object' && value !== null;
 const text = (value: unknown) => (typeof value === 'string' ? value : value == null ? '' : String(value));
-
-const writeTools = new Set(['createTicket', 'addTodo']);
 
 /** The greeting: who answers and what its tools can do. */
 export function greetingReply(toolNames: readonly string[], language: Language): string {
@@ -100,7 +98,7 @@ export function failureReply(
   switch (outcome.kind) {
     case 'denied': {
       if (subject !== undefined) return partialDenialReply(outcome, subject, language);
-      const nothingDone = writeTools.has(outcome.toolName)
+      const nothingDone = writeToolNames.has(outcome.toolName)
         ? zh
           ? '没有创建任何内容'
           : 'nothing was created'
@@ -153,7 +151,7 @@ function partialDenialReply(
   language: Language,
 ): string {
   const zh = language === 'zh';
-  const notDone = writeTools.has(outcome.toolName)
+  const notDone = writeToolNames.has(outcome.toolName)
     ? zh
       ? '没有为它创建任何内容'
       : 'nothing was created for it'

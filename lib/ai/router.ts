@@ -1,23 +1,11 @@
 import { generateText, type LanguageModel, type ModelMessage, Output, type UIMessage } from 'ai';
 import { z } from 'zod';
-import {
-  isWorkerName,
-  toolNamesByWorker,
-  type WorkerName,
-  workerNames,
-} from '@/lib/tools/tool-names-by-worker';
+import { toolFactsOf, toolNamesByWorker } from '@/lib/tools/tool-catalog';
+import { isWorkerName, type WorkerName, workerNames } from '@/lib/tools/worker-names';
 import { questionAskedIn, startsNewTopic } from './follow-up';
 import { understand } from './nlu/understand';
 import { isOfflineModel } from './offline-model';
 import { parseToolCommand } from './tool-command';
-
-const workerByTool = {
-  createTicket: 'refund',
-  getOrderStatus: 'order',
-  searchKnowledgeBase: 'knowledge',
-  addTodo: 'assistant',
-  listTodos: 'assistant',
-} as const satisfies Record<string, WorkerName>;
 
 /** The worker whose table holds `toolName` (tables given, so MCP tools can join them), or `undefined`. */
 export function workerHoldingTool(
@@ -40,7 +28,8 @@ export function classifyWorker(text: string): WorkerName {
   const commandWorker = command === undefined ? undefined : workerHoldingTool(command.toolName);
   if (commandWorker !== undefined) return commandWorker;
   const [first] = understand(text).requests;
-  return first === undefined ? 'knowledge' : workerByTool[first.toolName];
+  // A request names a built-in tool: the first worker its facts list holds it.
+  return toolFactsOf(first?.toolName ?? '')?.workers[0] ?? 'knowledge';
 }
 
 const textOf = (message: UIMessage) =>

@@ -38,14 +38,17 @@ export type AssembleTurnToolsOptions = {
   baseTools: ToolSet;
   /** The worker the table belongs to, as the audit log names it. */
   worker: string;
-  /** The chat id: the idempotency scope, the approval session and the rate-limit key. */
-  sessionId: string;
+  /**
+   * The chat id. This is where the app meets the engine's names: the chat id is the
+   * idempotency shell's `scope` and the approval shell's `sessionId`.
+   */
+  chatId: string;
   /** The user who owns the chat: only they may decide its approvals; their tool budget and idempotency window. */
   ownerId: string;
   /** Absent: no approval shell (the non-streaming endpoint). */
   approval?: TurnApprovalOptions;
   store: IdempotencyStore;
-  /** Tools the idempotency shell guards; default the built-in write tools. */
+  /** Tools the idempotency shell guards (the table's `writeTools`); default the built-in write tools. */
   writeTools?: Iterable<string>;
   /** Writes one audit row per tool call; absent: no audit shell. */
   audit?: (row: NewAuditRow) => void;
@@ -70,7 +73,7 @@ export type AssembleTurnToolsOptions = {
 export function assembleTurnTools({
   baseTools,
   worker,
-  sessionId,
+  chatId,
   ownerId,
   approval,
   store,
@@ -90,7 +93,7 @@ export function assembleTurnTools({
     shells.push((table) =>
       wrapToolsWithAudit(table, {
         record: audit,
-        chatId: sessionId,
+        chatId,
         worker,
         replayedCallIds,
         decisionsByCallId,
@@ -114,7 +117,7 @@ export function assembleTurnTools({
     shells.push((table) =>
       wrapToolsWithApproval(table, confirmTools, {
         registry,
-        sessionId,
+        sessionId: chatId,
         ownerId,
         emit,
         timeoutMs,
@@ -129,7 +132,7 @@ export function assembleTurnTools({
   }
   shells.push((table) =>
     wrapToolsWithIdempotency(table, store, {
-      scope: sessionId,
+      scope: chatId,
       partition: ownerId,
       tools: writeTools,
       onReplay: (event) => {

@@ -3,7 +3,7 @@ import { type ApprovalRecord, type Db, type DeniedStatus, insertAuditRow } from 
 import { revealHiddenInSummary } from '@/lib/shells/reveal-hidden-characters';
 import { hashToolArguments } from '@/lib/shells/wrap-tools-with-audit';
 import { summarizeToolCall } from '@/lib/tools/tool-summaries';
-import { reasonByStatus } from './durable-approval-registry';
+import { reasonByStatus } from './denied-statuses';
 
 /**
  * The audit row of a call that waited while no turn held it (parked, or its server

@@ -1,18 +1,14 @@
 import 'server-only';
-import { convertToModelMessages, generateText, stepCountIs } from 'ai';
+import { generateText } from 'ai';
 import { getConfig } from '@/lib/config';
 import { mcpConfirmToolNames, waitForMcpServers } from '@/lib/mcp/merge-mcp-tools';
 import { getToolRateLimiter } from '@/lib/server/rate-limiter';
 import { getIdempotencyStore } from '@/lib/server/stores';
-import { writeToolNames } from '@/lib/shells';
 import { assembleTurnTools } from './assemble-turn-tools';
 import { createAuditWriter } from './create-audit-writer';
-import { refuseDownloads } from './inline-files';
 import { prepareChatTurn } from './prepare-chat-turn';
-import { sanitizeUIMessages } from './sanitize-ui-messages';
-import { maxTurnSteps } from './stream-chat-turn';
+import { turnModelCall } from './turn-model-call';
 import type { ChatTurnRejection, ChatTurnRequest } from './types';
-import { workerInstructions } from './worker-instructions';
 
 /** What `POST /api/chat/complete` answers. */
 export type CompletedTurn = {
@@ -38,33 +34,24 @@ export async function completeChatTurn(request: ChatTurnRequest): Promise<Comple
   }
   const turn = await prepareChatTurn(request);
   if ('rejection' in turn) return turn.rejection;
-  const { db, model, worker, baseTools, mcpWriteTools, history } = turn;
+  const { db, model, worker, table, history } = turn;
 
   // No approval shell: the turn was refused above while any tool needs one.
   const auditWriter = createAuditWriter(db, request.ownerId);
   const tools = assembleTurnTools({
-    baseTools,
+    baseTools: table.tools,
     worker,
-    sessionId: request.id,
+    chatId: request.chatId,
     ownerId: request.ownerId,
     store: getIdempotencyStore(),
-    writeTools: [...writeToolNames, ...mcpWriteTools],
+    writeTools: table.writeTools,
     audit: auditWriter.record,
     rateLimiter: getToolRateLimiter(),
     signal: request.signal,
   });
-  const result = await generateText({
-    model,
-    system: workerInstructions(worker),
-    messages: await convertToModelMessages(sanitizeUIMessages(history), {
-      tools,
-      ignoreIncompleteToolCalls: true,
-    }),
-    tools,
-    stopWhen: stepCountIs(maxTurnSteps),
-    experimental_download: refuseDownloads,
-    abortSignal: request.signal,
-  });
+  const result = await generateText(
+    await turnModelCall({ model, worker, history, tools, abortSignal: request.signal }),
+  );
   await auditWriter.flush();
   return {
     text: result.text,

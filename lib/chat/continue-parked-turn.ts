@@ -12,18 +12,16 @@ import {
   transitionApproval,
   upsertMessage,
 } from '@/lib/db';
-import { mergeMcpTools } from '@/lib/mcp/merge-mcp-tools';
-import { getToolRateLimiter } from '@/lib/server/rate-limiter';
 import { getIdempotencyStore } from '@/lib/server/stores';
-import { toolDenial, writeToolNames } from '@/lib/shells';
+import { toolDenial } from '@/lib/shells';
 import { finalOutput, type ToolExecute } from '@/lib/shells/wrap-execute';
 import type { ApprovalDecision, ApprovalRegistry } from '@/lib/stores';
-import { createWorkerTools, isWorkerName } from '@/lib/tools';
 import { type ApprovalEnd, mapToolPart, settleApprovalPart } from './approval-parts';
 import { assembleTurnTools } from './assemble-turn-tools';
 import { auditParkedDenial } from './audit-parked-call';
+import { buildWorkerTable } from './build-worker-table';
 import { createAuditWriter } from './create-audit-writer';
-import { deniedStatuses, isDeniedStatus, reasonByStatus } from './durable-approval-registry';
+import { deniedStatuses, isDeniedStatus, reasonByStatus } from './denied-statuses';
 import { replayMessage } from './replay-message';
 import { runChatTurn } from './run-chat-turn';
 
@@ -58,19 +56,15 @@ async function continueLocked(db: Db, approvalId: string): Promise<boolean> {
   const worker = row.worker;
   // Every approval row is written with its owner; one without (none exist) belongs to nobody.
   const ownerId = row.ownerId ?? '';
-  const table = mergeMcpTools(
-    worker,
-    isWorkerName(worker) ? createWorkerTools(worker, db, { chatId: row.chatId, userId: ownerId }) : {},
-  );
-  const baseTools = table.tools;
+  const table = buildWorkerTable(db, worker, { chatId: row.chatId, ownerId }, config);
 
   let end: ApprovalEnd;
   if (approved) {
     const auditWriter = createAuditWriter(db, ownerId);
     const tools = assembleTurnTools({
-      baseTools,
+      baseTools: table.tools,
       worker,
-      sessionId: row.chatId,
+      chatId: row.chatId,
       ownerId,
       // The same approval shell as a live turn, answered from the row: the person's
       // edit reaches the tool, the idempotency key and the model the same way.
@@ -85,9 +79,9 @@ async function continueLocked(db: Db, approvalId: string): Promise<boolean> {
         timeoutMs: 1,
       },
       store: getIdempotencyStore(),
-      writeTools: new Set([...writeToolNames, ...table.writeTools]),
+      writeTools: table.writeTools,
       audit: auditWriter.record,
-      rateLimiter: getToolRateLimiter(),
+      // No rate limit: this call was counted when it first ran up to its card.
     });
     const tool = Object.hasOwn(tools, row.toolName) ? tools[row.toolName] : undefined;
     try {
@@ -133,11 +127,9 @@ async function continueLocked(db: Db, approvalId: string): Promise<boolean> {
     chatId: row.chatId,
     ownerId,
     worker,
-    mcpConfirmTools: table.confirmTools,
-    mcpWriteTools: table.writeTools,
     model,
     modelLabel: label,
-    baseTools,
+    table,
     history: [...messages.slice(0, index), settled],
     messageId: message.id,
     baseParts: -1,

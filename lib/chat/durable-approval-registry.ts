@@ -1,6 +1,5 @@
 import 'server-only';
 import {
-  type ApprovalStatus,
   claimApproval,
   createApproval,
   type Db,
@@ -16,20 +15,9 @@ import type {
   ConfirmOptions,
   DenialReason,
 } from '@/lib/stores';
+import { isDeniedStatus, reasonByStatus } from './denied-statuses';
 import { watchParkedDeadline } from './parked-deadlines';
 import type { TurnParking } from './turn-parking';
-
-/** The denial reason the model and the card see for each way a pending approval ends. */
-export const reasonByStatus: Record<DeniedStatus, DenialReason> = {
-  denied: 'denied',
-  expired: 'timeout',
-  stopped: 'aborted',
-  superseded: 'superseded',
-  closed: 'closed',
-};
-
-/** Every status a pending approval can end in without running. */
-export const deniedStatuses = Object.keys(reasonByStatus) as DeniedStatus[];
 
 /** The row status a registry's own denial stands for (a person's "no" is already on the row). */
 const statusByRegistryReason: Partial<Record<DenialReason, DeniedStatus>> = {
@@ -37,10 +25,6 @@ const statusByRegistryReason: Partial<Record<DenialReason, DeniedStatus>> = {
   aborted: 'stopped',
   closed: 'closed',
 };
-
-export function isDeniedStatus(status: ApprovalStatus): status is DeniedStatus {
-  return Object.hasOwn(reasonByStatus, status);
-}
 
 /** Options of {@link createDurableApprovalRegistry}. */
 export type DurableApprovalRegistryOptions = {

@@ -3,7 +3,7 @@ import { claimApproval, type Db, type DeniedStatus, listChatApprovals, transitio
 import { toolDenial } from '@/lib/shells';
 import type { ApprovalRegistry } from '@/lib/stores';
 import { auditParkedDenial } from './audit-parked-call';
-import { reasonByStatus } from './durable-approval-registry';
+import { reasonByStatus } from './denied-statuses';
 import { patchSavedPart } from './settle-tool-parts';
 import { runningTurns } from './turn-streams';
 

@@ -1,11 +1,11 @@
 import 'server-only';
-import { type LanguageModel, safeValidateUIMessages, type ToolSet, type UIMessage } from 'ai';
+import { type LanguageModel, safeValidateUIMessages, type UIMessage } from 'ai';
 import { getChatModel } from '@/lib/ai/models';
 import { routeWorker } from '@/lib/ai/router';
 import { type AppConfig, getConfig } from '@/lib/config';
 import { type Db, deleteChat, getChat, getChatMessages, getDb, saveChat, upsertMessage } from '@/lib/db';
-import { mergeMcpTools, waitForMcpServers, workerOfTool } from '@/lib/mcp/merge-mcp-tools';
-import { createWorkerTools, isWorkerName } from '@/lib/tools';
+import { waitForMcpServers, workerOfTool } from '@/lib/mcp/merge-mcp-tools';
+import { buildWorkerTable, type WorkerTable } from './build-worker-table';
 import { sanitizeUIMessages } from './sanitize-ui-messages';
 import type { ChatTurnRejection, ChatTurnRequest } from './types';
 
@@ -32,12 +32,7 @@ export type PreparedChatTurn = {
   modelLabel: string;
   worker: string;
   /** The worker's own tool table (its MCP tools included), before any shell. */
-  baseTools: ToolSet;
-  /** MCP tools of this table that wait for a person, besides `AGENT_CONFIRM_TOOLS`. */
-  mcpConfirmTools: ReadonlySet<string>;
-  /** MCP tools of this table the idempotency shell guards, besides the built-in writes. */
-  mcpWriteTools: ReadonlySet<string>;
-  /** The client's history with untrusted approval state stripped, validated by the SDK. */
+  table: WorkerTable;
   /** The stored history, ending with the new user message (as stored: approval state intact). */
   history: UIMessage[];
 };
@@ -51,12 +46,12 @@ export type PreparedChatTurn = {
  * an unknown chat.
  */
 export async function prepareChatTurn(
-  { id, message, worker, ownerId }: ChatTurnRequest,
+  { chatId, message, worker, ownerId }: ChatTurnRequest,
   { saveUserMessage = false }: { saveUserMessage?: boolean } = {},
 ): Promise<PreparedChatTurn | { rejection: ChatTurnRejection }> {
   const config = getConfig();
   const db = await getDb();
-  const existing = await getChat(db, id);
+  const existing = await getChat(db, chatId);
   if (existing !== undefined && existing.ownerId !== ownerId) {
     return { rejection: { status: 404, error: 'Chat not found' } };
   }
@@ -67,7 +62,7 @@ export async function prepareChatTurn(
     return { rejection: { status: 400, error: `message: ${firstLine(validated.error.message)}` } };
   }
   const newMessage = validated.data[0];
-  const stored = existing === undefined ? [] : await getChatMessages(db, id);
+  const stored = existing === undefined ? [] : await getChatMessages(db, chatId);
   // Sending a stored message again (a retry) continues from it; what came after it stays stored.
   const resent = stored.findIndex((storedMessage) => storedMessage.id === newMessage.id);
   const history = [...(resent === -1 ? stored : stored.slice(0, resent)), newMessage];
@@ -86,23 +81,20 @@ export async function prepareChatTurn(
           workerOfTool,
         })
       : worker;
-  const table = mergeMcpTools(
-    chosenWorker,
-    isWorkerName(chosenWorker) ? createWorkerTools(chosenWorker, db, { chatId: id, userId: ownerId }) : {},
-  );
+  const table = buildWorkerTable(db, chosenWorker, { chatId, ownerId }, config);
 
   await saveChat(db, {
-    id,
+    id: chatId,
     ownerId: existing?.ownerId ?? ownerId,
     title: existing?.title ?? text.slice(0, 80),
     worker: chosenWorker,
   });
   if (saveUserMessage) {
     try {
-      await upsertMessage(db, id, newMessage);
+      await upsertMessage(db, chatId, newMessage);
     } catch (error) {
       // A turn that never started leaves no empty chat behind.
-      if (existing === undefined) await deleteChat(db, id).catch(() => undefined);
+      if (existing === undefined) await deleteChat(db, chatId).catch(() => undefined);
       throw error;
     }
   }
@@ -113,9 +105,7 @@ export async function prepareChatTurn(
     model,
     modelLabel: label,
     worker: chosenWorker,
-    baseTools: table.tools,
-    mcpConfirmTools: table.confirmTools,
-    mcpWriteTools: table.writeTools,
+    table,
     history,
   };
 }

@@ -1,6 +1,6 @@
 import 'server-only';
-import type { ToolSet } from 'ai';
 import { z } from 'zod';
+import { getConfig } from '@/lib/config';
 import {
   type ApprovalRecord,
   addApprovalRule,
@@ -12,15 +12,54 @@ import {
 } from '@/lib/db';
 import { describeZodError } from '@/lib/http/json';
 import { maxJsonDepth, nestsDeeperThan } from '@/lib/http/json-depth';
-import { mergeMcpTools } from '@/lib/mcp/merge-mcp-tools';
 import { getApprovalRegistry } from '@/lib/server/stores';
-import { createWorkerTools, isWorkerName } from '@/lib/tools';
+import { buildWorkerTable } from './build-worker-table';
 import { continueParkedTurn } from './continue-parked-turn';
 import { settleChatApprovals } from './settle-tool-parts';
 import { validateToolInput } from './validate-tool-input';
 
 /** The longest note a person can give with a "no". */
 export const maxDenialReasonLength = 500;
+
+const chatIdField = z.string().min(1).max(128);
+
+/**
+ * The chat an approval belongs to: `chatId`, or `sessionId`, the name earlier clients
+ * (and the engine) use for it. Both may be sent only when they agree.
+ */
+const chatIdFields = {
+  chatId: chatIdField.optional(),
+  sessionId: chatIdField.optional(),
+};
+
+function requireChatId(fields: { chatId?: string; sessionId?: string }, context: z.RefinementCtx): void {
+  if (fields.chatId === undefined && fields.sessionId === undefined) {
+    context.addIssue({
+      code: 'custom',
+      path: ['chatId'],
+      message: 'chatId is required: the chat the approval is in',
+    });
+  } else if (
+    fields.chatId !== undefined &&
+    fields.sessionId !== undefined &&
+    fields.chatId !== fields.sessionId
+  ) {
+    context.addIssue({
+      code: 'custom',
+      path: ['sessionId'],
+      message: 'sessionId is another name for chatId: send one',
+    });
+  }
+}
+
+/** The body with `sessionId` read as `chatId`. */
+function withChatId<FIELDS extends { chatId?: string; sessionId?: string }>({
+  chatId,
+  sessionId,
+  ...rest
+}: FIELDS): Omit<FIELDS, 'chatId' | 'sessionId'> & { chatId: string } {
+  return { ...rest, chatId: (chatId ?? sessionId) as string };
+}
 
 /**
  * A person's decision on one approval card: the `/api/chat/approve` body and the
@@ -31,13 +70,14 @@ export const maxDenialReasonLength = 500;
 export const approvalDecisionSchema = z
   .strictObject({
     approvalId: z.string().min(1).max(128),
-    sessionId: z.string().min(1).max(128),
+    ...chatIdFields,
     approved: z.boolean(),
     input: z.record(z.string(), z.unknown()).optional(),
     remember: z.literal('chat').optional(),
     reason: z.string().trim().max(maxDenialReasonLength).optional(),
   })
   .superRefine((decision, context) => {
+    requireChatId(decision, context);
     if (decision.approved && decision.reason !== undefined) {
       context.addIssue({ code: 'custom', path: ['reason'], message: 'reason goes with approved: false' });
     }
@@ -47,7 +87,8 @@ export const approvalDecisionSchema = z
     if (!decision.approved && decision.remember !== undefined) {
       context.addIssue({ code: 'custom', path: ['remember'], message: 'remember goes with approved: true' });
     }
-  });
+  })
+  .transform(withChatId);
 
 /** How a decision was answered: the route sends `body` with `status`; the server action returns `body`. */
 export type ApprovalDecisionResult =
@@ -60,31 +101,32 @@ const takeOverAfterMs = 2_000;
 
 const notFound = {
   status: 404,
-  body: { error: 'No pending approval with that id in this session' },
+  body: { error: 'No pending approval with that id in this chat' },
 } as const;
 
 /** The row if this caller may decide it (same chat, same owner); else undefined, answered as 404. */
 async function ownedApproval(
   db: Db,
   approvalId: string,
-  sessionId: string,
+  chatId: string,
   ownerId: string | undefined,
 ): Promise<ApprovalRecord | undefined> {
   const row = await getApproval(db, approvalId);
-  if (row === undefined || row.chatId !== sessionId || (row.ownerId !== null && row.ownerId !== ownerId)) {
+  if (row === undefined || row.chatId !== chatId || (row.ownerId !== null && row.ownerId !== ownerId)) {
     return undefined;
   }
   return row;
 }
 
 /** The tool the approval is for, from the worker table its turn had. */
-function toolOf(db: Db, row: ApprovalRecord): ToolSet[string] | undefined {
-  const context = { chatId: row.chatId, userId: row.ownerId ?? '' };
-  const table = mergeMcpTools(
+function toolOf(db: Db, row: ApprovalRecord) {
+  const { tools } = buildWorkerTable(
+    db,
     row.worker,
-    isWorkerName(row.worker) ? createWorkerTools(row.worker, db, context) : {},
-  ).tools;
-  return Object.hasOwn(table, row.toolName) ? table[row.toolName] : undefined;
+    { chatId: row.chatId, ownerId: row.ownerId ?? '' },
+    getConfig(),
+  );
+  return Object.hasOwn(tools, row.toolName) ? tools[row.toolName] : undefined;
 }
 
 /**
@@ -107,10 +149,10 @@ export async function decideApproval(input: unknown, ownerId?: string): Promise<
   }
   const parsed = approvalDecisionSchema.safeParse(input);
   if (!parsed.success) return { status: 400, body: { error: describeZodError(parsed.error) } };
-  const { approvalId, sessionId, approved, remember } = parsed.data;
+  const { approvalId, chatId, approved, remember } = parsed.data;
   const reason = parsed.data.reason === '' ? undefined : parsed.data.reason;
   const db = await getDb();
-  const row = await ownedApproval(db, approvalId, sessionId, ownerId);
+  const row = await ownedApproval(db, approvalId, chatId, ownerId);
   if (row === undefined) return notFound;
 
   let editedInput: unknown;
@@ -128,36 +170,37 @@ export async function decideApproval(input: unknown, ownerId?: string): Promise<
 
   const now = Date.now();
   const won = await transitionApproval(db, approvalId, 'pending', approved ? 'approved' : 'denied', {
-    chatId: sessionId,
+    chatId,
     ownerId: ownerId ?? null,
     before: now,
     decision: { editedInput, note: approved ? undefined : reason },
   });
   if (!won) {
     // Past its deadline: settle it now, the timer that would have may be gone with its server.
-    if (row.status === 'pending' && row.expiresAt <= now) await settleChatApprovals(db, sessionId, { now });
+    if (row.status === 'pending' && row.expiresAt <= now) await settleChatApprovals(db, chatId, { now });
     return notFound;
   }
   // Stored before the call wakes, so a call of the same tool right after already finds it.
   if (approved && remember === 'chat' && ownerId !== undefined) {
-    await addApprovalRule(db, { chatId: sessionId, ownerId, toolName: row.toolName });
+    await addApprovalRule(db, { chatId, ownerId, toolName: row.toolName });
   }
 
   let woken = false;
   try {
-    woken = await getApprovalRegistry().resolve(approvalId, sessionId, approved, row.ownerId ?? undefined);
+    // The registry's session is the chat id.
+    woken = await getApprovalRegistry().resolve(approvalId, chatId, approved, row.ownerId ?? undefined);
   } catch {
     // Redis unreachable: the call cannot be woken; the decision is on the row, so continue here.
   }
-  if (!(woken && (await takenOn(approvalId)))) await continueParkedTurn(db, approvalId, sessionId);
+  if (!(woken && (await takenOn(approvalId)))) await continueParkedTurn(db, approvalId, chatId);
   return { status: 200, body: { status: approved ? 'approved' : 'denied' } };
 }
 
 /** The `/api/chat/approve/extend` body. */
-export const approvalExtensionSchema = z.strictObject({
-  approvalId: z.string().min(1).max(128),
-  sessionId: z.string().min(1).max(128),
-});
+export const approvalExtensionSchema = z
+  .strictObject({ approvalId: z.string().min(1).max(128), ...chatIdFields })
+  .superRefine(requireChatId)
+  .transform(withChatId);
 
 /** How much time one "+60 s" adds. */
 export const approvalExtensionMs = 60_000;
@@ -179,13 +222,13 @@ export async function extendApprovalDeadline(
 ): Promise<ApprovalExtensionResult> {
   const parsed = approvalExtensionSchema.safeParse(input);
   if (!parsed.success) return { status: 400, body: { error: describeZodError(parsed.error) } };
-  const { approvalId, sessionId } = parsed.data;
+  const { approvalId, chatId } = parsed.data;
   const db = await getDb();
-  const row = await ownedApproval(db, approvalId, sessionId, ownerId);
+  const row = await ownedApproval(db, approvalId, chatId, ownerId);
   const now = Date.now();
   if (row === undefined || row.status !== 'pending' || row.expiresAt <= now) return notFound;
   const expiresAt = await extendApproval(db, approvalId, {
-    chatId: sessionId,
+    chatId,
     ownerId: ownerId ?? null,
     now,
     byMs: approvalExtensionMs,
@@ -198,7 +241,7 @@ export async function extendApprovalDeadline(
     return notFound;
   }
   try {
-    await getApprovalRegistry().extend(approvalId, sessionId, expiresAt, row.ownerId ?? undefined);
+    await getApprovalRegistry().extend(approvalId, chatId, expiresAt, row.ownerId ?? undefined);
   } catch {
     // Redis unreachable: the row holds the new deadline; the waiting call's own timer may
     // still end it early, which fails closed.

@@ -1,13 +1,10 @@
 import 'server-only';
 import {
-  convertToModelMessages,
   generateId,
   JsonToSseTransformStream,
   type LanguageModel,
   readUIMessageStream,
-  stepCountIs,
   streamText,
-  type ToolSet,
   type UIMessage,
   type UIMessageChunk,
 } from 'ai';
@@ -17,22 +14,17 @@ import { publicErrorText } from '@/lib/errors/public-error';
 import { getToolRateLimiter } from '@/lib/server/rate-limiter';
 import { getApprovalRegistry, getIdempotencyStore } from '@/lib/server/stores';
 import { createPendingApprovalLimiter } from '@/lib/server/user-rate-limits';
-import { writeToolNames } from '@/lib/shells';
 import { assembleTurnTools } from './assemble-turn-tools';
+import type { WorkerTable } from './build-worker-table';
 import { createAuditWriter } from './create-audit-writer';
 import { createDurableApprovalRegistry, recordExecution } from './durable-approval-registry';
-import { refuseDownloads } from './inline-files';
 import { listenForRemoteStops } from './remote-turn-stops';
-import { sanitizeUIMessages } from './sanitize-ui-messages';
 import { settleToolParts } from './settle-tool-parts';
+import { turnModelCall } from './turn-model-call';
 import { createTurnParking } from './turn-parking';
 import { createTurnSideChannel } from './turn-side-channel';
 import { followTurn, getStreamContext, runningTurns } from './turn-streams';
 import type { ChatMessageMetadata } from './types';
-import { workerInstructions } from './worker-instructions';
-
-/** The most model steps one turn may take (tool call → result → answer, twice). */
-export const maxTurnSteps = 6;
 
 /** Everything a turn needs to run, whether it answers a new message or continues after a decision. */
 export type ChatTurnStart = {
@@ -45,11 +37,8 @@ export type ChatTurnStart = {
   worker: string;
   model: LanguageModel;
   modelLabel: string;
-  baseTools: ToolSet;
-  /** MCP tools of this table that wait for a person, besides `AGENT_CONFIRM_TOOLS`. */
-  mcpConfirmTools?: ReadonlySet<string>;
-  /** MCP tools of this table the idempotency shell guards, besides the built-in writes. */
-  mcpWriteTools?: ReadonlySet<string>;
+  /** The worker's table (`buildWorkerTable`), before any shell. */
+  table: WorkerTable;
   /** The stored history: ends with the new user message, or with the assistant message to continue. */
   history: UIMessage[];
   /** The assistant message this turn builds (or continues). */
@@ -77,8 +66,8 @@ export type ChatTurnStart = {
  * decision continues it from the database. Readers are counted by `followTurn`.
  */
 export async function runChatTurn(start: ChatTurnStart): Promise<ReadableStream<string>> {
-  const { db, config, chatId, ownerId, worker, model, modelLabel, baseTools, history, messageId } = start;
-  const { mcpConfirmTools = new Set<string>(), mcpWriteTools = new Set<string>() } = start;
+  const { db, config, chatId, ownerId, worker, model, modelLabel, table, history, messageId } = start;
+  const { tools: baseTools, confirmTools, writeTools } = table;
   listenForRemoteStops();
   const timeoutMs = config.AGENT_CONFIRM_TIMEOUT_MS;
   const abort = new AbortController();
@@ -92,8 +81,6 @@ export async function runChatTurn(start: ChatTurnStart): Promise<ReadableStream<
   const continued = history.at(-1)?.role === 'assistant' ? history.at(-1) : undefined;
 
   const inTable = (name: string) => Object.hasOwn(baseTools, name);
-  const confirmTools = new Set([...config.AGENT_CONFIRM_TOOLS, ...mcpConfirmTools].filter(inTable));
-  const writeTools = new Set([...writeToolNames, ...mcpWriteTools]);
   const sideChannel =
     confirmTools.size > 0 || [...writeTools].some(inTable)
       ? createTurnSideChannel({
@@ -141,7 +128,7 @@ export async function runChatTurn(start: ChatTurnStart): Promise<ReadableStream<
   const tools = assembleTurnTools({
     baseTools,
     worker,
-    sessionId: chatId,
+    chatId,
     ownerId,
     approval:
       sideChannel && registry
@@ -164,18 +151,9 @@ export async function runChatTurn(start: ChatTurnStart): Promise<ReadableStream<
   });
   const metadata: ChatMessageMetadata = { worker, model: modelLabel };
 
-  const result = streamText({
-    model,
-    system: workerInstructions(worker),
-    messages: await convertToModelMessages(sanitizeUIMessages(history), {
-      tools,
-      ignoreIncompleteToolCalls: true,
-    }),
-    tools,
-    stopWhen: stepCountIs(maxTurnSteps),
-    experimental_download: refuseDownloads,
-    abortSignal: abort.signal,
-  });
+  const result = streamText(
+    await turnModelCall({ model, worker, history, tools, abortSignal: abort.signal }),
+  );
   let ended: Promise<void> = Promise.resolve();
   const chunks = result.toUIMessageStream({
     originalMessages: history,

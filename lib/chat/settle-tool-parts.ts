@@ -18,7 +18,7 @@ import {
   type ToolPart,
 } from './approval-parts';
 import { auditParkedDenial } from './audit-parked-call';
-import { deniedStatuses, isDeniedStatus, reasonByStatus } from './durable-approval-registry';
+import { deniedStatuses, isDeniedStatus, reasonByStatus } from './denied-statuses';
 
 const unsettledStates = new Set([
   'input-streaming',

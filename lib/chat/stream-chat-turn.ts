@@ -7,8 +7,6 @@ import { prepareChatTurn } from './prepare-chat-turn';
 import { runChatTurn } from './run-chat-turn';
 import type { ChatTurnRejection, ChatTurnRequest } from './types';
 
-export { maxTurnSteps } from './run-chat-turn';
-
 /**
  * Runs one streaming chat turn and answers the AI SDK UI message stream.
  *
@@ -23,10 +21,10 @@ export async function streamChatTurn(request: ChatTurnRequest): Promise<Response
   const turn = await prepareChatTurn(request, { saveUserMessage: true });
   if ('rejection' in turn) return turn.rejection;
   // A card still waiting in this chat is answered by the new message: `superseded`.
-  await settleChatAsSuperseded(turn.db, getApprovalRegistry(), request.id, request.ownerId);
+  await settleChatAsSuperseded(turn.db, getApprovalRegistry(), request.chatId, request.ownerId);
   const stream = await runChatTurn({
     ...turn,
-    chatId: request.id,
+    chatId: request.chatId,
     ownerId: request.ownerId,
     modelLabel: turn.modelLabel ?? getChatModel(turn.config).label,
     messageId: generateId(),

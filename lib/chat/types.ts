@@ -2,8 +2,8 @@ import type { UIMessage } from 'ai';
 
 /** One user turn as the routes hand it to lib/chat (already validated). */
 export type ChatTurnRequest = {
-  /** The chat id; also the idempotency scope and the approval session. */
-  id: string;
+  /** The chat id (the body's `id`); the turn's shells use it as their scope and session. */
+  chatId: string;
   /** The new user message; the history is the one stored for the chat. */
   message: UIMessage;
   /** A pinned worker (built-in or added by an MCP server), or `auto` / absent to let the router pick. */

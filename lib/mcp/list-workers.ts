@@ -1,7 +1,7 @@
 import 'server-only';
-import { getConfig, knownToolNames } from '@/lib/config';
-import { writeToolNames } from '@/lib/shells/write-tool-names';
-import { isWorkerName, toolNamesByWorker } from '@/lib/tools/tool-names-by-worker';
+import { getConfig } from '@/lib/config';
+import { toolNames, toolNamesByWorker, writeToolNames } from '@/lib/tools/tool-catalog';
+import { isWorkerName } from '@/lib/tools/worker-names';
 import { allWorkerNames } from './mcp-config';
 import { getMcpServerPool } from './mcp-server-pool';
 
@@ -37,7 +37,7 @@ export async function listWorkers(): Promise<WorkerListing[]> {
  * server marks read-only. The page folds their calls to one line.
  */
 export function readOnlyToolNames(workers: readonly WorkerListing[]): string[] {
-  const builtIn = knownToolNames.filter((name) => !writeToolNames.has(name));
+  const builtIn = toolNames.filter((name) => !writeToolNames.has(name));
   const mcp = workers.flatMap((worker) =>
     worker.mcpTools.filter((tool) => tool.readOnly).map((tool) => tool.name),
   );

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { workerNames } from '@/lib/tools/tool-names-by-worker';
+import { workerNames } from '@/lib/tools/worker-names';
 
 // Letters and digits, single `-` or `_` between them: never `__`, which separates server and tool.
 const serverNameSchema = z

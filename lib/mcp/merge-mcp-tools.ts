@@ -1,6 +1,6 @@
 import 'server-only';
 import type { ToolSet } from 'ai';
-import { toolNamesByWorker } from '@/lib/tools/tool-names-by-worker';
+import { toolFactsOf } from '@/lib/tools/tool-catalog';
 import { getMcpServerPool } from './mcp-server-pool';
 
 /** A worker's whole table for one turn, and the tools beyond the built-in lists that need each shell. */
@@ -29,9 +29,8 @@ export function mergeMcpTools(worker: string, table: ToolSet): MergedWorkerTools
 
 /** The worker whose table holds `toolName`: a built-in table, else the worker its MCP server joins. */
 export function workerOfTool(toolName: string): string | undefined {
-  for (const [worker, names] of Object.entries(toolNamesByWorker)) {
-    if ((names as readonly string[]).includes(toolName)) return worker;
-  }
+  const builtIn = toolFactsOf(toolName)?.workers[0];
+  if (builtIn !== undefined) return builtIn;
   return getMcpServerPool()
     ?.toolInfos()
     .find((info) => info.name === toolName)?.worker;

@@ -1,5 +1,6 @@
 import 'server-only';
-import { ConfigError, knownToolNames } from '@/lib/config';
+import { ConfigError } from '@/lib/config';
+import { toolNames } from '@/lib/tools/tool-catalog';
 import { getMcpServerPool } from './mcp-server-pool';
 
 /**
@@ -22,7 +23,7 @@ export async function startMcpServers(confirmTools: Iterable<string>): Promise<v
   // Children of stdio servers must not outlive the app; the sync part of close() kills them.
   process.once('exit', () => void pool.close());
   if (unknown.length > 0) {
-    const known = [...knownToolNames, ...pool.toolInfos().map((info) => info.name)];
+    const known = [...toolNames, ...pool.toolInfos().map((info) => info.name)];
     throw new ConfigError(
       `Invalid Toolgate configuration:\n- AGENT_CONFIRM_TOOLS names unknown tool(s) ${unknown.map((name) => `"${name}"`).join(', ')}; known tools: ${known.join(', ')}`,
     );

@@ -1,23 +1,10 @@
 import { tool } from 'ai';
 import { z } from 'zod';
-import type { Language } from '@/lib/ai/language';
 import type { Db } from '@/lib/db/engine';
 import { addTodo } from '@/lib/db/todos';
-import type { FieldLabels } from './field-labels';
-import { textField } from './text-field';
+import { addTodoFacts } from './add-todo-facts';
 import type { ToolContext } from './tool-context';
-
-/** One line saying what an `addTodo` call will do, for the card title. */
-export function summarizeAddTodo(input: unknown, language: Language): string {
-  const title = textField(input, 'title');
-  return language === 'zh' ? `添加待办「${title}」` : `Add to-do “${title}”`;
-}
-
-/** One line saying what an `addTodo` call did. */
-export function summarizeAddTodoResult(output: unknown, language: Language): string {
-  const title = textField(output, 'title');
-  return language === 'zh' ? `已添加待办「${title}」` : `Added to-do “${title}”`;
-}
+import { defineTool } from './tool-descriptor';
 
 /** What a `addTodo` call takes; its messages and descriptions are written for the model. */
 const addTodoInput = z.object({
@@ -28,11 +15,6 @@ const addTodoInput = z.object({
     .max(200, 'title is longer than 200 characters: shorten it to one sentence.')
     .describe('The to-do as one short sentence, in the user’s words, e.g. "buy milk" or "买牛奶".'),
 });
-
-/** The edit form's label of each `addTodo` field. */
-export const addTodoFieldLabels: FieldLabels<typeof addTodoInput> = {
-  title: { en: 'To-do', zh: '待办内容' },
-};
 
 /** Builds `addTodo`: a write that adds one item to the user's to-do list. */
 export function createAddTodoTool(db: Db, { userId }: ToolContext) {
@@ -47,3 +29,6 @@ export function createAddTodoTool(db: Db, { userId }: ToolContext) {
     },
   });
 }
+
+/** `addTodo`, declared once: its facts and its factory. */
+export const addTodoTool = defineTool(addTodoFacts, { inputSchema: addTodoInput, create: createAddTodoTool });

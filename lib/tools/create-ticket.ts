@@ -1,24 +1,11 @@
 import { tool } from 'ai';
 import { z } from 'zod';
-import type { Language } from '@/lib/ai/language';
 import type { Db } from '@/lib/db/engine';
 import { createTicket } from '@/lib/db/tickets';
-import type { FieldLabels } from './field-labels';
+import { createTicketFacts } from './create-ticket-facts';
 import { orderIdSchema } from './order-id-schema';
-import { textField } from './text-field';
 import type { ToolContext } from './tool-context';
-
-/** One line saying what a `createTicket` call will do, for the card title. */
-export function summarizeCreateTicket(input: unknown, language: Language): string {
-  const title = textField(input, 'title');
-  return language === 'zh' ? `创建工单「${title}」` : `Create ticket “${title}”`;
-}
-
-/** One line saying what a `createTicket` call did. */
-export function summarizeCreateTicketResult(output: unknown, language: Language): string {
-  const ticketId = textField(output, 'ticketId');
-  return language === 'zh' ? `已创建工单 ${ticketId}` : `Ticket ${ticketId} opened`;
-}
+import { defineTool } from './tool-descriptor';
 
 /** What a `createTicket` call takes; its messages and descriptions are written for the model. */
 const createTicketInput = z.object({
@@ -39,13 +26,6 @@ const createTicketInput = z.object({
   orderId: orderIdSchema.optional().describe('Optional order number the ticket is about, e.g. "A1001".'),
 });
 
-/** The edit form's label of each `createTicket` field. */
-export const createTicketFieldLabels: FieldLabels<typeof createTicketInput> = {
-  title: { en: 'Title', zh: '标题' },
-  detail: { en: 'Details (optional)', zh: '详细说明（可选）' },
-  orderId: { en: 'Order number (optional)', zh: '订单号（可选）' },
-};
-
 /** Builds `createTicket`: a write that opens a support ticket and returns its number. */
 export function createCreateTicketTool(db: Db, { userId, chatId }: ToolContext) {
   return tool({
@@ -61,3 +41,9 @@ export function createCreateTicketTool(db: Db, { userId, chatId }: ToolContext) 
     },
   });
 }
+
+/** `createTicket`, declared once: its facts and its factory. */
+export const createTicketTool = defineTool(createTicketFacts, {
+  inputSchema: createTicketInput,
+  create: createCreateTicketTool,
+});

@@ -1,19 +1,21 @@
-/** The product's tools (one factory per file) and the worker tool tables. */
-export { createAddTodoTool } from './add-todo';
-export { createCreateTicketTool } from './create-ticket';
-export { createGetOrderStatusTool } from './get-order-status';
-export { createListTodosTool } from './list-todos';
+/** The product's tools: their facts (client-safe), the registry of descriptors, the worker tables. */
 export { orderIdSchema } from './order-id-schema';
-export { createSearchKnowledgeBaseTool } from './search-knowledge-base';
-export type { ToolContext } from './tool-context';
 export {
   createToolbox,
   createWorkerTools,
-  isWorkerName,
   type Toolbox,
-  toolNamesByWorker,
-  type WorkerName,
-  type WorkerToolName,
+  toolRegistry,
   type WorkerTools,
-  workerNames,
-} from './workers';
+} from './registry';
+export {
+  defaultConfirmToolNames,
+  isToolName,
+  type ToolName,
+  toolCatalog,
+  toolNames,
+  toolNamesByWorker,
+  type WorkerToolName,
+  writeToolNames,
+} from './tool-catalog';
+export type { ToolContext } from './tool-context';
+export { isWorkerName, type WorkerName, workerNames } from './worker-names';

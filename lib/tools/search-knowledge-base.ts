@@ -1,24 +1,9 @@
 import { tool } from 'ai';
 import { z } from 'zod';
-import type { Language } from '@/lib/ai/language';
 import type { Db } from '@/lib/db/engine';
 import { searchArticles } from '@/lib/db/knowledge';
-import type { FieldLabels } from './field-labels';
-import { listLength, textField } from './text-field';
-
-/** One line saying what a `searchKnowledgeBase` call will do, for the card title. */
-export function summarizeSearchKnowledgeBase(input: unknown, language: Language): string {
-  const query = textField(input, 'query');
-  return language === 'zh' ? `搜索帮助中心「${query}」` : `Search the help centre for “${query}”`;
-}
-
-/** One line saying what a `searchKnowledgeBase` call found, for its folded part. */
-export function summarizeSearchKnowledgeBaseResult(output: unknown, language: Language): string {
-  const count = listLength(output, 'hits');
-  if (language === 'zh') return count === 0 ? '没有找到文章' : `找到 ${count} 篇文章`;
-  if (count === 0) return 'No articles found';
-  return count === 1 ? '1 article found' : `${count} articles found`;
-}
+import { searchKnowledgeBaseFacts } from './search-knowledge-base-facts';
+import { defineTool } from './tool-descriptor';
 
 /** What a `searchKnowledgeBase` call takes; its messages and descriptions are written for the model. */
 const searchKnowledgeBaseInput = z.object({
@@ -39,12 +24,6 @@ const searchKnowledgeBaseInput = z.object({
     .describe('How many articles to return, 1–10; default 3.'),
 });
 
-/** The edit form's label of each `searchKnowledgeBase` field. */
-export const searchKnowledgeBaseFieldLabels: FieldLabels<typeof searchKnowledgeBaseInput> = {
-  query: { en: 'Question', zh: '问题' },
-  limit: { en: 'How many articles (1–10, optional)', zh: '文章数量（1–10，可选）' },
-};
-
 /** Builds `searchKnowledgeBase`: read-only full-text search of the help-centre articles (zh and en). */
 export function createSearchKnowledgeBaseTool(db: Db) {
   return tool({
@@ -57,3 +36,9 @@ export function createSearchKnowledgeBaseTool(db: Db) {
     execute: async ({ query, limit = 3 }) => ({ hits: await searchArticles(db, query, limit) }),
   });
 }
+
+/** `searchKnowledgeBase`, declared once: its facts and its factory. */
+export const searchKnowledgeBaseTool = defineTool(searchKnowledgeBaseFacts, {
+  inputSchema: searchKnowledgeBaseInput,
+  create: createSearchKnowledgeBaseTool,
+});

@@ -13,6 +13,7 @@ import {
   createMemoryApprovalRegistry,
   createMemoryIdempotencyStore,
 } from '@/lib/stores';
+import { call } from '../support/call-tool';
 
 function createTable() {
   let created = 0;
@@ -32,11 +33,6 @@ function createTable() {
 type Table = ReturnType<typeof createTable>['table'];
 
 /** Calls a tool's execute as the AI SDK would (AI SDK 7 requires `context`; `{}` without a contextSchema). */
-// biome-ignore lint/suspicious/noExplicitAny: test helper over any tool.
-function call(tool: { execute?: (input: any, options: any) => unknown }, input: unknown, toolCallId: string) {
-  if (tool.execute === undefined) throw new Error('tool has no execute');
-  return tool.execute(input, { toolCallId, messages: [], context: {} });
-}
 
 /** A shell that records when it sees a call, then forwards it. */
 function recordingShell(name: string, log: string[]): ToolShell<Table> {

@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Db } from '@/lib/db/engine';
 import { fieldLabelsByTool } from '@/lib/tools/tool-field-labels';
 import { toolInputJsonSchemas } from '@/lib/tools/tool-input-json-schemas';
 
-// Building the tools never touches the database; only execute would.
-const schemas = toolInputJsonSchemas({} as Db);
+const schemas = toolInputJsonSchemas();
 
 describe('fieldLabelsByTool', () => {
   it('labels every input field of every built-in tool, and nothing else', () => {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { knownToolNames } from '@/lib/config';
-import { writeToolNames } from '@/lib/shells/write-tool-names';
+import { toolNames as knownToolNames, writeToolNames } from '@/lib/tools/tool-catalog';
 import { summarizeToolCall, summarizeToolResult } from '@/lib/tools/tool-summaries';
 
 describe('summarizeToolResult', () => {

@@ -15,6 +15,7 @@ import {
   type ApprovalRequestEvent,
   createMemoryApprovalRegistry,
 } from '@/lib/stores';
+import { call } from '../support/call-tool';
 
 function createTable() {
   const createTicket = vi.fn(async ({ title }: { title: string }) => ({
@@ -39,16 +40,6 @@ function createTable() {
 }
 
 /** Calls a tool's execute as the AI SDK would (AI SDK 7 requires `context`; `{}` without a contextSchema). */
-function call(
-  // biome-ignore lint/suspicious/noExplicitAny: test helper over any tool.
-  tool: { execute?: (input: any, options: any) => unknown },
-  input: unknown,
-  toolCallId: string,
-  abortSignal?: AbortSignal,
-) {
-  if (tool.execute === undefined) throw new Error('tool has no execute');
-  return tool.execute(input, { toolCallId, messages: [], context: {}, abortSignal });
-}
 
 describe('wrapToolsWithApproval', () => {
   beforeEach(() => {

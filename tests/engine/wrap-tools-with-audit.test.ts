@@ -18,6 +18,7 @@ import {
   createMemoryApprovalRegistry,
   createMemoryIdempotencyStore,
 } from '@/lib/stores';
+import { call } from '../support/call-tool';
 
 function createTable() {
   let ticketCount = 0;
@@ -37,16 +38,6 @@ function createTable() {
 }
 
 /** Calls a tool's execute as the AI SDK would (AI SDK 7 requires `context`). */
-function call(
-  // biome-ignore lint/suspicious/noExplicitAny: test helper over any tool.
-  tool: { execute?: (input: any, options: any) => unknown },
-  input: unknown,
-  toolCallId: string,
-  abortSignal?: AbortSignal,
-) {
-  if (tool.execute === undefined) throw new Error('tool has no execute');
-  return tool.execute(input, { toolCallId, messages: [], context: {}, abortSignal });
-}
 
 /** A clock that advances 5 ms each time it is read. */
 function steppingClock(start = Date.parse('2026-11-30T10:00:00.000Z')) {

@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { wrapToolsWithIdempotency, writeToolNames } from '@/lib/shells';
 import { createMemoryIdempotencyStore } from '@/lib/stores';
+import { call } from '../support/call-tool';
 
 function createTable() {
   let ticketCount = 0;
@@ -27,11 +28,6 @@ function createTable() {
 }
 
 /** Calls a tool's execute as the AI SDK would (AI SDK 7 requires `context`; `{}` without a contextSchema). */
-// biome-ignore lint/suspicious/noExplicitAny: test helper over any tool.
-function call(tool: { execute?: (input: any, options: any) => unknown }, input: unknown, toolCallId: string) {
-  if (tool.execute === undefined) throw new Error('tool has no execute');
-  return tool.execute(input, { toolCallId, messages: [], context: {} });
-}
 
 describe('wrapToolsWithIdempotency', () => {
   it('guards the write tools by default', () => {

@@ -3,6 +3,7 @@ import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { isToolRateLimited, type ToolRateLimiter, wrapToolsWithRateLimit } from '@/lib/shells';
+import { call } from '../support/call-tool';
 
 function createTable() {
   const createTicket = vi.fn(async ({ title }: { title: string }) => ({ ticketId: 'TK-000001', title }));
@@ -19,11 +20,6 @@ function createTable() {
 }
 
 /** Calls a tool's execute as the AI SDK would (AI SDK 7 requires `context`). */
-// biome-ignore lint/suspicious/noExplicitAny: test helper over any tool.
-function call(tool: { execute?: (input: any, options: any) => unknown }, input: unknown, toolCallId: string) {
-  if (tool.execute === undefined) throw new Error('tool has no execute');
-  return tool.execute(input, { toolCallId, messages: [], context: {} });
-}
 
 afterEach(() => {
   vi.restoreAllMocks();

@@ -242,6 +242,24 @@ describe('a waiting turn nobody follows any more', () => {
     expect((await decide(request.approvalId, 'chat-left', true)).status).toBe(404);
   });
 
+  it('counts an allowed parked call against AGENT_TOOL_RATE_LIMIT once, not again when it continues', async () => {
+    await configureServer({
+      TOOLGATE_PARK_AFTER_MS: '50',
+      OFFLINE_MODEL_DELAY_MS: '20',
+      AGENT_TOOL_RATE_LIMIT: '1/60s',
+    });
+    const request = await parkedCard('chat-budget', 'create a ticket: one call of my budget');
+    expect((await decide(request.approvalId, 'chat-budget', true)).status).toBe(200);
+    await expect
+      .poll(async () => toolPartOf((await savedChat('chat-budget')).messages.at(-1))?.state)
+      .toBe('output-available');
+    expect(JSON.stringify(toolPartOf((await savedChat('chat-budget')).messages.at(-1)))).not.toMatch(
+      /rateLimited/,
+    );
+    expect(await ticketCount()).toBe(1);
+    expect(await outcomes()).toEqual(['executed']);
+  });
+
   it('records a denial of a parked card in the audit log and the model wraps up', async () => {
     const request = await parkedCard('chat-left-deny', 'create a ticket: the blinds are stuck');
     expect((await decide(request.approvalId, 'chat-left-deny', false)).status).toBe(200);

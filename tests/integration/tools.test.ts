@@ -2,17 +2,12 @@ import type { Tool } from 'ai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ZodType } from 'zod';
 import { countTickets, type Db } from '@/lib/db';
-import {
-  createAddTodoTool,
-  createCreateTicketTool,
-  createGetOrderStatusTool,
-  createListTodosTool,
-  createSearchKnowledgeBaseTool,
-  createToolbox,
-  createWorkerTools,
-  toolNamesByWorker,
-  workerNames,
-} from '@/lib/tools';
+import { createToolbox, createWorkerTools, toolNamesByWorker, workerNames } from '@/lib/tools';
+import { createAddTodoTool } from '@/lib/tools/add-todo';
+import { createCreateTicketTool } from '@/lib/tools/create-ticket';
+import { createGetOrderStatusTool } from '@/lib/tools/get-order-status';
+import { createListTodosTool } from '@/lib/tools/list-todos';
+import { createSearchKnowledgeBaseTool } from '@/lib/tools/search-knowledge-base';
 
 import { databaseEngines, openTestDatabase } from '../support/test-database';
 

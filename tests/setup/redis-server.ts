@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { freePort } from '../support/free-port';
+import { isExecutable } from '../support/is-executable';
 
 const installHint =
   'Install it (Debian/Ubuntu: `apt-get install -y redis-server`; macOS: `brew install redis`) ' +
@@ -70,15 +71,6 @@ function findRedisServer(): string {
     if (isExecutable(candidate)) return candidate;
   }
   throw new Error(`redis-server was not found on PATH. ${installHint}`);
-}
-
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Sends a raw RESP PING until the server answers +PONG, the process exits, or time runs out. */

@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { accessSync, chownSync, constants, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { freePort } from './free-port';
+import { isExecutable } from './is-executable';
 
 const installHint =
   'Install PostgreSQL’s server (Debian/Ubuntu: `apt-get install -y postgresql`; macOS: `brew install postgresql`) ' +
@@ -135,13 +136,4 @@ export function findPostgresBinDir(): string {
     if (directory !== '' && isExecutable(join(directory, 'initdb'))) return directory;
   }
   throw new Error(`PostgreSQL's initdb was not found. ${installHint}`);
-}
-
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }

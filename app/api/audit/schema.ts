@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { knownToolNames } from '@/lib/config';
 import { auditOutcomes } from '@/lib/db/audit';
 import { describeZodError } from '@/lib/http/json';
+import { toolNames } from '@/lib/tools/tool-catalog';
 
 /** The most rows one request may ask for. */
 export const maxAuditLimit = 500;
@@ -27,7 +27,7 @@ export const auditQuerySchema = z.object({
   // MCP tools are named `<server>__<tool>`; which exist depends on the servers, so only the shape is checked.
   tool: optional(
     z.union([
-      z.enum(knownToolNames),
+      z.enum(toolNames),
       z
         .string()
         .max(64)

@@ -23,7 +23,8 @@ export const POST = withUnavailableAs503(
     if (!parsed.success) return jsonError(400, parsed.error);
 
     // No request.signal: the turn is detached, a client that goes away is not a decision.
-    const result = await streamChatTurn({ ...parsed.data, ownerId: user.id });
+    const { id: chatId, ...turn } = parsed.data;
+    const result = await streamChatTurn({ ...turn, chatId, ownerId: user.id });
     return result instanceof Response ? result : jsonError(result.status, result.error);
   }),
 );

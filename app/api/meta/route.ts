@@ -1,6 +1,5 @@
 import { getChatModel } from '@/lib/ai/models';
 import { getConfig } from '@/lib/config';
-import { getDb } from '@/lib/db';
 import { withSession } from '@/lib/http/with-session';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 import { listWorkers, readOnlyToolNames } from '@/lib/mcp/list-workers';
@@ -24,7 +23,7 @@ export const GET = withUnavailableAs503(
       readOnlyTools: readOnlyToolNames(workers),
       confirmTools: [...config.AGENT_CONFIRM_TOOLS],
       confirmTimeoutMs: config.AGENT_CONFIRM_TIMEOUT_MS,
-      toolInputSchemas: toolInputJsonSchemas(await getDb()),
+      toolInputSchemas: toolInputJsonSchemas(),
       toolFieldLabels: fieldLabelsByTool,
     });
   }),

@@ -1,10 +1,8 @@
-import { convertToModelMessages, stepCountIs, streamText } from 'ai';
+import { streamText } from 'ai';
 import type { NextRequest } from 'next/server';
 import { prepareChatTurn } from '@/lib/chat/prepare-chat-turn';
-import { sanitizeUIMessages } from '@/lib/chat/sanitize-ui-messages';
-import { maxTurnSteps } from '@/lib/chat/stream-chat-turn';
+import { turnModelCall } from '@/lib/chat/turn-model-call';
 import type { ChatMessageMetadata } from '@/lib/chat/types';
-import { workerInstructions } from '@/lib/chat/worker-instructions';
 import { getConfig } from '@/lib/config';
 import { upsertMessage } from '@/lib/db';
 import { jsonError, readJsonBody } from '@/lib/http/json';
@@ -26,34 +24,27 @@ export const POST = withSession(async (request: NextRequest, user) => {
   const parsed = await parseChatRequest(body.value);
   if (!parsed.success) return jsonError(400, parsed.error);
 
+  const { id: chatId, ...fields } = parsed.data;
   const turn = await prepareChatTurn(
-    { ...parsed.data, ownerId: user.id, signal: request.signal },
+    { ...fields, chatId, ownerId: user.id, signal: request.signal },
     { saveUserMessage: true },
   );
   if ('rejection' in turn) {
     const { status, error } = turn.rejection;
     return jsonError(status, error);
   }
-  const { db, model, modelLabel, worker, baseTools, history } = turn;
+  const { db, model, modelLabel, worker, table, history } = turn;
   const metadata: ChatMessageMetadata = { worker, model: modelLabel };
 
-  const result = streamText({
-    model,
-    system: workerInstructions(worker),
-    messages: await convertToModelMessages(sanitizeUIMessages(history), {
-      tools: baseTools,
-      ignoreIncompleteToolCalls: true,
-    }),
-    tools: baseTools,
-    stopWhen: stepCountIs(maxTurnSteps),
-    abortSignal: request.signal,
-  });
+  const result = streamText(
+    await turnModelCall({ model, worker, history, tools: table.tools, abortSignal: request.signal }),
+  );
   return result.toUIMessageStreamResponse({
     originalMessages: history,
     messageMetadata: ({ part }) => (part.type === 'start' ? metadata : undefined),
     onEnd: async ({ messages }) => {
       const reply = messages.at(-1);
-      if (reply !== undefined) await upsertMessage(db, parsed.data.id, reply);
+      if (reply !== undefined) await upsertMessage(db, chatId, reply);
     },
   });
 });

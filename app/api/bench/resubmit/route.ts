@@ -1,20 +1,20 @@
 import { convertToModelMessages, safeValidateUIMessages, stepCountIs, streamText } from 'ai';
 import { z } from 'zod';
 import { getChatModel } from '@/lib/ai/models';
-import { maxTurnSteps } from '@/lib/chat/stream-chat-turn';
+import { maxTurnSteps } from '@/lib/chat/turn-model-call';
 import { workerInstructions } from '@/lib/chat/worker-instructions';
 import { getConfig } from '@/lib/config';
 import { getDb } from '@/lib/db';
 import { describeZodError, jsonError, readJsonBody } from '@/lib/http/json';
 import { withSession } from '@/lib/http/with-session';
-import { createWorkerTools } from '@/lib/tools';
+import { createWorkerTools, defaultConfirmToolNames } from '@/lib/tools';
 
 const bodySchema = z.object({ messages: z.array(z.unknown()).min(1).max(100) });
 
 /**
  * Benchmark baseline for the approval resume: the AI SDK 7 stop-and-resubmit
- * flow, which Toolgate deliberately does not use. `createTicket` (refund worker)
- * is marked `user-approval`, so the first request ends with a
+ * flow, which Toolgate deliberately does not use. The refund worker's tools that
+ * ask a person by default are marked `user-approval`, so the first request ends with a
  * `tool-approval-request`; the client then posts the whole history again with
  * the tool part in state `approval-responded`, and this second request executes
  * the tool and streams its output.
@@ -41,7 +41,7 @@ export const POST = withSession(async (request, user) => {
     system: workerInstructions('refund'),
     messages: await convertToModelMessages(validated.data, { tools }),
     tools,
-    toolApproval: { createTicket: 'user-approval' },
+    toolApproval: Object.fromEntries(defaultConfirmToolNames.map((name) => [name, 'user-approval' as const])),
     stopWhen: stepCountIs(maxTurnSteps),
     abortSignal: request.signal,
   });

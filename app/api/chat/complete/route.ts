@@ -16,8 +16,10 @@ export const POST = withUnavailableAs503(
     const parsed = parseChatRequest(body.value);
     if (!parsed.success) return jsonError(400, parsed.error);
 
+    const { id: chatId, ...turn } = parsed.data;
     const result = await completeChatTurn({
-      ...parsed.data,
+      ...turn,
+      chatId,
       ownerId: user.id,
       signal: request.signal,
     });

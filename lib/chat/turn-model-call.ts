@@ -1,0 +1,39 @@
+import { convertToModelMessages, type LanguageModel, stepCountIs, type ToolSet, type UIMessage } from 'ai';
+import { refuseDownloads } from './inline-files';
+import { sanitizeUIMessages } from './sanitize-ui-messages';
+import { workerInstructions } from './worker-instructions';
+
+/** The most model steps one turn may take (tool call → result → answer, twice). */
+export const maxTurnSteps = 6;
+
+/** What one turn hands the model. */
+export type TurnModelCallOptions = {
+  model: LanguageModel;
+  worker: string;
+  /** The stored history: ends with the new user message, or with the assistant message to continue. */
+  history: UIMessage[];
+  /** The tool table the model may call (hardened, or bare for the bench baseline). */
+  tools: ToolSet;
+  abortSignal?: AbortSignal;
+};
+
+/**
+ * The settings of one turn's model loop, for `streamText` and `generateText` alike: the
+ * worker's instructions, the history as model messages, the tools, the step limit and no downloads.
+ * The streaming turn, the non-streaming turn and the bench baseline all start from here.
+ */
+export async function turnModelCall({ model, worker, history, tools, abortSignal }: TurnModelCallOptions) {
+  return {
+    model,
+    system: workerInstructions(worker),
+    messages: await convertToModelMessages(sanitizeUIMessages(history), {
+      tools,
+      ignoreIncompleteToolCalls: true,
+    }),
+    tools,
+    stopWhen: stepCountIs(maxTurnSteps),
+    // Nothing a user or the history names by URL is fetched by the server.
+    experimental_download: refuseDownloads,
+    abortSignal,
+  };
+}

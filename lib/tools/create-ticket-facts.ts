@@ -1,0 +1,31 @@
+import { textField } from './text-field';
+import { defineToolFacts } from './tool-facts';
+
+/** What the product says about `createTicket` (client-safe; the tool itself is `create-ticket.ts`). */
+export const createTicketFacts = defineToolFacts({
+  name: 'createTicket',
+  workers: ['refund'],
+  kind: 'write',
+  confirmByDefault: true,
+  summarize: (input, language) => {
+    const title = textField(input, 'title');
+    return language === 'zh' ? `创建工单「${title}」` : `Create ticket “${title}”`;
+  },
+  summarizeResult: (output, language) => {
+    const ticketId = textField(output, 'ticketId');
+    return language === 'zh' ? `已创建工单 ${ticketId}` : `Ticket ${ticketId} opened`;
+  },
+  fieldLabels: {
+    title: { en: 'Title', zh: '标题' },
+    detail: { en: 'Details (optional)', zh: '详细说明（可选）' },
+    orderId: { en: 'Order number (optional)', zh: '订单号（可选）' },
+  },
+  capability: {
+    action: { zh: '创建客服工单', en: 'open a support ticket' },
+    example: { zh: '帮我创建一个工单：耳机坏了', en: 'create a ticket: my headphones are broken' },
+  },
+  missingArgumentQuestion: {
+    zh: '要创建工单，我还需要一个标题：工单标题写什么？',
+    en: 'To open a ticket I need a title: what should the ticket say?',
+  },
+});

@@ -1,0 +1,34 @@
+import { listLength, textField } from './text-field';
+import { defineToolFacts } from './tool-facts';
+
+/** What the product says about `searchKnowledgeBase` (client-safe; the tool itself is `search-knowledge-base.ts`). */
+export const searchKnowledgeBaseFacts = defineToolFacts({
+  name: 'searchKnowledgeBase',
+  workers: ['knowledge'],
+  kind: 'read',
+  summarize: (input, language) => {
+    const query = textField(input, 'query');
+    return language === 'zh' ? `搜索帮助中心「${query}」` : `Search the help centre for “${query}”`;
+  },
+  summarizeResult: (output, language) => {
+    const count = listLength(output, 'hits');
+    if (language === 'zh') return count === 0 ? '没有找到文章' : `找到 ${count} 篇文章`;
+    if (count === 0) return 'No articles found';
+    return count === 1 ? '1 article found' : `${count} articles found`;
+  },
+  fieldLabels: {
+    query: { en: 'Question', zh: '问题' },
+    limit: { en: 'How many articles (1–10, optional)', zh: '文章数量（1–10，可选）' },
+  },
+  capability: {
+    action: {
+      zh: '搜索帮助中心（退货、退款、运费、保修等）',
+      en: 'search the help centre (returns, refunds, shipping, warranty…)',
+    },
+    example: { zh: '退货政策是什么', en: 'what is your return policy' },
+  },
+  missingArgumentQuestion: {
+    zh: '你想了解什么？请把问题说得具体一些。',
+    en: 'What would you like to know? Please ask a specific question.',
+  },
+});

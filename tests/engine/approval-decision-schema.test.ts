@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { approvalDecisionSchema, approvalExtensionSchema } from '@/lib/chat/resolve-approval';
+
+describe('approvalDecisionSchema', () => {
+  it('takes the chat as chatId', () => {
+    const parsed = approvalDecisionSchema.parse({ approvalId: 'a1', chatId: 'chat-1', approved: true });
+    expect(parsed).toEqual({ approvalId: 'a1', chatId: 'chat-1', approved: true });
+  });
+
+  it('still takes sessionId as another name for chatId', () => {
+    const parsed = approvalDecisionSchema.parse({ approvalId: 'a1', sessionId: 'chat-1', approved: false });
+    expect(parsed).toEqual({ approvalId: 'a1', chatId: 'chat-1', approved: false });
+  });
+
+  it('refuses a body without the chat, or with two names that disagree', () => {
+    expect(approvalDecisionSchema.safeParse({ approvalId: 'a1', approved: true }).success).toBe(false);
+    const both = approvalDecisionSchema.safeParse({
+      approvalId: 'a1',
+      chatId: 'chat-1',
+      sessionId: 'chat-2',
+      approved: true,
+    });
+    expect(both.success).toBe(false);
+    expect(
+      approvalDecisionSchema.safeParse({ approvalId: 'a1', chatId: 'c', sessionId: 'c', approved: true })
+        .success,
+    ).toBe(true);
+  });
+});
+
+describe('approvalExtensionSchema', () => {
+  it('takes chatId, and sessionId as another name for it', () => {
+    expect(approvalExtensionSchema.parse({ approvalId: 'a1', chatId: 'chat-1' })).toEqual({
+      approvalId: 'a1',
+      chatId: 'chat-1',
+    });
+    expect(approvalExtensionSchema.parse({ approvalId: 'a1', sessionId: 'chat-1' })).toEqual({
+      approvalId: 'a1',
+      chatId: 'chat-1',
+    });
+    expect(approvalExtensionSchema.safeParse({ approvalId: 'a1' }).success).toBe(false);
+  });
+});
