@@ -4,7 +4,7 @@ import { orderStatusLabels } from '@/lib/tools/get-order-status';
 import { describeCapabilities, toolCapabilities } from './capabilities';
 import { type AskingToolName, missingArgumentQuestions } from './follow-up';
 import type { Language } from './language';
-import type { ToolRequest } from './nlu/understand';
+import { type ToolRequest, understoodLength } from './nlu/understand';
 
 /** How one tool call ended, as the offline model reads it back from the prompt. */
 export type ToolOutcome =
@@ -31,6 +31,14 @@ export function outOfTableReply(wanted: ToolName, toolNames: readonly string[], 
   const action = toolCapabilities[wanted].action[language];
   const refusal = language === 'zh' ? `这里不能${action}。` : `I can’t ${action} here.`;
   return `${refusal}${language === 'zh' ? '' : ' '}${describeCapabilities(toolNames, language)}`;
+}
+
+/** Said first when the latest message was longer than the part the offline model reads. */
+export function truncationNote(language: Language): string {
+  const characters = understoodLength.toLocaleString('en-US');
+  return language === 'zh'
+    ? `我只读了你消息的前 ${characters} 个字符。`
+    : `I read only the first ${characters} characters of your message.`;
 }
 
 /** The answer to a message the offline model does not understand. */

@@ -1,24 +1,50 @@
-import { normalizeToken, titleTokenFeatures, titleTokenForm, tokenize } from './features';
+import { normalizeToken, titleTokenContext, titleTokenFeatures, titleTokenForm, tokenize } from './features';
 import type { IntentLabel } from './intent-labels';
 import { nluWeights } from './load-weights';
 
 const leadingFiller =
   /^(?:[\s:：,，、\-–—]|(?:about|for|regarding|re|on|saying|that\s+says|that|to)\b|关于|内容是|内容为|说)+/i;
-const trailingPunctuation = /[\s。.!！?？,，;；、]+$/;
-const trailingCourtesy =
-  /(?:[\s,，]*(?:please|pls|thanks|thank you|thx|谢谢|谢啦|多谢|麻烦了))+[\s。.!！?？]*$/i;
-const wrappingQuotes = /^["'“”‘’「」『』《》]+|["'“”‘’「」『』《》]+$/g;
+const closingPunctuation = /[\s。.!！?？,，;；、]/u;
+const courtesyClosing = /[\s。.!！?？]/u;
+const courtesySeparator = /[\s,，]/u;
+const courtesyWord = /(?:please|pls|thanks|thank you|thx|谢谢|谢啦|多谢|麻烦了)$/i;
+const quote = /["'“”‘’「」『』《》]/u;
+
+// The trimming below scans from the ends instead of running `…+$` regexes: such a regex tries
+// every start position of a long run of spaces or commas again, which grows with the run's square.
+
+/** `text` up to where the characters `pattern` matches end it, from `end` backwards. */
+function endWithout(text: string, pattern: RegExp, end = text.length): number {
+  let index = end;
+  while (index > 0 && pattern.test(text.charAt(index - 1))) index -= 1;
+  return index;
+}
+
+/** `title` without the "please" / "thanks" / "谢谢" words (and the spaces and commas before them) it ends with. */
+function withoutTrailingCourtesy(title: string): string {
+  let cut = -1;
+  let end = endWithout(title, courtesyClosing);
+  for (;;) {
+    const word = courtesyWord.exec(title.slice(Math.max(0, end - 9), end));
+    if (word === null) break;
+    end = endWithout(title, courtesySeparator, end - word[0].length);
+    cut = end;
+  }
+  return cut < 0 ? title : title.slice(0, cut);
+}
+
+function withoutQuotes(title: string): string {
+  let start = 0;
+  while (start < title.length && quote.test(title.charAt(start))) start += 1;
+  return title.slice(start, Math.max(start, endWithout(title, quote)));
+}
 
 /** Trims separators, a leading "about"/"关于", a trailing "please"/"谢谢", quotes and trailing punctuation off a title. */
 export function cleanTitle(raw: string): string {
   let title = raw.trim();
   for (let pass = 0; pass < 3; pass += 1) {
-    title = title
-      .replace(leadingFiller, '')
-      .replace(trailingCourtesy, '')
-      .replace(trailingPunctuation, '')
-      .replace(wrappingQuotes, '')
-      .trim();
+    title = withoutTrailingCourtesy(title.replace(leadingFiller, ''));
+    title = withoutQuotes(title.slice(0, endWithout(title, closingPunctuation))).trim();
   }
   return title;
 }
@@ -36,14 +62,16 @@ const vagueTitle =
  */
 export function extractTitle(text: string, intent: IntentLabel): string {
   const tokens = tokenize(text);
-  const normalized = tokens.map((token) => titleTokenForm(normalizeToken(token.text), vocabulary));
+  const context = titleTokenContext(
+    tokens.map((token) => titleTokenForm(normalizeToken(token.text), vocabulary)),
+  );
   const { weights } = nluWeights.title;
   let previous = 'O';
   let start = -1;
   let end = -1;
   for (let index = 0; index < tokens.length; index += 1) {
     let score = 0;
-    for (const feature of titleTokenFeatures(normalized, index, previous, intent)) {
+    for (const feature of titleTokenFeatures(context, index, previous, intent)) {
       if (Object.hasOwn(weights, feature)) score += weights[feature] as number;
     }
     const label = score > 0 ? 'T' : 'O';

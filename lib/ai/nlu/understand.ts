@@ -21,9 +21,33 @@ export type Understanding = {
   confidence: number;
 };
 
-// Places where a second request may begin: sentence ends, commas, and joining words.
+// Places where a second request may begin: sentence ends, commas, and joining words. A match
+// never starts inside a run of whitespace (`(?<!\s)`): it would start at the run's first space
+// anyway, and trying every space of a long run again is work that grows with its square.
 const clauseBoundary =
-  /[?？!！。;；]+\s*|\s*[,，、]\s*(?:(?:and\s+)?then\s+|also\s+|然后|接着|之后|再|并且|顺便|另外|还有|以及|同时)?|\s+(?:and\s+then|and\s+also|then|also|and|plus)\s+|\s*(?:然后|接着|并且|顺便|另外|还有|以及|同时|和|跟)\s*/giu;
+  /[?？!！。;；]+\s*|(?<!\s)\s*[,，、]\s*(?:(?:and\s+)?then\s+|also\s+|然后|接着|之后|再|并且|顺便|另外|还有|以及|同时)?|(?<!\s)\s+(?:and\s+then|and\s+also|then|also|and|plus)\s+|(?<!\s)\s*(?:然后|接着|并且|顺便|另外|还有|以及|同时|和|跟)\s*/giu;
+
+/** How many characters of a message are read; the rest is not looked at (see `understoodPart`). */
+export const understoodLength = 2000;
+
+/**
+ * The part of a message the model reads: its first `understoodLength` characters (never half of
+ * a surrogate pair), and whether anything was left out. Every stage is linear in what it reads;
+ * the cap keeps a 400,000-character message from costing more than a 2,000-character one.
+ */
+export function understoodPart(text: string): { text: string; truncated: boolean } {
+  if (text.length <= understoodLength) return { text, truncated: false };
+  const code = text.charCodeAt(understoodLength - 1);
+  const end = code >= 0xd800 && code <= 0xdbff ? understoodLength - 1 : understoodLength;
+  return { text: text.slice(0, end), truncated: true };
+}
+
+/**
+ * At most this many pieces are weighed as clauses of their own; the rest of a longer message
+ * joins the last clause. Joining re-reads the clause, so without a bound a message of many
+ * commas would be read again for every comma.
+ */
+const maxPieces = 12;
 
 const isRequest = (intent: IntentLabel) => intent !== 'greeting' && intent !== 'other';
 
@@ -61,6 +85,7 @@ function splitClauses(text: string): Clause[] {
     last = end;
   }
   if (last < text.length) pieces.push(text.slice(last));
+  if (pieces.length > maxPieces) pieces.splice(maxPieces - 1, Infinity, pieces.slice(maxPieces - 1).join(''));
   const clauses: Clause[] = [];
   for (const piece of pieces) {
     const reading = classifyIntent(piece);
@@ -82,8 +107,24 @@ function splitClauses(text: string): Clause[] {
   return clauses;
 }
 
-const trailingJoiner =
-  /[\s,，、;；]*(?:and|then|also|plus|然后|接着|再|并且|顺便|另外|还有|以及|同时)?[\s,，、;；]*$/iu;
+const joinerSeparator = /[\s,，、;；]/u;
+const trailingJoinerWord =
+  /(?:(?<![A-Za-z])(?:and|then|also|plus)|然后|接着|再|并且|顺便|另外|还有|以及|同时)$/i;
+
+/** Where `text` ends once the characters `pattern` matches are trimmed off its end (a scan, not a regex over the whole text). */
+function endWithout(text: string, pattern: RegExp, end = text.length): number {
+  let index = end;
+  while (index > 0 && pattern.test(text.charAt(index - 1))) index -= 1;
+  return index;
+}
+
+/** A clause without the "and" / "然后" and separators it ends with (they join it to the next one). */
+function withoutTrailingJoiner(clause: string): string {
+  let end = endWithout(clause, joinerSeparator);
+  const word = trailingJoinerWord.exec(clause.slice(Math.max(0, end - 5), end));
+  if (word !== null) end = endWithout(clause, joinerSeparator, end - word[0].length);
+  return clause.slice(0, end);
+}
 
 function requestOf(
   intent: IntentLabel,
@@ -91,7 +132,7 @@ function requestOf(
   whole: string,
   single: boolean,
 ): ToolRequest | undefined {
-  const text = clause.replace(trailingJoiner, '');
+  const text = withoutTrailingJoiner(clause);
   switch (intent) {
     case 'createTicket':
     case 'addTodo':
@@ -123,8 +164,12 @@ function readsLikeWords(clause: string): boolean {
   return (visible.match(asciiSymbol)?.length ?? 0) / visible.length <= 0.2;
 }
 
-/** Reads a user message: its clauses, each classified, with titles and order numbers extracted. */
-export function understand(text: string): Understanding {
+/**
+ * Reads a user message: its clauses, each classified, with titles and order numbers extracted.
+ * Only the first `understoodLength` characters are read.
+ */
+export function understand(message: string): Understanding {
+  const { text } = understoodPart(message);
   const clauses = splitClauses(text);
   const single = clauses.length === 1;
   const requests: ToolRequest[] = [];
