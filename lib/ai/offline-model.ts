@@ -19,10 +19,12 @@ import {
   outOfTableReply,
   successReply,
   type ToolOutcome,
+  thanksReply,
   toolCommandUsageReply,
   truncationNote,
   unknownReply,
   unknownToolReply,
+  unsureWriteReply,
 } from './offline-replies';
 import { looksLikeToolCommand, parseToolCommand } from './tool-command';
 
@@ -260,6 +262,10 @@ function planStep(options: LanguageModelV4CallOptions, generateId: () => string)
     : understanding.requests;
 
   if (requests.length === 0) {
+    if (understanding.intent === 'thanks') return answer(thanksReply(language));
+    // Unsure whether a ticket or to-do was meant: ask, rather than write what nobody asked for.
+    if (understanding.unsureWrite !== undefined && available.has(understanding.unsureWrite))
+      return answer(unsureWriteReply(understanding.unsureWrite, language));
     if (
       understanding.intent !== 'greeting' &&
       available.has('searchKnowledgeBase') &&

@@ -1,9 +1,11 @@
+import { classifyIntent } from './classify-intent';
 import { normalizeToken, titleTokenContext, titleTokenFeatures, titleTokenForm, tokenize } from './features';
 import type { IntentLabel } from './intent-labels';
 import { nluWeights } from './load-weights';
 
+// Also the labels that introduce a title ("subject:", "标题是"): they are not part of it.
 const leadingFiller =
-  /^(?:[\s:：,，、\-–—]|(?:about|for|regarding|re|on|saying|that\s+says|that|to)\b|关于|内容是|内容为|说)+/i;
+  /^(?:[\s:：,，、\-–—]|(?:subject|title|topic)\s*(?:is\b|[:：])|(?:about|for|regarding|re|on|saying|that\s+says|that|to)\b|(?:标题|主题|题目|内容)(?:是|为)?[:：]?|关于|说)+/i;
 const closingPunctuation = /[\s。.!！?？,，;；、]/u;
 const courtesyClosing = /[\s。.!！?？]/u;
 const courtesySeparator = /[\s,，]/u;
@@ -92,5 +94,30 @@ export function extractTitle(text: string, intent: IntentLabel): string {
     const rest = cleanTitle(text.slice(colon + 1));
     if (rest.length > title.length && (title === '' || rest.includes(title))) title = rest;
   }
+  title = withoutTrailingRequest(title, intent);
   return vagueTitle.test(title) ? '' : title;
 }
+
+// Where a title may end and the request sentence after it begin.
+const sentenceEnd = /[,，.。!！?？;；]/u;
+
+/**
+ * A title without the request that follows it in the same message ("The printer is jammed.
+ * Can you raise a ticket" → "The printer is jammed"): a last clause that the classifier reads,
+ * on its own, as this same request is the request, not the title. At most three are cut.
+ */
+function withoutTrailingRequest(title: string, intent: IntentLabel): string {
+  let rest = title;
+  for (let pass = 0; pass < 3; pass += 1) {
+    let boundary = rest.length - 1;
+    while (boundary > 0 && !sentenceEnd.test(rest.charAt(boundary))) boundary -= 1;
+    if (boundary <= 0) break;
+    const reading = classifyIntent(rest.slice(boundary + 1));
+    if (reading.intent !== intent || reading.confidence < trailingRequestConfidence) break;
+    rest = cleanTitle(rest.slice(0, boundary));
+  }
+  return rest;
+}
+
+/** How sure the classifier must be that a last clause is the request itself before it is cut off the title. */
+const trailingRequestConfidence = 0.7;

@@ -15,11 +15,30 @@ export type ToolRequest =
 export type Understanding = {
   /** The requests, in the order the user made them. */
   requests: ToolRequest[];
-  /** The reading of the first clause, for messages that ask for nothing (greeting, other). */
+  /** The reading of the first clause, for messages that ask for nothing (greeting, thanks, other). */
   intent: IntentLabel;
   /** The classifier's probability for the first request (or for `intent` when there is none). */
   confidence: number;
+  /**
+   * A write (ticket or to-do) the message may ask for, read without the margin a write needs:
+   * it is not in `requests`, and the caller asks before writing anything.
+   */
+  unsureWrite?: 'createTicket' | 'addTodo';
 };
+
+/**
+ * How far ahead of the runner-up a ticket or to-do reading must be (in probability) to become a
+ * call. Calibrated on the generated held-out corpus: the wrong write readings there lead by
+ * 0.08 and 0.14, and 99 % of the right ones by more than 0.16. A missed write costs a rephrase;
+ * an unwanted one costs trust.
+ */
+export const writeMargin = 0.15;
+
+/** How far the best reading leads the second best. */
+function marginOf({ probabilities }: IntentReading): number {
+  const [best = 0, second = 0] = Object.values(probabilities).sort((a, b) => b - a);
+  return best - second;
+}
 
 // Places where a second request may begin: sentence ends, commas, and joining words. A match
 // never starts inside a run of whitespace (`(?<!\s)`): it would start at the run's first space
@@ -49,7 +68,7 @@ export function understoodPart(text: string): { text: string; truncated: boolean
  */
 const maxPieces = 12;
 
-const isRequest = (intent: IntentLabel) => intent !== 'greeting' && intent !== 'other';
+const isRequest = (intent: IntentLabel) => intent !== 'greeting' && intent !== 'thanks' && intent !== 'other';
 
 /** Below this, a piece is not trusted to be a request of its own, and stays part of its neighbour. */
 const clauseConfidence = 0.6;
@@ -174,16 +193,33 @@ export function understand(message: string): Understanding {
   const single = clauses.length === 1;
   const requests: ToolRequest[] = [];
   let confidence: number | undefined;
+  let unsureWrite: Understanding['unsureWrite'];
   for (const { text: clause, reading } of clauses) {
     const writes = reading.intent === 'createTicket' || reading.intent === 'addTodo';
     if (writes && !readsLikeWords(clause)) continue;
+    if (writes && marginOf(reading) < writeMargin) {
+      // Not sure it asks for a write; naming an order, it is most likely about that order (a read is safe).
+      const orderIds = findOrderIds(clause);
+      if (orderIds.length > 0) {
+        confidence ??= reading.probabilities.getOrderStatus;
+        requests.push({ toolName: 'getOrderStatus', orderIds });
+      } else {
+        unsureWrite ??= reading.intent as NonNullable<Understanding['unsureWrite']>;
+      }
+      continue;
+    }
     const request = requestOf(reading.intent, clause, text, single);
     if (request === undefined) continue;
     confidence ??= reading.confidence;
     requests.push(request);
   }
   const first = clauses[0]?.reading ?? classifyIntent(text);
-  return { requests, intent: first.intent, confidence: confidence ?? first.confidence };
+  return {
+    requests,
+    intent: first.intent,
+    confidence: confidence ?? first.confidence,
+    ...(unsureWrite === undefined ? {} : { unsureWrite }),
+  };
 }
 
 const questionPattern =
