@@ -573,6 +573,7 @@ export const trainSource: CorpusSource = {
         '没别的了，谢谢',
         '再见，谢谢',
         '谢谢帮忙',
+        '没问题，谢谢啦',
       ],
     },
     other: {
@@ -615,6 +616,8 @@ export const trainSource: CorpusSource = {
         '不错',
         '再见',
         '没别的了',
+        '没问题的',
+        '问题不大',
       ],
     },
   },

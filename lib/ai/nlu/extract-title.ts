@@ -94,8 +94,46 @@ export function extractTitle(text: string, intent: IntentLabel): string {
     const rest = cleanTitle(text.slice(colon + 1));
     if (rest.length > title.length && (title === '' || rest.includes(title))) title = rest;
   }
+  if (colon < 0 && start >= 0) title = wholeSentenceTitle(text, title, start, end, intent);
   title = withoutTrailingRequest(title, intent);
   return vagueTitle.test(title) ? '' : title;
+}
+
+/** True when `clause`, read alone, is this request itself (it asks, it names nothing). */
+const isTheRequest = (clause: string, intent: IntentLabel) => {
+  const reading = classifyIntent(clause);
+  return reading.intent === intent && reading.confidence >= trailingRequestConfidence;
+};
+
+/**
+ * The title when the message is one sentence of request and one of title, in either order
+ * ("我要投诉，客服电话打不通" / "The kettle leaks again. Could you open a ticket"): the
+ * sentence the tagger's title sits in, taken whole, as after a colon, when the other sentence
+ * is the request itself and the title's sentence is not. The tagger often misses the first
+ * word of a sentence that starts with the title.
+ */
+function wholeSentenceTitle(
+  text: string,
+  title: string,
+  start: number,
+  end: number,
+  intent: IntentLabel,
+): string {
+  let first = 0;
+  while (first < text.length && !sentenceEnd.test(text.charAt(first))) first += 1;
+  let last = text.length - 1;
+  while (last > first && !sentenceEnd.test(text.charAt(last))) last -= 1;
+  // Request first: the title's sentence runs from the first boundary to the end.
+  if (first < start && first < text.length && isTheRequest(text.slice(0, first), intent)) {
+    const rest = cleanTitle(text.slice(first + 1));
+    if (rest.includes(title) && !isTheRequest(rest, intent)) return rest;
+  }
+  // Title first: the title's sentence runs from the start to the last boundary.
+  if (last >= end && last > 0 && isTheRequest(text.slice(last + 1), intent)) {
+    const before = cleanTitle(text.slice(0, last));
+    if (before.includes(title) && !isTheRequest(before, intent)) return before;
+  }
+  return title;
 }
 
 // Where a title may end and the request sentence after it begin.
