@@ -94,23 +94,24 @@ export function extractTitle(text: string, intent: IntentLabel): string {
     const rest = cleanTitle(text.slice(colon + 1));
     if (rest.length > title.length && (title === '' || rest.includes(title))) title = rest;
   }
-  if (colon < 0 && start >= 0) title = wholeSentenceTitle(text, title, start, end, intent);
+  if (colon < 0) title = wholeSentenceTitle(text, title, start, end, intent);
   title = withoutTrailingRequest(title, intent);
   return vagueTitle.test(title) ? '' : title;
 }
 
-/** True when `clause`, read alone, is this request itself (it asks, it names nothing). */
-const isTheRequest = (clause: string, intent: IntentLabel) => {
+/** True when `clause`, read alone, is read as this request (`sure`: with the confidence a cut needs). */
+const readsAs = (clause: string, intent: IntentLabel, { sure = false } = {}) => {
   const reading = classifyIntent(clause);
-  return reading.intent === intent && reading.confidence >= trailingRequestConfidence;
+  return reading.intent === intent && (!sure || reading.confidence >= trailingRequestConfidence);
 };
 
 /**
  * The title when the message is one sentence of request and one of title, in either order
  * ("我要投诉，客服电话打不通" / "The kettle leaks again. Could you open a ticket"): the
- * sentence the tagger's title sits in, taken whole, as after a colon, when the other sentence
- * is the request itself and the title's sentence is not. The tagger often misses the first
- * word of a sentence that starts with the title.
+ * sentence the tagger's title sits in (or, when it found none, the one that is not the
+ * request), taken whole as after a colon, when the other sentence reads as the request and the
+ * title's sentence does not. The tagger often misses the first word of a sentence that starts
+ * with the title.
  */
 function wholeSentenceTitle(
   text: string,
@@ -123,15 +124,16 @@ function wholeSentenceTitle(
   while (first < text.length && !sentenceEnd.test(text.charAt(first))) first += 1;
   let last = text.length - 1;
   while (last > first && !sentenceEnd.test(text.charAt(last))) last -= 1;
+  const found = start >= 0;
   // Request first: the title's sentence runs from the first boundary to the end.
-  if (first < start && first < text.length && isTheRequest(text.slice(0, first), intent)) {
+  if (first < text.length && (!found || first < start) && readsAs(text.slice(0, first), intent)) {
     const rest = cleanTitle(text.slice(first + 1));
-    if (rest.includes(title) && !isTheRequest(rest, intent)) return rest;
+    if (rest.includes(title) && !readsAs(rest, intent, { sure: true })) return rest;
   }
   // Title first: the title's sentence runs from the start to the last boundary.
-  if (last >= end && last > 0 && isTheRequest(text.slice(last + 1), intent)) {
+  if (last > 0 && (!found || last >= end) && readsAs(text.slice(last + 1), intent, { sure: true })) {
     const before = cleanTitle(text.slice(0, last));
-    if (before.includes(title) && !isTheRequest(before, intent)) return before;
+    if (before.includes(title) && !readsAs(before, intent, { sure: true })) return before;
   }
   return title;
 }
@@ -150,8 +152,7 @@ function withoutTrailingRequest(title: string, intent: IntentLabel): string {
     let boundary = rest.length - 1;
     while (boundary > 0 && !sentenceEnd.test(rest.charAt(boundary))) boundary -= 1;
     if (boundary <= 0) break;
-    const reading = classifyIntent(rest.slice(boundary + 1));
-    if (reading.intent !== intent || reading.confidence < trailingRequestConfidence) break;
+    if (!readsAs(rest.slice(boundary + 1), intent, { sure: true })) break;
     rest = cleanTitle(rest.slice(0, boundary));
   }
   return rest;
