@@ -94,6 +94,12 @@ export function extractTitle(text: string, intent: IntentLabel): string {
     const rest = cleanTitle(text.slice(colon + 1));
     if (rest.length > title.length && (title === '' || rest.includes(title))) title = rest;
   }
+  // "open a ticket about <title>", "remind me to <title>": after the lead the rest is the title, as after a colon.
+  const lead = colon < 0 ? requestLead.exec(text) : null;
+  if (lead !== null && (start < 0 || start >= lead.index)) {
+    const rest = cleanTitle(text.slice(lead.index + lead[0].length));
+    if (rest.length > title.length && (title === '' || rest.includes(title))) title = rest;
+  }
   if (colon < 0) title = wholeSentenceTitle(text, title, start, end, intent);
   title = withoutTrailingRequest(title, intent);
   return vagueTitle.test(title) ? '' : title;
@@ -137,6 +143,10 @@ function wholeSentenceTitle(
   }
   return title;
 }
+
+// A request's object and the word that introduces what it is about ("a ticket about", "remind me to").
+const requestLead =
+  /\b(?:(?:ticket|case|complaint|request|issue|to-?do|task|reminder)\s+(?:about|for|regarding|saying|that\s+says)|remind\s+me\s+to|remember\s+to|forget\s+to)\s+/i;
 
 // Where a title may end and the request sentence after it begin.
 const sentenceEnd = /[,，.。!！?？;；]/u;
