@@ -15,8 +15,8 @@ const quote = /["'“”‘’「」『』《》]/u;
 // The trimming below scans from the ends instead of running `…+$` regexes: such a regex tries
 // every start position of a long run of spaces or commas again, which grows with the run's square.
 
-/** `text` up to where the characters `pattern` matches end it, from `end` backwards. */
-function endWithout(text: string, pattern: RegExp, end = text.length): number {
+/** Where `text` (up to `end`) ends once the characters `pattern` matches are trimmed off its end: a scan, not a regex over the whole text. */
+export function endWithout(text: string, pattern: RegExp, end = text.length): number {
   let index = end;
   while (index > 0 && pattern.test(text.charAt(index - 1))) index -= 1;
   return index;
@@ -51,6 +51,16 @@ export function cleanTitle(raw: string): string {
   return title;
 }
 
+// A request's object and the word that introduces what it is about ("a ticket about", "remind me to").
+const requestLead =
+  /\b(?:(?:ticket|case|complaint|request|issue|to-?do|task|reminder)\s+(?:about|for|regarding|saying|that\s+says)|remind\s+me\s+to|remember\s+to|forget\s+to)\s+/i;
+
+// Where a title may end and the request sentence after it begin.
+const sentenceEnd = /[,，.。!！?？;；]/u;
+
+/** How sure the classifier must be that a last clause is the request itself before it is cut off the title. */
+const trailingRequestConfidence = 0.7;
+
 const vocabulary: ReadonlySet<string> = new Set(nluWeights.title.vocabulary);
 
 // Words that name a problem or a task without saying what it is: a title made of them is no title.
@@ -59,8 +69,10 @@ const vagueTitle =
 
 /**
  * The title in a ticket or to-do request, found by the trained token tagger: the first run of
- * tokens it tags as title, cut from the original text and cleaned. `''` when there is none or
- * it only says "a problem" — the caller then asks for it.
+ * tokens it tags as title, cut from the original text and cleaned; widened to everything after
+ * a colon or a lead ("a ticket about"), or to its whole sentence beside a request sentence, and
+ * without a request sentence after it. `''` when there is none or it only says "a problem" —
+ * the caller then asks for it.
  */
 export function extractTitle(text: string, intent: IntentLabel): string {
   const tokens = tokenize(text);
@@ -144,13 +156,6 @@ function wholeSentenceTitle(
   return title;
 }
 
-// A request's object and the word that introduces what it is about ("a ticket about", "remind me to").
-const requestLead =
-  /\b(?:(?:ticket|case|complaint|request|issue|to-?do|task|reminder)\s+(?:about|for|regarding|saying|that\s+says)|remind\s+me\s+to|remember\s+to|forget\s+to)\s+/i;
-
-// Where a title may end and the request sentence after it begin.
-const sentenceEnd = /[,，.。!！?？;；]/u;
-
 /**
  * A title without the request that follows it in the same message ("The printer is jammed.
  * Can you raise a ticket" → "The printer is jammed"): a last clause that the classifier reads,
@@ -167,6 +172,3 @@ function withoutTrailingRequest(title: string, intent: IntentLabel): string {
   }
   return rest;
 }
-
-/** How sure the classifier must be that a last clause is the request itself before it is cut off the title. */
-const trailingRequestConfidence = 0.7;

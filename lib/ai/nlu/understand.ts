@@ -1,5 +1,5 @@
 import { classifyIntent, type IntentReading } from './classify-intent';
-import { extractTitle } from './extract-title';
+import { endWithout, extractTitle } from './extract-title';
 import { findOrderIds } from './features';
 import type { IntentLabel } from './intent-labels';
 
@@ -129,13 +129,6 @@ function splitClauses(text: string): Clause[] {
 const joinerSeparator = /[\s,，、;；]/u;
 const trailingJoinerWord =
   /(?:(?<![A-Za-z])(?:and|then|also|plus)|然后|接着|再|并且|顺便|另外|还有|以及|同时)$/i;
-
-/** Where `text` ends once the characters `pattern` matches are trimmed off its end (a scan, not a regex over the whole text). */
-function endWithout(text: string, pattern: RegExp, end = text.length): number {
-  let index = end;
-  while (index > 0 && pattern.test(text.charAt(index - 1))) index -= 1;
-  return index;
-}
 
 /** A clause without the "and" / "然后" and separators it ends with (they join it to the next one). */
 function withoutTrailingJoiner(clause: string): string {
