@@ -101,6 +101,8 @@ describe('the title of a ticket or to-do', () => {
       'The lift on floor 5 is stuck again',
     ],
     ['下周二上午九点体检，帮我记一下', 'addTodo', '下周二上午九点体检'],
+    ['Could you file a ticket? The title should be: wrong colour sent', 'createTicket', 'wrong colour sent'],
+    ['我买的台灯到了但是不亮，帮我报一下', 'createTicket', '我买的台灯到了但是不亮'],
   ] as const)(
     'is the whole title after a lead or a label, without the request beside it: %s',
     (text, intent, title) => {

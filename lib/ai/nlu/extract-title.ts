@@ -55,6 +55,14 @@ export function cleanTitle(raw: string): string {
 const requestLead =
   /\b(?:(?:ticket|case|complaint|request|issue|to-?do|task|reminder)\s+(?:about|for|regarding|saying|that\s+says)|remind\s+me\s+to|remember\s+to|forget\s+to)\s+/i;
 
+// A label that introduces the title anywhere in the message ("The title should be:", "主题：").
+const titleLabel =
+  /\b(?:subject|title|topic)(?:\s+(?:should\s+be|will\s+be|is))?\s*[:：]|(?:标题|主题|题目)(?:是|为|[:：])[:：]?/i;
+
+// Words that name the request itself: a sentence with them is the request, not a title beside it.
+const requestWords =
+  /ticket|case|complaint|to-?do|task|reminder|\blist\b|remind|工单|单子|开个单|投诉|报修|待办|清单|提醒|记一下|记下/i;
+
 // Where a title may end and the request sentence after it begin.
 const sentenceEnd = /[,，.。!！?？;；]/u;
 
@@ -106,6 +114,12 @@ export function extractTitle(text: string, intent: IntentLabel): string {
     const rest = cleanTitle(text.slice(colon + 1));
     if (rest.length > title.length && (title === '' || rest.includes(title))) title = rest;
   }
+  // "…, subject: <title>" / "标题是<title>": what a label introduces is the title, wherever the tagger began.
+  const label = titleLabel.exec(text);
+  if (label !== null) {
+    const rest = cleanTitle(text.slice(label.index + label[0].length));
+    if (rest !== '') return withoutTrailingRequest(rest, intent);
+  }
   // "open a ticket about <title>", "remind me to <title>": after the lead the rest is the title, as after a colon.
   const lead = colon < 0 ? requestLead.exec(text) : null;
   if (lead !== null && (start < 0 || start >= lead.index)) {
@@ -122,6 +136,10 @@ const readsAs = (clause: string, intent: IntentLabel, { sure = false } = {}) => 
   const reading = classifyIntent(clause);
   return reading.intent === intent && (!sure || reading.confidence >= trailingRequestConfidence);
 };
+
+/** True when a sentence is the request itself: read confidently as it, and naming it ("open a ticket …"). A complaint alone is a title. */
+const isRequestSentence = (sentence: string, intent: IntentLabel) =>
+  requestWords.test(sentence) && readsAs(sentence, intent, { sure: true });
 
 /**
  * The title when the message is one sentence of request and one of title, in either order
@@ -146,12 +164,12 @@ function wholeSentenceTitle(
   // Request first: the title's sentence runs from the first boundary to the end.
   if (first < text.length && (!found || first < start) && readsAs(text.slice(0, first), intent)) {
     const rest = cleanTitle(text.slice(first + 1));
-    if (rest.includes(title) && !readsAs(rest, intent, { sure: true })) return rest;
+    if (rest.includes(title) && !isRequestSentence(rest, intent)) return rest;
   }
   // Title first: the title's sentence runs from the start to the last boundary.
-  if (last > 0 && (!found || last >= end) && readsAs(text.slice(last + 1), intent, { sure: true })) {
+  if (last > 0 && (!found || last >= end) && readsAs(text.slice(last + 1), intent)) {
     const before = cleanTitle(text.slice(0, last));
-    if (before.includes(title) && !readsAs(before, intent, { sure: true })) return before;
+    if (before.includes(title) && !isRequestSentence(before, intent)) return before;
   }
   return title;
 }
