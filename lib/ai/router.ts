@@ -63,7 +63,7 @@ function lastAnswer(messages: readonly UIMessage[]): UIMessage | undefined {
 /**
  * Routing without a real model. When the last answer ended with a question, a reply that does
  * not start a new topic stays with the worker that asked: the one its metadata names, else the
- * one holding the tool the question is about (history sent by a client may carry no metadata),
+ * one holding the tool the question is about (an answer may be stored or sent without metadata),
  * so "the fridge is noisy" after "What should the ticket say?" fills the ticket.
  */
 function routeWithoutModel(text: string, messages: readonly UIMessage[]): WorkerName {

@@ -36,7 +36,7 @@ function conversation({
   metadata = true,
 }: {
   tools?: (worker: WorkerName) => ToolSet;
-  /** False: answers are kept without the worker that wrote them, as a client may send its history. */
+  /** False: answers are kept without the worker that wrote them, as a conversation a client builds may be. */
   metadata?: boolean;
 } = {}) {
   const history: UIMessage[] = [];
@@ -80,7 +80,7 @@ describe('a conversation with the offline model', () => {
     );
   });
 
-  it('files the answer to its question when the history comes from the client without metadata', async () => {
+  it('files the answer to its question when the answers carry no metadata', async () => {
     const say = conversation({ metadata: false });
     expect((await say('I’d like to report a problem')).text).toContain('what should the ticket say?');
     const filed = await say('the coffee machine leaks');

@@ -128,8 +128,8 @@ describe('routeWorker over a conversation', () => {
     expect(await routeWorker({ text: '周五交物业费', messages: zh })).toBe('assistant');
   });
 
-  it('keeps an answer with the worker whose question it answers when the client sent no metadata', async () => {
-    // `/api/chat/complete` takes the history from the client, whose messages may carry no worker.
+  it('keeps an answer with the worker whose question it answers when the question carries no metadata', async () => {
+    // A conversation built by a client, or saved before answers carried their worker, has no metadata.
     const bare = (id: string, text: string): UIMessage => ({
       id,
       role: 'assistant',
