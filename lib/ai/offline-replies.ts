@@ -45,10 +45,12 @@ export function truncationNote(language: Language): string {
 function otherCapabilities(toolNames: readonly string[], language: Language): string {
   const others = (Object.keys(toolCapabilities) as ToolName[]).filter((name) => !toolNames.includes(name));
   if (others.length === 0) return '';
-  const actions = others.map((name) => toolCapabilities[name].action[language]);
+  const actions = new Intl.ListFormat(language === 'zh' ? 'zh' : 'en', { type: 'conjunction' }).format(
+    others.map((name) => toolCapabilities[name].action[language]),
+  );
   return language === 'zh'
-    ? `\n\n其他助手还可以${actions.join('、')}：请另发一条消息（选择“自动”时会交给对应的助手）。`
-    : `\n\nOther assistants here can ${actions.join(', ')}: ask in a new message (with Auto selected, it goes to the right one).`;
+    ? `\n\n其他助手还可以${actions}：请另发一条消息（选择“自动”时会交给对应的助手）。`
+    : `\n\nOther assistants here can ${actions}: ask in a new message (with Auto selected, it goes to the right one).`;
 }
 
 /** The answer to a message the offline model does not understand: what this worker can do, and what the others can. */

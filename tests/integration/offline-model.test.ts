@@ -266,9 +266,22 @@ describe('createOfflineModel', () => {
     }
   });
 
+  it('greets a greeting with a remark after it, and adds no to-do', async () => {
+    for (const [text, greeting] of [
+      ['你好，今天天气不错哦', '你好！'],
+      ['hi, I like turtles', 'Hi!'],
+    ] as const) {
+      const turn = await runTurn(createWorkerTools('assistant', db, testUser), text);
+      expect(turn.calls).toEqual([]);
+      expect(turn.text.startsWith(greeting)).toBe(true);
+    }
+    expect(await listTodos(db, testUser)).toEqual([]);
+  });
+
   it('names what the other workers can do when it does not understand', async () => {
     const english = await runTurn(createWorkerTools('knowledge', db, testUser), 'blue');
     expect(english.text).toContain('didn’t understand');
+    expect(english.text).toContain('add a to-do, and list your to-dos');
     for (const action of [
       'search the help centre',
       'look up an order’s status',

@@ -73,7 +73,8 @@ const isRequest = (intent: IntentLabel) => intent !== 'greeting' && intent !== '
 /** Below this, a piece is not trusted to be a request of its own, and stays part of its neighbour. */
 const clauseConfidence = 0.6;
 
-type Clause = { text: string; reading: IntentReading };
+/** A clause and its reading; `opening` is the reading of its first piece, before later pieces joined it. */
+type Clause = { text: string; reading: IntentReading; opening: IntentReading };
 
 // The thing a ticket or to-do request names; a piece that names it again asks for another one.
 const requestObject: Partial<Record<IntentLabel, RegExp>> = {
@@ -117,10 +118,14 @@ function splitClauses(text: string): Clause[] {
       reading.confidence >= clauseConfidence &&
       previous.reading.confidence >= clauseConfidence;
     if (previous === undefined || separate) {
-      clauses.push({ text: piece, reading });
+      clauses.push({ text: piece, reading, opening: reading });
     } else {
       const joined = previous.text + piece;
-      clauses[clauses.length - 1] = { text: joined, reading: classifyIntent(joined) };
+      clauses[clauses.length - 1] = {
+        text: joined,
+        reading: classifyIntent(joined),
+        opening: previous.opening,
+      };
     }
   }
   return clauses;
@@ -206,7 +211,14 @@ export function understand(message: string): Understanding {
     confidence ??= reading.confidence;
     requests.push(request);
   }
-  const first = clauses[0]?.reading ?? classifyIntent(text);
+  // "你好，今天天气不错": a greeting with a remark after it is still a greeting.
+  const opening = clauses[0]?.opening;
+  const first =
+    clauses[0]?.reading.intent === 'other' &&
+    opening?.intent === 'greeting' &&
+    opening.confidence >= clauseConfidence
+      ? opening
+      : (clauses[0]?.reading ?? classifyIntent(text));
   return {
     requests,
     intent: first.intent,
