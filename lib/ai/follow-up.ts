@@ -45,11 +45,12 @@ const newTopicConfidence = 0.85;
 
 /**
  * True when a message that follows a question starts something new instead of answering it:
- * a confident, complete request ("where is A1001", "create a ticket: …") or a greeting. A bare
+ * a confident, complete request ("where is A1001", "create a ticket: …"), a greeting or thanks. A bare
  * "the fridge is noisy" or "A1008" is an answer.
  */
 export function startsNewTopic(understanding: Understanding): boolean {
-  if (understanding.intent === 'greeting') return understanding.confidence >= newTopicConfidence;
+  if (understanding.intent === 'greeting' || understanding.intent === 'thanks')
+    return understanding.confidence >= newTopicConfidence;
   const [first] = understanding.requests;
   if (first === undefined || understanding.confidence < newTopicConfidence) return false;
   return missingArgumentQuestion(first, 'en') === undefined;

@@ -11,7 +11,7 @@ import type {
 import { denialNoteOf, isEditedOutput } from '@/lib/shells/wrap-tools-with-approval';
 import { answerTo, missingArgumentQuestion, questionAskedIn, startsNewTopic } from './follow-up';
 import { detectLanguage, type Language } from './language';
-import { looksLikeQuestion, type ToolRequest, understand } from './nlu/understand';
+import { looksLikeQuestion, type ToolRequest, understand, understoodPart } from './nlu/understand';
 import {
   failureReply,
   greetingReply,
@@ -19,9 +19,12 @@ import {
   outOfTableReply,
   successReply,
   type ToolOutcome,
+  thanksReply,
   toolCommandUsageReply,
+  truncationNote,
   unknownReply,
   unknownToolReply,
+  unsureWriteReply,
 } from './offline-replies';
 import { looksLikeToolCommand, parseToolCommand } from './tool-command';
 
@@ -96,10 +99,12 @@ function readConversation(prompt: LanguageModelV4Prompt, lastUserIndex: number) 
   const lastAnswer = earlier.findLast(
     (message) => message.role === 'assistant' && messageText(message) !== '',
   );
-  const language = earlier
-    .filter((message) => message.role === 'user')
-    .map((message) => detectLanguage(messageText(message)))
-    .findLast((found) => found !== undefined);
+  // From the latest message back, stopping at the first with a language: a long history is not read whole.
+  let language: Language | undefined;
+  for (let index = earlier.length - 1; index >= 0 && language === undefined; index -= 1) {
+    const message = earlier[index];
+    if (message?.role === 'user') language = detectLanguage(understoodPart(messageText(message)).text);
+  }
   return { asked: lastAnswer === undefined ? undefined : questionAskedIn(messageText(lastAnswer)), language };
 }
 
@@ -171,7 +176,9 @@ function readOutcome(toolName: string, output: LanguageModelV4ToolResultOutput):
 function planStep(options: LanguageModelV4CallOptions, generateId: () => string): Plan {
   const { prompt } = options;
   const lastUserIndex = prompt.findLastIndex((message) => message.role === 'user');
-  const text = lastUserIndex >= 0 ? userText(prompt[lastUserIndex]) : '';
+  const fullText = lastUserIndex >= 0 ? userText(prompt[lastUserIndex]) : '';
+  // Only the start of a long message is read, and the reply says so (a `/tool` command is parsed whole).
+  const { text, truncated } = understoodPart(fullText);
   const conversation = readConversation(prompt, lastUserIndex);
   const language: Language = detectLanguage(text) ?? conversation.language ?? 'en';
   const offered =
@@ -179,8 +186,9 @@ function planStep(options: LanguageModelV4CallOptions, generateId: () => string)
       ? []
       : (options.tools ?? []).flatMap((tool) => (tool.type === 'function' ? [tool.name] : []));
   const available = new Set(offered);
+  const note = truncated && !looksLikeToolCommand(fullText) ? `${truncationNote(language)}\n\n` : '';
   const answer = (reply: string): Plan => ({
-    content: [{ type: 'text', text: reply }],
+    content: [{ type: 'text', text: `${note}${reply}` }],
     finishReason: { unified: 'stop', raw: 'stop' },
   });
 
@@ -238,8 +246,8 @@ function planStep(options: LanguageModelV4CallOptions, generateId: () => string)
     return answer(paragraphs.length > 0 ? paragraphs.join('\n\n') : greetingReply(offered, language));
   };
 
-  if (looksLikeToolCommand(text)) {
-    const command = parseToolCommand(text);
+  if (looksLikeToolCommand(fullText)) {
+    const command = parseToolCommand(fullText);
     if (command === undefined) return answer(toolCommandUsageReply(language));
     if (!available.has(command.toolName))
       return answer(unknownToolReply(command.toolName, offered, language));
@@ -254,6 +262,10 @@ function planStep(options: LanguageModelV4CallOptions, generateId: () => string)
     : understanding.requests;
 
   if (requests.length === 0) {
+    if (understanding.intent === 'thanks') return answer(thanksReply(language));
+    // Unsure whether a ticket or to-do was meant: ask, rather than write what nobody asked for.
+    if (understanding.unsureWrite !== undefined && available.has(understanding.unsureWrite))
+      return answer(unsureWriteReply(understanding.unsureWrite, language));
     if (
       understanding.intent !== 'greeting' &&
       available.has('searchKnowledgeBase') &&

@@ -4,7 +4,7 @@ import { type ToolName, writeToolNames } from '@/lib/tools/tool-catalog';
 import { describeCapabilities, toolCapabilities } from './capabilities';
 import { type AskingToolName, missingArgumentQuestions } from './follow-up';
 import type { Language } from './language';
-import type { ToolRequest } from './nlu/understand';
+import { type ToolRequest, understoodLength } from './nlu/understand';
 
 /** How one tool call ended, as the offline model reads it back from the prompt. */
 export type ToolOutcome =
@@ -31,10 +31,45 @@ export function outOfTableReply(wanted: ToolName, toolNames: readonly string[], 
   return `${refusal}${language === 'zh' ? '' : ' '}${describeCapabilities(toolNames, language)}`;
 }
 
-/** The answer to a message the offline model does not understand. */
+/** Said first when the latest message was longer than the part the offline model reads. */
+export function truncationNote(language: Language): string {
+  const characters = understoodLength.toLocaleString('en-US');
+  return language === 'zh'
+    ? `我只读了你消息的前 ${characters} 个字符。`
+    : `I read only the first ${characters} characters of your message.`;
+}
+
+/** What the tools of the other workers do, for a reply that should not leave them out. */
+function otherCapabilities(toolNames: readonly string[], language: Language): string {
+  const others = (Object.keys(toolCapabilities) as ToolName[]).filter((name) => !toolNames.includes(name));
+  if (others.length === 0) return '';
+  const actions = new Intl.ListFormat(language === 'zh' ? 'zh' : 'en', { type: 'conjunction' }).format(
+    others.map((name) => toolCapabilities[name].action[language]),
+  );
+  return language === 'zh'
+    ? `\n\n其他助手还可以${actions}：请另发一条消息（选择“自动”时会交给对应的助手）。`
+    : `\n\nOther assistants here can ${actions}: ask in a new message (with Auto selected, it goes to the right one).`;
+}
+
+/** The answer to a message the offline model does not understand: what this worker can do, and what the others can. */
 export function unknownReply(toolNames: readonly string[], language: Language): string {
   const intro = language === 'zh' ? '抱歉，我没有理解你的意思。' : 'Sorry, I didn’t understand that.';
-  return `${intro}${language === 'zh' ? '' : ' '}${describeCapabilities(toolNames, language)}`;
+  return `${intro}${language === 'zh' ? '' : ' '}${describeCapabilities(toolNames, language)}${otherCapabilities(toolNames, language)}`;
+}
+
+/** The question asked instead of a write the model is not sure was meant, with the words that make it sure. */
+export function unsureWriteReply(toolName: 'createTicket' | 'addTodo', language: Language): string {
+  const { action, example } = toolCapabilities[toolName];
+  return language === 'zh'
+    ? `你是想让我${action.zh}吗？如果是，请这样说：「${example.zh}」。`
+    : `Would you like me to ${action.en}? If so, say it like this: “${example.en}”.`;
+}
+
+/** The answer to thanks or a goodbye. */
+export function thanksReply(language: Language): string {
+  return language === 'zh'
+    ? '不客气！还有需要随时告诉我。'
+    : 'You’re welcome! Tell me whenever you need anything else.';
 }
 
 function missingInputReply(toolName: string, language: Language): string | undefined {

@@ -50,18 +50,20 @@ function lastAnswer(messages: readonly UIMessage[]): UIMessage | undefined {
 }
 
 /**
- * Routing without a real model. When the last answer ended with a question and says which
- * worker asked it, a reply that does not start a new topic stays with that worker, so
- * "the fridge is noisy" after "What should the ticket say?" fills the ticket.
+ * Routing without a real model. When the last answer ended with a question, a reply that does
+ * not start a new topic stays with the worker that asked: the one its metadata names, else the
+ * one holding the tool the question is about (an answer may be stored or sent without metadata),
+ * so "the fridge is noisy" after "What should the ticket say?" fills the ticket.
  */
 function routeWithoutModel(text: string, messages: readonly UIMessage[]): WorkerName {
   if (parseToolCommand(text) !== undefined) return classifyWorker(text);
   const previous = lastAnswer(messages);
-  const asker = previous === undefined ? undefined : workerOf(previous);
-  if (previous !== undefined && asker !== undefined) {
+  if (previous !== undefined) {
     const previousText = textOf(previous);
-    const asked = questionAskedIn(previousText) !== undefined || /[?？]\s*$/.test(previousText);
-    if (asked && !startsNewTopic(understand(text))) return asker;
+    const askedFor = questionAskedIn(previousText);
+    const asker = workerOf(previous) ?? (askedFor === undefined ? undefined : workerHoldingTool(askedFor));
+    const asked = askedFor !== undefined || /[?？]\s*$/.test(previousText);
+    if (asker !== undefined && asked && !startsNewTopic(understand(text))) return asker;
   }
   return classifyWorker(text);
 }

@@ -64,6 +64,12 @@ describe('the intent model', () => {
         ),
       ].join('\n'),
     );
+    for (const language of ['zh', 'en'] as const) {
+      const part = evaluateNlu(heldOut.filter((utterance) => utterance.language === language));
+      console.log(
+        `  ${language}: ${part.total} utterances, intent ${(part.accuracy * 100).toFixed(1)} %, titles exact ${(part.titleAccuracy * 100).toFixed(1)} %`,
+      );
+    }
     expect(evaluation.accuracy).toBeGreaterThanOrEqual(0.97);
     for (const label of intentLabels) expect(evaluation.accuracyByIntent[label]).toBeGreaterThanOrEqual(0.85);
     expect(evaluation.titleAccuracy).toBeGreaterThanOrEqual(0.85);
@@ -83,6 +89,26 @@ describe('the title of a ticket or to-do', () => {
   ] as const)('is whatever follows the colon, without a closing "please": %s', (text, intent, title) => {
     expect(extractTitle(text, intent)).toBe(title);
   });
+
+  it.each([
+    ['open a ticket about a missing parcel', 'createTicket', 'a missing parcel'],
+    ['remind me to drop off the keys on Monday', 'addTodo', 'drop off the keys on Monday'],
+    ['帮我开个工单，标题：电梯停了', 'createTicket', '电梯停了'],
+    ['subject: my parcel never came, please open a ticket', 'createTicket', 'my parcel never came'],
+    [
+      'The lift on floor 5 is stuck again. Could you raise a ticket',
+      'createTicket',
+      'The lift on floor 5 is stuck again',
+    ],
+    ['下周二上午九点体检，帮我记一下', 'addTodo', '下周二上午九点体检'],
+    ['Could you file a ticket? The title should be: wrong colour sent', 'createTicket', 'wrong colour sent'],
+    ['我买的台灯到了但是不亮，帮我报一下', 'createTicket', '我买的台灯到了但是不亮'],
+  ] as const)(
+    'is the whole title after a lead or a label, without the request beside it: %s',
+    (text, intent, title) => {
+      expect(extractTitle(text, intent)).toBe(title);
+    },
+  );
 
   it('is empty when nothing follows the colon, so the model asks for it', () => {
     expect(extractTitle('create a ticket: ', 'createTicket')).toBe('');

@@ -31,7 +31,14 @@ type Turn = { worker: WorkerName; calls: { toolName: string; input: unknown }[];
  * chosen worker's tools answer through the real SDK loop, and the answer is saved with the
  * worker that wrote it (the metadata the router reads).
  */
-function conversation({ tools }: { tools?: (worker: WorkerName) => ToolSet } = {}) {
+function conversation({
+  tools,
+  metadata = true,
+}: {
+  tools?: (worker: WorkerName) => ToolSet;
+  /** False: answers are kept without the worker that wrote them, as a conversation a client builds may be. */
+  metadata?: boolean;
+} = {}) {
   const history: UIMessage[] = [];
   let next = 0;
   return async (text: string): Promise<Turn> => {
@@ -47,7 +54,7 @@ function conversation({ tools }: { tools?: (worker: WorkerName) => ToolSet } = {
       id: `m${next++}`,
       role: 'assistant',
       parts: [{ type: 'text', text: result.text }],
-      metadata: { worker, model: 'offline' },
+      ...(metadata ? { metadata: { worker, model: 'offline' } } : {}),
     });
     const calls = result.steps.flatMap((step) =>
       step.toolCalls.map(({ toolName, input }) => ({ toolName, input })),
@@ -71,6 +78,23 @@ describe('a conversation with the offline model', () => {
     expect(filed.text).toBe(
       'Created ticket TK-000001: the fridge is noisy. Our support team will follow up.',
     );
+  });
+
+  it('files the answer to its question when the answers carry no metadata', async () => {
+    const say = conversation({ metadata: false });
+    expect((await say('I’d like to report a problem')).text).toContain('what should the ticket say?');
+    const filed = await say('the coffee machine leaks');
+    expect(filed.worker).toBe('refund');
+    expect(filed.calls).toEqual([{ toolName: 'createTicket', input: { title: 'the coffee machine leaks' } }]);
+  });
+
+  it('answers thanks after a filed ticket without filing anything else', async () => {
+    const say = conversation();
+    await say('create a ticket: the lift is stuck');
+    const thanks = await say('thank you, that’s all');
+    expect(thanks.calls).toEqual([]);
+    expect(thanks.text).toContain('You’re welcome');
+    expect(await countTickets(db)).toBe(1);
   });
 
   it('asks 工单标题写什么 in Chinese and files the answer', async () => {

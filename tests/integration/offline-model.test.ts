@@ -253,6 +253,55 @@ describe('createOfflineModel', () => {
     expect(await listTodos(db, testUser)).toEqual([]);
   });
 
+  it('answers thanks with you are welcome, not with "I didn’t understand"', async () => {
+    for (const [text, expected] of [
+      ['thank you, that’s all', 'You’re welcome'],
+      ['thanks!', 'You’re welcome'],
+      ['谢谢', '不客气'],
+    ] as const) {
+      const turn = await runTurn(createWorkerTools('knowledge', db, testUser), text);
+      expect(turn.calls).toEqual([]);
+      expect(turn.text).toContain(expected);
+      expect(turn.text).not.toMatch(/didn’t understand|没有理解/);
+    }
+  });
+
+  it('greets a greeting with a remark after it, and adds no to-do', async () => {
+    for (const [text, greeting] of [
+      ['你好，今天天气不错哦', '你好！'],
+      ['hi, I like turtles', 'Hi!'],
+    ] as const) {
+      const turn = await runTurn(createWorkerTools('assistant', db, testUser), text);
+      expect(turn.calls).toEqual([]);
+      expect(turn.text.startsWith(greeting)).toBe(true);
+    }
+    expect(await listTodos(db, testUser)).toEqual([]);
+  });
+
+  it('names what the other workers can do when it does not understand', async () => {
+    const english = await runTurn(createWorkerTools('knowledge', db, testUser), 'blue');
+    expect(english.text).toContain('didn’t understand');
+    expect(english.text).toContain('add a to-do, and list your to-dos');
+    for (const action of [
+      'search the help centre',
+      'look up an order’s status',
+      'open a support ticket',
+      'add a to-do',
+      'list your to-dos',
+    ])
+      expect(english.text).toContain(action);
+    const chinese = await runTurn(createWorkerTools('order', db, testUser), '蓝色的那个');
+    for (const action of ['查询订单状态', '创建客服工单', '搜索帮助中心', '添加待办', '列出你的待办'])
+      expect(chinese.text).toContain(action);
+  });
+
+  it('asks instead of opening a ticket when it is not sure one was meant', async () => {
+    const turn = await runTurn(createWorkerTools('refund', db, testUser), 'problem');
+    expect(turn.calls).toEqual([]);
+    expect(turn.text).toContain('Would you like me to open a support ticket?');
+    expect(await countTickets(db)).toBe(0);
+  });
+
   it('calls no tool when the call offers none', async () => {
     const turn = await runTurn({}, '查询订单 A1001');
     expect(turn.calls).toEqual([]);

@@ -128,6 +128,34 @@ describe('routeWorker over a conversation', () => {
     expect(await routeWorker({ text: '周五交物业费', messages: zh })).toBe('assistant');
   });
 
+  it('keeps an answer with the worker whose question it answers when the question carries no metadata', async () => {
+    // A conversation built by a client, or saved before answers carried their worker, has no metadata.
+    const bare = (id: string, text: string): UIMessage => ({
+      id,
+      role: 'assistant',
+      parts: [{ type: 'text', text }],
+    });
+    const text = 'the coffee machine leaks';
+    const messages = [
+      user('u1', 'I’d like to report a problem'),
+      bare('a1', 'To open a ticket I need a title: what should the ticket say?'),
+      user('u2', text),
+    ];
+    expect(await routeWorker({ text, messages })).toBe('refund');
+    const zh = [
+      user('u1', '提醒我点事'),
+      bare('a1', '要添加待办，请告诉我具体内容：待办写什么？'),
+      user('u2', '周五交物业费'),
+    ];
+    expect(await routeWorker({ text: '周五交物业费', messages: zh })).toBe('assistant');
+    const order = [
+      user('u1', '查订单'),
+      bare('a1', '请告诉我订单号（形如 A1001），我来帮你查询。'),
+      user('u2', 'A1003'),
+    ];
+    expect(await routeWorker({ text: 'A1003', messages: order })).toBe('order');
+  });
+
   it('keeps a reply with a worker whose answer ended in any question', async () => {
     const messages = [
       user('u1', 'hi'),

@@ -1,27 +1,73 @@
-import { normalizeToken, titleTokenFeatures, titleTokenForm, tokenize } from './features';
+import { classifyIntent } from './classify-intent';
+import { normalizeToken, titleTokenContext, titleTokenFeatures, titleTokenForm, tokenize } from './features';
 import type { IntentLabel } from './intent-labels';
 import { nluWeights } from './load-weights';
 
+// Also the labels that introduce a title ("subject:", "标题是"): they are not part of it.
 const leadingFiller =
-  /^(?:[\s:：,，、\-–—]|(?:about|for|regarding|re|on|saying|that\s+says|that|to)\b|关于|内容是|内容为|说)+/i;
-const trailingPunctuation = /[\s。.!！?？,，;；、]+$/;
-const trailingCourtesy =
-  /(?:[\s,，]*(?:please|pls|thanks|thank you|thx|谢谢|谢啦|多谢|麻烦了))+[\s。.!！?？]*$/i;
-const wrappingQuotes = /^["'“”‘’「」『』《》]+|["'“”‘’「」『』《》]+$/g;
+  /^(?:[\s:：,，、\-–—]|(?:subject|title|topic)\s*(?:is\b|[:：])|(?:about|for|regarding|re|on|saying|that\s+says|that|to)\b|(?:标题|主题|题目|内容)(?:是|为)?[:：]?|关于|说)+/i;
+const closingPunctuation = /[\s。.!！?？,，;；、]/u;
+const courtesyClosing = /[\s。.!！?？]/u;
+const courtesySeparator = /[\s,，]/u;
+const courtesyWord = /(?:please|pls|thanks|thank you|thx|谢谢|谢啦|多谢|麻烦了)$/i;
+const quote = /["'“”‘’「」『』《》]/u;
+
+// The trimming below scans from the ends instead of running `…+$` regexes: such a regex tries
+// every start position of a long run of spaces or commas again, which grows with the run's square.
+
+/** Where `text` (up to `end`) ends once the characters `pattern` matches are trimmed off its end: a scan, not a regex over the whole text. */
+export function endWithout(text: string, pattern: RegExp, end = text.length): number {
+  let index = end;
+  while (index > 0 && pattern.test(text.charAt(index - 1))) index -= 1;
+  return index;
+}
+
+/** `title` without the "please" / "thanks" / "谢谢" words (and the spaces and commas before them) it ends with. */
+function withoutTrailingCourtesy(title: string): string {
+  let cut = -1;
+  let end = endWithout(title, courtesyClosing);
+  for (;;) {
+    const word = courtesyWord.exec(title.slice(Math.max(0, end - 9), end));
+    if (word === null) break;
+    end = endWithout(title, courtesySeparator, end - word[0].length);
+    cut = end;
+  }
+  return cut < 0 ? title : title.slice(0, cut);
+}
+
+function withoutQuotes(title: string): string {
+  let start = 0;
+  while (start < title.length && quote.test(title.charAt(start))) start += 1;
+  return title.slice(start, Math.max(start, endWithout(title, quote)));
+}
 
 /** Trims separators, a leading "about"/"关于", a trailing "please"/"谢谢", quotes and trailing punctuation off a title. */
 export function cleanTitle(raw: string): string {
   let title = raw.trim();
   for (let pass = 0; pass < 3; pass += 1) {
-    title = title
-      .replace(leadingFiller, '')
-      .replace(trailingCourtesy, '')
-      .replace(trailingPunctuation, '')
-      .replace(wrappingQuotes, '')
-      .trim();
+    title = withoutTrailingCourtesy(title.replace(leadingFiller, ''));
+    title = withoutQuotes(title.slice(0, endWithout(title, closingPunctuation))).trim();
   }
   return title;
 }
+
+// A request's object and the word that introduces what it is about ("a ticket about", "remind me to").
+const requestLead =
+  /\b(?:(?:ticket|case|complaint|request|issue|to-?do|task|reminder)\s+(?:about|for|regarding|saying|that\s+says)|remind\s+me\s+to|remember\s+to|forget\s+to)\s+/i;
+
+// A label that introduces the title anywhere in the message ("The title should be:", "主题：").
+const titleLabel =
+  /\b(?:subject|title|topic)(?:\s+(?:should\s+be|will\s+be|is))?\s*[:：]|(?:标题|主题|题目)(?:是|为|[:：])[:：]?/i;
+
+// Words that name the request itself: a sentence with them is the request, not a title beside it.
+const requestWords =
+  /ticket|case|complaint|to-?do|task|reminder|\blist\b|remind|工单|单子|开个单|投诉|报修|待办|清单|提醒|记一下|记下/i;
+
+// Where a title may end and the request sentence after it begin.
+const sentenceEnd = /[,，.。!！?？;；]/u;
+
+/** How sure the classifier must be that a last clause is the request itself before it is cut off the title. */
+const trailingRequestConfidence = 0.7;
 
 const vocabulary: ReadonlySet<string> = new Set(nluWeights.title.vocabulary);
 
@@ -31,19 +77,23 @@ const vagueTitle =
 
 /**
  * The title in a ticket or to-do request, found by the trained token tagger: the first run of
- * tokens it tags as title, cut from the original text and cleaned. `''` when there is none or
- * it only says "a problem" — the caller then asks for it.
+ * tokens it tags as title, cut from the original text and cleaned; widened to everything after
+ * a colon or a lead ("a ticket about"), or to its whole sentence beside a request sentence, and
+ * without a request sentence after it. `''` when there is none or it only says "a problem" —
+ * the caller then asks for it.
  */
 export function extractTitle(text: string, intent: IntentLabel): string {
   const tokens = tokenize(text);
-  const normalized = tokens.map((token) => titleTokenForm(normalizeToken(token.text), vocabulary));
+  const context = titleTokenContext(
+    tokens.map((token) => titleTokenForm(normalizeToken(token.text), vocabulary)),
+  );
   const { weights } = nluWeights.title;
   let previous = 'O';
   let start = -1;
   let end = -1;
   for (let index = 0; index < tokens.length; index += 1) {
     let score = 0;
-    for (const feature of titleTokenFeatures(normalized, index, previous, intent)) {
+    for (const feature of titleTokenFeatures(context, index, previous, intent)) {
       if (Object.hasOwn(weights, feature)) score += weights[feature] as number;
     }
     const label = score > 0 ? 'T' : 'O';
@@ -64,5 +114,79 @@ export function extractTitle(text: string, intent: IntentLabel): string {
     const rest = cleanTitle(text.slice(colon + 1));
     if (rest.length > title.length && (title === '' || rest.includes(title))) title = rest;
   }
+  // "…, subject: <title>" / "标题是<title>": what a label introduces is the title, wherever the tagger began.
+  const label = titleLabel.exec(text);
+  if (label !== null) {
+    const rest = cleanTitle(text.slice(label.index + label[0].length));
+    if (rest !== '') return withoutTrailingRequest(rest, intent);
+  }
+  // "open a ticket about <title>", "remind me to <title>": after the lead the rest is the title, as after a colon.
+  const lead = colon < 0 ? requestLead.exec(text) : null;
+  if (lead !== null && (start < 0 || start >= lead.index)) {
+    const rest = cleanTitle(text.slice(lead.index + lead[0].length));
+    if (rest.length > title.length && (title === '' || rest.includes(title))) title = rest;
+  }
+  if (colon < 0) title = wholeSentenceTitle(text, title, start, end, intent);
+  title = withoutTrailingRequest(title, intent);
   return vagueTitle.test(title) ? '' : title;
+}
+
+/** True when `clause`, read alone, is read as this request (`sure`: with the confidence a cut needs). */
+const readsAs = (clause: string, intent: IntentLabel, { sure = false } = {}) => {
+  const reading = classifyIntent(clause);
+  return reading.intent === intent && (!sure || reading.confidence >= trailingRequestConfidence);
+};
+
+/** True when a sentence is the request itself: read confidently as it, and naming it ("open a ticket …"). A complaint alone is a title. */
+const isRequestSentence = (sentence: string, intent: IntentLabel) =>
+  requestWords.test(sentence) && readsAs(sentence, intent, { sure: true });
+
+/**
+ * The title when the message is one sentence of request and one of title, in either order
+ * ("我要投诉，客服电话打不通" / "The kettle leaks again. Could you open a ticket"): the
+ * sentence the tagger's title sits in (or, when it found none, the one that is not the
+ * request), taken whole as after a colon, when the other sentence reads as the request and the
+ * title's sentence does not. The tagger often misses the first word of a sentence that starts
+ * with the title.
+ */
+function wholeSentenceTitle(
+  text: string,
+  title: string,
+  start: number,
+  end: number,
+  intent: IntentLabel,
+): string {
+  let first = 0;
+  while (first < text.length && !sentenceEnd.test(text.charAt(first))) first += 1;
+  let last = text.length - 1;
+  while (last > first && !sentenceEnd.test(text.charAt(last))) last -= 1;
+  const found = start >= 0;
+  // Request first: the title's sentence runs from the first boundary to the end.
+  if (first < text.length && (!found || first < start) && readsAs(text.slice(0, first), intent)) {
+    const rest = cleanTitle(text.slice(first + 1));
+    if (rest.includes(title) && !isRequestSentence(rest, intent)) return rest;
+  }
+  // Title first: the title's sentence runs from the start to the last boundary.
+  if (last > 0 && (!found || last >= end) && readsAs(text.slice(last + 1), intent)) {
+    const before = cleanTitle(text.slice(0, last));
+    if (before.includes(title) && !isRequestSentence(before, intent)) return before;
+  }
+  return title;
+}
+
+/**
+ * A title without the request that follows it in the same message ("The printer is jammed.
+ * Can you raise a ticket" → "The printer is jammed"): a last clause that the classifier reads,
+ * on its own, as this same request is the request, not the title. At most three are cut.
+ */
+function withoutTrailingRequest(title: string, intent: IntentLabel): string {
+  let rest = title;
+  for (let pass = 0; pass < 3; pass += 1) {
+    let boundary = rest.length - 1;
+    while (boundary > 0 && !sentenceEnd.test(rest.charAt(boundary))) boundary -= 1;
+    if (boundary <= 0) break;
+    if (!readsAs(rest.slice(boundary + 1), intent, { sure: true })) break;
+    rest = cleanTitle(rest.slice(0, boundary));
+  }
+  return rest;
 }

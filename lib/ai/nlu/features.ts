@@ -105,16 +105,55 @@ export function placeholderOf(token: string): string {
   return isHan(token) ? '<han>' : isWord(token) ? '<word>' : '<punct>';
 }
 
+const isSeparator = (token: string) => /^[:：,，;；—-]$/.test(token);
+const isPlaceholder = (token: string) => token.startsWith('<');
+
+/**
+ * What the tagger needs to know about a whole message, counted once in one pass each way so
+ * that the features of every token cost the same however long the message is (the features of
+ * one token look at everything before and after it).
+ */
+export type TitleTokenContext = {
+  tokens: readonly string[];
+  /** `separatorsBefore[index]`: separators among the tokens before `index`. */
+  separatorsBefore: Uint32Array;
+  /** `separatorsAfter[index]`: separators after `index`, not counting the last token (a closing "," is no separator). */
+  separatorsAfter: Uint32Array;
+  /** `placeholdersAfter[index]`: placeholder tokens (`<han>`, `<word>`, …) after `index`. */
+  placeholdersAfter: Uint32Array;
+};
+
+/** Counts, for every token of a message (in tagger form), the separators and placeholders around it. */
+export function titleTokenContext(tokens: readonly string[]): TitleTokenContext {
+  const length = tokens.length;
+  const separatorsBefore = new Uint32Array(length);
+  const separatorsAfter = new Uint32Array(length);
+  const placeholdersAfter = new Uint32Array(length);
+  const separator = tokens.map(isSeparator);
+  const placeholder = tokens.map(isPlaceholder);
+  for (let index = 1; index < length; index += 1) {
+    separatorsBefore[index] = (separatorsBefore[index - 1] ?? 0) + (separator[index - 1] ? 1 : 0);
+  }
+  for (let index = length - 2; index >= 0; index -= 1) {
+    const next = index + 1;
+    separatorsAfter[index] = (separatorsAfter[next] ?? 0) + (next < length - 1 && separator[next] ? 1 : 0);
+    placeholdersAfter[index] = (placeholdersAfter[next] ?? 0) + (placeholder[next] ? 1 : 0);
+  }
+  return { tokens, separatorsBefore, separatorsAfter, placeholdersAfter };
+}
+
 /**
  * The title tagger's features of token `index`: the token, its neighbours, the label given to
  * the token before it (tagging runs left to right) and the intent the message was read as.
+ * Constant work per token: what it needs of the rest of the message is in `context`.
  */
 export function titleTokenFeatures(
-  tokens: readonly string[],
+  context: TitleTokenContext,
   index: number,
   previousLabel: string,
   intent: string,
 ): string[] {
+  const { tokens } = context;
   const at = (offset: number) => tokens[index + offset] ?? (offset < 0 ? '<s>' : '</s>');
   const current = at(0);
   const shape =
@@ -123,10 +162,9 @@ export function titleTokenFeatures(
       : current === '<word>' || isWord(current)
         ? 'word'
         : 'punct';
-  const isSeparator = (token: string) => /^[:：,，;；—-]$/.test(token);
-  const separatorBefore = tokens.slice(0, index).some(isSeparator);
-  const separatorAfter = tokens.slice(index + 1, -1).some(isSeparator);
-  const placeholdersAfter = tokens.slice(index + 1).filter((token) => token.startsWith('<')).length;
+  const separatorBefore = (context.separatorsBefore[index] ?? 0) > 0;
+  const separatorAfter = (context.separatorsAfter[index] ?? 0) > 0;
+  const placeholdersAfter = context.placeholdersAfter[index] ?? 0;
   const toEnd = tokens.length - 1 - index;
   return [
     'bias',

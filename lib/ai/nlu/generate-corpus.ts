@@ -97,7 +97,11 @@ function realize(
 function frame(realization: Realization, intent: IntentLabel, language: Language, random: () => number) {
   const { prefixes, suffixes } = framesByLanguage[language];
   const prefix = requestIntents.has(intent) ? pick(random, prefixes) : '';
-  const suffix = pick(random, suffixes);
+  // Thanks after a greeting or a remark makes it thanks: only requests get the thankful endings.
+  const suffix = pick(
+    random,
+    requestIntents.has(intent) ? suffixes : suffixes.filter((end) => !/thanks|谢谢/.test(end)),
+  );
   let text = `${prefix}${realization.text}${suffix}`;
   if (language === 'en' && random() < 0.3) text = text.charAt(0).toUpperCase() + text.slice(1);
   const titleSpan = realization.titleSpan?.map((offset) => offset + prefix.length) as

@@ -1,6 +1,7 @@
 /**
  * What one clause of a user message asks for. Five are tool requests; `greeting` asks what
- * the assistant can do; `other` asks for nothing (thanks, chat, or a bare answer to a question).
+ * the assistant can do; `thanks` thanks it or closes the conversation; `other` asks for nothing
+ * (chat, or a bare answer to a question).
  */
 export const intentLabels = [
   'createTicket',
@@ -9,6 +10,7 @@ export const intentLabels = [
   'addTodo',
   'listTodos',
   'greeting',
+  'thanks',
   'other',
 ] as const;
 

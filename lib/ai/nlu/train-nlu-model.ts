@@ -3,6 +3,7 @@ import {
   intentFeatures,
   normalizeToken,
   placeholderOf,
+  titleTokenContext,
   titleTokenFeatures,
   titleTokenForm,
   tokenize,
@@ -126,10 +127,11 @@ function trainTitle(utterances: readonly Utterance[]): NluWeights['title'] {
   for (let epoch = 0; epoch < 12; epoch += 1) {
     for (const { tokens: words, labels, intent } of shuffled(titled, random)) {
       const tokens = withDropout(words, labels);
+      const context = titleTokenContext(tokens);
       let previous = 'O';
       for (let index = 0; index < tokens.length; index += 1) {
         clock += 1;
-        const features = titleTokenFeatures(tokens, index, previous, intent);
+        const features = titleTokenFeatures(context, index, previous, intent);
         const score = features.reduce((sum, feature) => sum + (weights.get(feature) ?? 0), 0);
         const predicted = score > 0 ? 'T' : 'O';
         const gold = labels[index] ?? 'O';

@@ -1,5 +1,5 @@
 import { classifyIntent, type IntentReading } from './classify-intent';
-import { extractTitle } from './extract-title';
+import { endWithout, extractTitle } from './extract-title';
 import { findOrderIds } from './features';
 import type { IntentLabel } from './intent-labels';
 
@@ -15,22 +15,66 @@ export type ToolRequest =
 export type Understanding = {
   /** The requests, in the order the user made them. */
   requests: ToolRequest[];
-  /** The reading of the first clause, for messages that ask for nothing (greeting, other). */
+  /** The reading of the first clause, for messages that ask for nothing (greeting, thanks, other). */
   intent: IntentLabel;
   /** The classifier's probability for the first request (or for `intent` when there is none). */
   confidence: number;
+  /**
+   * A write (ticket or to-do) the message may ask for, read without the margin a write needs:
+   * it is not in `requests`, and the caller asks before writing anything.
+   */
+  unsureWrite?: 'createTicket' | 'addTodo';
 };
 
-// Places where a second request may begin: sentence ends, commas, and joining words.
-const clauseBoundary =
-  /[?？!！。;；]+\s*|\s*[,，、]\s*(?:(?:and\s+)?then\s+|also\s+|然后|接着|之后|再|并且|顺便|另外|还有|以及|同时)?|\s+(?:and\s+then|and\s+also|then|also|and|plus)\s+|\s*(?:然后|接着|并且|顺便|另外|还有|以及|同时|和|跟)\s*/giu;
+/**
+ * How far ahead of the runner-up a ticket or to-do reading must be (in probability) to become a
+ * call. Calibrated on the generated held-out corpus: the wrong write readings there lead by
+ * 0.08 and 0.14, and 99 % of the right ones by more than 0.16. A missed write costs a rephrase;
+ * an unwanted one costs trust.
+ */
+export const writeMargin = 0.15;
 
-const isRequest = (intent: IntentLabel) => intent !== 'greeting' && intent !== 'other';
+/** How far the best reading leads the second best. */
+function marginOf({ probabilities }: IntentReading): number {
+  const [best = 0, second = 0] = Object.values(probabilities).sort((a, b) => b - a);
+  return best - second;
+}
+
+// Places where a second request may begin: sentence ends, commas, and joining words. A match
+// never starts inside a run of whitespace (`(?<!\s)`): it would start at the run's first space
+// anyway, and trying every space of a long run again is work that grows with its square.
+const clauseBoundary =
+  /[?？!！。;；]+\s*|(?<!\s)\s*[,，、]\s*(?:(?:and\s+)?then\s+|also\s+|然后|接着|之后|再|并且|顺便|另外|还有|以及|同时)?|(?<!\s)\s+(?:and\s+then|and\s+also|then|also|and|plus)\s+|(?<!\s)\s*(?:然后|接着|并且|顺便|另外|还有|以及|同时|和|跟)\s*/giu;
+
+/** How many characters of a message are read; the rest is not looked at (see `understoodPart`). */
+export const understoodLength = 2000;
+
+/**
+ * The part of a message the model reads: its first `understoodLength` characters (never half of
+ * a surrogate pair), and whether anything was left out. Every stage is linear in what it reads;
+ * the cap keeps a 400,000-character message from costing more than a 2,000-character one.
+ */
+export function understoodPart(text: string): { text: string; truncated: boolean } {
+  if (text.length <= understoodLength) return { text, truncated: false };
+  const code = text.charCodeAt(understoodLength - 1);
+  const end = code >= 0xd800 && code <= 0xdbff ? understoodLength - 1 : understoodLength;
+  return { text: text.slice(0, end), truncated: true };
+}
+
+/**
+ * At most this many pieces are weighed as clauses of their own; the rest of a longer message
+ * joins the last clause. Joining re-reads the clause, so without a bound a message of many
+ * commas would be read again for every comma.
+ */
+const maxPieces = 12;
+
+const isRequest = (intent: IntentLabel) => intent !== 'greeting' && intent !== 'thanks' && intent !== 'other';
 
 /** Below this, a piece is not trusted to be a request of its own, and stays part of its neighbour. */
 const clauseConfidence = 0.6;
 
-type Clause = { text: string; reading: IntentReading };
+/** A clause and its reading; `opening` is the reading of its first piece, before later pieces joined it. */
+type Clause = { text: string; reading: IntentReading; opening: IntentReading };
 
 // The thing a ticket or to-do request names; a piece that names it again asks for another one.
 const requestObject: Partial<Record<IntentLabel, RegExp>> = {
@@ -61,6 +105,7 @@ function splitClauses(text: string): Clause[] {
     last = end;
   }
   if (last < text.length) pieces.push(text.slice(last));
+  if (pieces.length > maxPieces) pieces.splice(maxPieces - 1, Infinity, pieces.slice(maxPieces - 1).join(''));
   const clauses: Clause[] = [];
   for (const piece of pieces) {
     const reading = classifyIntent(piece);
@@ -73,17 +118,30 @@ function splitClauses(text: string): Clause[] {
       reading.confidence >= clauseConfidence &&
       previous.reading.confidence >= clauseConfidence;
     if (previous === undefined || separate) {
-      clauses.push({ text: piece, reading });
+      clauses.push({ text: piece, reading, opening: reading });
     } else {
       const joined = previous.text + piece;
-      clauses[clauses.length - 1] = { text: joined, reading: classifyIntent(joined) };
+      clauses[clauses.length - 1] = {
+        text: joined,
+        reading: classifyIntent(joined),
+        opening: previous.opening,
+      };
     }
   }
   return clauses;
 }
 
-const trailingJoiner =
-  /[\s,，、;；]*(?:and|then|also|plus|然后|接着|再|并且|顺便|另外|还有|以及|同时)?[\s,，、;；]*$/iu;
+const joinerSeparator = /[\s,，、;；]/u;
+const trailingJoinerWord =
+  /(?:(?<![A-Za-z])(?:and|then|also|plus)|然后|接着|再|并且|顺便|另外|还有|以及|同时)$/i;
+
+/** A clause without the "and" / "然后" and separators it ends with (they join it to the next one). */
+function withoutTrailingJoiner(clause: string): string {
+  let end = endWithout(clause, joinerSeparator);
+  const word = trailingJoinerWord.exec(clause.slice(Math.max(0, end - 5), end));
+  if (word !== null) end = endWithout(clause, joinerSeparator, end - word[0].length);
+  return clause.slice(0, end);
+}
 
 function requestOf(
   intent: IntentLabel,
@@ -91,7 +149,7 @@ function requestOf(
   whole: string,
   single: boolean,
 ): ToolRequest | undefined {
-  const text = clause.replace(trailingJoiner, '');
+  const text = withoutTrailingJoiner(clause);
   switch (intent) {
     case 'createTicket':
     case 'addTodo':
@@ -123,22 +181,50 @@ function readsLikeWords(clause: string): boolean {
   return (visible.match(asciiSymbol)?.length ?? 0) / visible.length <= 0.2;
 }
 
-/** Reads a user message: its clauses, each classified, with titles and order numbers extracted. */
-export function understand(text: string): Understanding {
+/**
+ * Reads a user message: its clauses, each classified, with titles and order numbers extracted.
+ * Only the first `understoodLength` characters are read.
+ */
+export function understand(message: string): Understanding {
+  const { text } = understoodPart(message);
   const clauses = splitClauses(text);
   const single = clauses.length === 1;
   const requests: ToolRequest[] = [];
   let confidence: number | undefined;
+  let unsureWrite: Understanding['unsureWrite'];
   for (const { text: clause, reading } of clauses) {
     const writes = reading.intent === 'createTicket' || reading.intent === 'addTodo';
     if (writes && !readsLikeWords(clause)) continue;
+    if (writes && marginOf(reading) < writeMargin) {
+      // Not sure it asks for a write; naming an order, it is most likely about that order (a read is safe).
+      const orderIds = findOrderIds(clause);
+      if (orderIds.length > 0) {
+        confidence ??= reading.probabilities.getOrderStatus;
+        requests.push({ toolName: 'getOrderStatus', orderIds });
+      } else {
+        unsureWrite ??= reading.intent as NonNullable<Understanding['unsureWrite']>;
+      }
+      continue;
+    }
     const request = requestOf(reading.intent, clause, text, single);
     if (request === undefined) continue;
     confidence ??= reading.confidence;
     requests.push(request);
   }
-  const first = clauses[0]?.reading ?? classifyIntent(text);
-  return { requests, intent: first.intent, confidence: confidence ?? first.confidence };
+  // "你好，今天天气不错": a greeting with a remark after it is still a greeting.
+  const opening = clauses[0]?.opening;
+  const first =
+    clauses[0]?.reading.intent === 'other' &&
+    opening?.intent === 'greeting' &&
+    opening.confidence >= clauseConfidence
+      ? opening
+      : (clauses[0]?.reading ?? classifyIntent(text));
+  return {
+    requests,
+    intent: first.intent,
+    confidence: confidence ?? first.confidence,
+    ...(unsureWrite === undefined ? {} : { unsureWrite }),
+  };
 }
 
 const questionPattern =

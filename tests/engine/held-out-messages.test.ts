@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { type ToolRequest, understand } from '@/lib/ai/nlu/understand';
+import heldOut from './fixtures/held-out-messages.json';
+
+/*
+ * Messages written by hand, in the way people write to support, by someone reading no corpus
+ * template; the corpus generator never reads this file. Each names the tool call expected
+ * first (`null`: none) and, where the message makes it plain, the title or order numbers.
+ */
+type HeldOutMessage = {
+  text: string;
+  language: 'zh' | 'en';
+  toolName: ToolRequest['toolName'] | null;
+  title?: string;
+  orderIds?: string[];
+};
+
+const messages = heldOut as HeldOutMessage[];
+const writeTools = new Set<string>(['createTicket', 'addTodo']);
+
+function grade(message: HeldOutMessage) {
+  const { requests } = understand(message.text);
+  const [first] = requests;
+  const right =
+    message.toolName === null
+      ? requests.length === 0
+      : first?.toolName === message.toolName &&
+        (message.title === undefined || ('title' in first && first.title === message.title)) &&
+        (message.orderIds === undefined ||
+          ('orderIds' in first && JSON.stringify(first.orderIds) === JSON.stringify(message.orderIds)));
+  // A write nobody asked for (or the other write tool) costs trust; a missed one costs a rephrase.
+  // A write without a title is a question back ("what should the ticket say?"), not a call.
+  const wrongWrites = requests.filter(
+    (request) =>
+      writeTools.has(request.toolName) &&
+      request.toolName !== message.toolName &&
+      'title' in request &&
+      request.title !== '',
+  );
+  return { message, requests, right, wrongWrites };
+}
+
+const graded = messages.map(grade);
+const accuracyOf = (rows: typeof graded) => rows.filter((row) => row.right).length / rows.length;
+
+describe('the offline model on hand-written messages', () => {
+  it('holds at least 60 messages, 25 or more in each language', () => {
+    expect(messages.length).toBeGreaterThanOrEqual(60);
+    expect(messages.filter((message) => message.language === 'zh').length).toBeGreaterThanOrEqual(25);
+    expect(messages.filter((message) => message.language === 'en').length).toBeGreaterThanOrEqual(25);
+  });
+
+  it('reads at least 90 % of them right in each language (the tool, its title and order numbers)', () => {
+    const zh = graded.filter((row) => row.message.language === 'zh');
+    const en = graded.filter((row) => row.message.language === 'en');
+    console.log(
+      [
+        `Hand-written held-out: ${graded.length} messages, ${(accuracyOf(graded) * 100).toFixed(1)} % right ` +
+          `(zh ${(accuracyOf(zh) * 100).toFixed(1)} %, en ${(accuracyOf(en) * 100).toFixed(1)} %)`,
+        ...graded
+          .filter((row) => !row.right)
+          .map(
+            (row) =>
+              `  miss: ${JSON.stringify(row.message.text)} expected ${row.message.toolName ?? 'no call'}` +
+              `${row.message.title === undefined ? '' : ` “${row.message.title}”`} → ${JSON.stringify(row.requests)}`,
+          ),
+      ].join('\n'),
+    );
+    expect(accuracyOf(zh)).toBeGreaterThanOrEqual(0.9);
+    expect(accuracyOf(en)).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('never writes what was not asked for: no ticket or to-do where none, or the other, was meant', () => {
+    expect(graded.flatMap((row) => row.wrongWrites.map((request) => [row.message.text, request]))).toEqual(
+      [],
+    );
+  });
+});
