@@ -1,12 +1,14 @@
 import 'server-only';
-import { generateText } from 'ai';
+import { generateId, streamText } from 'ai';
 import { getConfig } from '@/lib/config';
+import { publicErrorText } from '@/lib/errors/public-error';
 import { mcpConfirmToolNames, waitForMcpServers } from '@/lib/mcp/merge-mcp-tools';
 import { getToolRateLimiter } from '@/lib/server/rate-limiter';
 import { getIdempotencyStore } from '@/lib/server/stores';
 import { assembleTurnTools } from './assemble-turn-tools';
 import { createAuditWriter } from './create-audit-writer';
 import { prepareChatTurn } from './prepare-chat-turn';
+import { saveTurnMessages } from './save-turn-messages';
 import { turnModelCall } from './turn-model-call';
 import type { ChatTurnRejection, ChatTurnRequest } from './types';
 
@@ -21,7 +23,10 @@ export type CompletedTurn = {
 /**
  * Runs one chat turn without streaming. There is no channel to show an approval
  * card, so while any tool needs approval the turn is refused instead of waiting
- * out the timeout for nothing.
+ * out the timeout for nothing. The turn is saved like a streamed one (the user's
+ * message, then the reply with its worker), so the next turn of the chat reads its
+ * history from the server: a reply to the model's question stays with the worker
+ * that asked.
  */
 export async function completeChatTurn(request: ChatTurnRequest): Promise<CompletedTurn | ChatTurnRejection> {
   await waitForMcpServers();
@@ -32,9 +37,9 @@ export async function completeChatTurn(request: ChatTurnRequest): Promise<Comple
       error: `Tools ${confirmTools.join(', ')} need a person's approval, which only the streaming endpoint POST /api/chat can ask for. Use it, or set AGENT_CONFIRM_TOOLS= to turn approvals off.`,
     };
   }
-  const turn = await prepareChatTurn(request);
+  const turn = await prepareChatTurn(request, { saveUserMessage: true });
   if ('rejection' in turn) return turn.rejection;
-  const { db, model, worker, table, history } = turn;
+  const { db, model, modelLabel, worker, table, history } = turn;
 
   // No approval shell: the turn was refused above while any tool needs one.
   const auditWriter = createAuditWriter(db, request.ownerId);
@@ -49,17 +54,39 @@ export async function completeChatTurn(request: ChatTurnRequest): Promise<Comple
     rateLimiter: getToolRateLimiter(),
     signal: request.signal,
   });
-  const result = await generateText(
-    await turnModelCall({ model, worker, history, tools, abortSignal: request.signal }),
-  );
+  // Streamed inside, so the reply is built as the same UI message a streamed turn saves.
+  let failure: unknown;
+  const result = streamText({
+    ...(await turnModelCall({ model, worker, history, tools, abortSignal: request.signal })),
+    onError: ({ error }) => {
+      failure ??= error;
+    },
+  });
+  let saved: Promise<void> = Promise.resolve();
+  const chunks = result.toUIMessageStream({
+    originalMessages: history,
+    generateMessageId: generateId,
+    onError: publicErrorText,
+    messageMetadata: ({ part }) => (part.type === 'start' ? { worker, model: modelLabel } : undefined),
+    onEnd: ({ messages }) => {
+      saved = saveTurnMessages(db, request.chatId, messages);
+      return saved;
+    },
+  });
+  for await (const _ of chunks) {
+    // Drained: the reply is complete once the stream ends.
+  }
   await auditWriter.flush();
+  await saved;
+  if (failure !== undefined) throw failure;
+  const steps = await result.steps;
   return {
-    text: result.text,
+    text: await result.text,
     worker,
-    toolCalls: result.steps.flatMap((step) =>
+    toolCalls: steps.flatMap((step) =>
       step.toolCalls.map((call) => ({ toolName: call.toolName, input: call.input })),
     ),
-    toolResults: result.steps.flatMap((step) =>
+    toolResults: steps.flatMap((step) =>
       step.toolResults.map((toolResult) => ({ toolName: toolResult.toolName, output: toolResult.output })),
     ),
   };

@@ -273,6 +273,43 @@ describe('POST /api/chat/complete', () => {
     });
     expect(body.text).toContain(body.toolResults[0].output.ticketId);
   });
+
+  it('keeps the conversation, so the answer to its question goes to the worker that asked', async () => {
+    await configureServer({ AGENT_CONFIRM_TOOLS: '' });
+    const asked = await complete(
+      jsonRequest('/api/chat/complete', {
+        id: 'c3',
+        messages: [userMessage("I'd like to report a problem")],
+      }),
+    );
+    expect(asked.status).toBe(200);
+    const question = await asked.json();
+    expect(question).toMatchObject({ worker: 'refund', toolCalls: [] });
+    // The client sends its history without metadata, as a plain HTTP client would.
+    const answered = await complete(
+      jsonRequest('/api/chat/complete', {
+        id: 'c3',
+        messages: [
+          userMessage("I'd like to report a problem"),
+          { id: 'a1', role: 'assistant', parts: [{ type: 'text', text: question.text }] },
+          userMessage('the coffee machine leaks'),
+        ],
+      }),
+    );
+    expect(await answered.json()).toMatchObject({
+      worker: 'refund',
+      toolCalls: [{ toolName: 'createTicket', input: { title: 'the coffee machine leaks' } }],
+    });
+    const saved = await (
+      await readChat(getRequest('/api/chats/c3'), { params: Promise.resolve({ id: 'c3' }) })
+    ).json();
+    expect(saved.messages.map((message: UIMessage) => message.role)).toEqual([
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+    ]);
+  });
 });
 
 describe('POST /api/chat with a /tool message', () => {
