@@ -1,6 +1,7 @@
 import 'server-only';
 import { type ApprovalRecord, type Db, type DeniedStatus, insertAuditRow } from '@/lib/db';
 import { hashToolArguments } from '@/lib/shells/wrap-tools-with-audit';
+import { observeParkedDenial } from '@/lib/telemetry/observe-audited-call';
 import { summarizeToolCall } from '@/lib/tools/tool-summaries';
 import { reasonByStatus } from './durable-approval-registry';
 
@@ -13,6 +14,8 @@ import { reasonByStatus } from './durable-approval-registry';
  */
 export async function auditParkedDenial(db: Db, row: ApprovalRecord, status: DeniedStatus): Promise<void> {
   const startedAt = Date.parse(row.createdAt);
+  const outcome = reasonByStatus[status];
+  observeParkedDenial({ ...row, outcome, waitMs: Math.max(0, Date.now() - startedAt) });
   try {
     const summary = summarizeToolCall(row.toolName, row.input);
     await insertAuditRow(db, {
@@ -22,7 +25,7 @@ export async function auditParkedDenial(db: Db, row: ApprovalRecord, status: Den
       toolName: row.toolName,
       toolCallId: row.toolCallId,
       argsHash: hashToolArguments(row.input),
-      outcome: reasonByStatus[status],
+      outcome,
       ...(row.note !== undefined && { detail: { note: row.note } }),
       ...(summary !== undefined && { summary }),
       durationMs: Math.max(0, Date.now() - startedAt),

@@ -5,6 +5,7 @@ import { mcpConfirmToolNames, waitForMcpServers } from '@/lib/mcp/merge-mcp-tool
 import { getToolRateLimiter } from '@/lib/server/rate-limiter';
 import { getIdempotencyStore } from '@/lib/server/stores';
 import { writeToolNames } from '@/lib/shells';
+import { startTurnTelemetry } from '@/lib/telemetry/turn-telemetry';
 import { assembleTurnTools } from './assemble-turn-tools';
 import { createAuditWriter } from './create-audit-writer';
 import { prepareChatTurn } from './prepare-chat-turn';
@@ -52,18 +53,34 @@ export async function completeChatTurn(request: ChatTurnRequest): Promise<Comple
     rateLimiter: getToolRateLimiter(),
     signal: request.signal,
   });
-  const result = await generateText({
-    model,
-    system: workerInstructions(worker),
-    messages: await convertToModelMessages(sanitizeUIMessages(history), {
-      tools,
-      ignoreIncompleteToolCalls: true,
-    }),
+  const messages = await convertToModelMessages(sanitizeUIMessages(history), {
     tools,
-    stopWhen: stepCountIs(maxTurnSteps),
-    abortSignal: request.signal,
+    ignoreIncompleteToolCalls: true,
   });
+  const telemetry = startTurnTelemetry({
+    name: 'toolgate.turn',
+    chatId: request.id,
+    worker,
+    kind: 'complete',
+  });
+  const result = await telemetry
+    .run(() =>
+      generateText({
+        model,
+        system: workerInstructions(worker),
+        messages,
+        tools,
+        stopWhen: stepCountIs(maxTurnSteps),
+        abortSignal: request.signal,
+        ...(telemetry.aiTelemetry !== undefined && { experimental_telemetry: telemetry.aiTelemetry }),
+      }),
+    )
+    .catch((error: unknown) => {
+      telemetry.end({ error });
+      throw error;
+    });
   await auditWriter.flush();
+  telemetry.end();
   return {
     text: result.text,
     worker,

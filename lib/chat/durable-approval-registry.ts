@@ -16,6 +16,7 @@ import type {
   ConfirmOptions,
   DenialReason,
 } from '@/lib/stores';
+import { currentTraceParent } from '@/lib/telemetry/trace-parent';
 import { watchParkedDeadline } from './parked-deadlines';
 import type { TurnParking } from './turn-parking';
 
@@ -98,6 +99,7 @@ export function createDurableApprovalRegistry({
           worker,
           input: event.input,
           expiresAt: event.expiresAt,
+          traceParent: currentTraceParent(),
         });
         approvalId = event.approvalId;
         expiresAt = event.expiresAt;

@@ -17,6 +17,7 @@ import { publicErrorText } from '@/lib/errors/public-error';
 import { getToolRateLimiter } from '@/lib/server/rate-limiter';
 import { getApprovalRegistry, getIdempotencyStore } from '@/lib/server/stores';
 import { writeToolNames } from '@/lib/shells';
+import { startTurnTelemetry } from '@/lib/telemetry/turn-telemetry';
 import { assembleTurnTools } from './assemble-turn-tools';
 import { createAuditWriter } from './create-audit-writer';
 import { createDurableApprovalRegistry, recordExecution } from './durable-approval-registry';
@@ -88,6 +89,13 @@ export async function runChatTurn(start: ChatTurnStart): Promise<ReadableStream<
     return saving;
   };
   const continued = history.at(-1)?.role === 'assistant' ? history.at(-1) : undefined;
+  const telemetry = startTurnTelemetry({
+    name: 'toolgate.turn',
+    chatId,
+    worker,
+    kind: start.prelude === undefined ? 'stream' : 'continuation',
+    model: modelLabel,
+  });
 
   const inTable = (name: string) => Object.hasOwn(baseTools, name);
   const confirmTools = new Set([...config.AGENT_CONFIRM_TOOLS, ...mcpConfirmTools].filter(inTable));
@@ -116,6 +124,7 @@ export async function runChatTurn(start: ChatTurnStart): Promise<ReadableStream<
           afterMs: config.TOOLGATE_PARK_AFTER_MS,
           onPark: () => {
             // Everything the stream wrote so far (the cards, and whatever else the step did), then the end.
+            telemetry.event('turn.parked');
             void messageFromChunks(sideChannel.chunksSoFar(), continued)
               .then((message) => message && save(message))
               .finally(() => abort.abort());
@@ -161,17 +170,21 @@ export async function runChatTurn(start: ChatTurnStart): Promise<ReadableStream<
   });
   const metadata: ChatMessageMetadata = { worker, model: modelLabel };
 
-  const result = streamText({
-    model,
-    system: workerInstructions(worker),
-    messages: await convertToModelMessages(sanitizeUIMessages(history), {
-      tools,
-      ignoreIncompleteToolCalls: true,
-    }),
+  const messages = await convertToModelMessages(sanitizeUIMessages(history), {
     tools,
-    stopWhen: stepCountIs(maxTurnSteps),
-    abortSignal: abort.signal,
+    ignoreIncompleteToolCalls: true,
   });
+  const result = telemetry.run(() =>
+    streamText({
+      model,
+      system: workerInstructions(worker),
+      messages,
+      tools,
+      stopWhen: stepCountIs(maxTurnSteps),
+      abortSignal: abort.signal,
+      ...(telemetry.aiTelemetry !== undefined && { experimental_telemetry: telemetry.aiTelemetry }),
+    }),
+  );
   let ended: Promise<void> = Promise.resolve();
   const chunks = result.toUIMessageStream({
     originalMessages: history,
@@ -206,6 +219,7 @@ export async function runChatTurn(start: ChatTurnStart): Promise<ReadableStream<
         await saving;
         if (runningTurns().get(chatId)?.streamId === streamId) runningTurns().delete(chatId);
         await clearChatStream(db, chatId, streamId).catch(() => undefined);
+        telemetry.end({ parked: parking?.parked });
         finish();
       },
     }),

@@ -354,6 +354,12 @@ export const migrations: readonly Migration[] = [
       ]);
     },
   },
+  {
+    // A call that waits keeps the trace context of its turn, so the continuation that
+    // carries it out (maybe after a restart, on another instance) links to the turn that asked.
+    name: 'approval trace context',
+    up: (db) => run(db, ['ALTER TABLE approvals ADD COLUMN trace_parent TEXT']),
+  },
 ];
 
 // Any constant works; it only has to be the same in every instance of this app.

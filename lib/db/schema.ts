@@ -130,6 +130,8 @@ export type ApprovalTable = {
   note: string | null;
   /** How many times the deadline was extended. */
   extensions: Generated<number>;
+  /** The W3C `traceparent` of the call that asked, when tracing was on: a continuation links to it. */
+  trace_parent: string | null;
   created_at: string;
   updated_at: string;
 };
