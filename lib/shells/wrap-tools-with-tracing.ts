@@ -62,13 +62,15 @@ export function createToolCallTracing({
         return around(call, input, async () => execute(input, options));
       });
   const everyTool = (table: ToolSet) => Object.keys(table);
+  const confirmToolNames = new Set(confirmTools);
   return {
     call: (table) =>
       wrapExecute(table, everyTool(table), (execute, toolName) => traceCall(execute, toolName)),
     beforeApproval: probe(everyTool, async (call, _input, run) => {
       if (rateLimited) call.event('rate_limit.allowed');
-      const confirm = new Set(confirmTools).has(call.toolName);
-      if (confirm) {
+      const confirm = confirmToolNames.has(call.toolName);
+      // A continuation's call has its wait already: the decision was taken while it was parked.
+      if (confirm && call.approval === undefined) {
         call.approval = { startedAt: Date.now() };
         call.event('approval.requested');
       }
