@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { assembleTurnTools } from '@/lib/chat/assemble-turn-tools';
 import type { NewAuditRow } from '@/lib/db/audit';
+import type { ToolExecute } from '@/lib/shells/wrap-execute';
 import { createMemoryApprovalRegistry, createMemoryIdempotencyStore } from '@/lib/stores';
 import { observeAuditedCall } from '@/lib/telemetry/observe-audited-call';
 import { setTracingHandles } from '@/lib/telemetry/tracing-handles';
@@ -34,14 +35,14 @@ function createTable() {
   return { table, release: () => release(), executions: () => executions };
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: test helper over any tool.
-function call(
-  target: { execute?: (input: any, options: any) => unknown },
-  input: unknown,
-  toolCallId: string,
-) {
-  if (target.execute === undefined) throw new Error('tool has no execute');
-  return target.execute(input, { toolCallId, messages: [], context: {} }) as Promise<unknown>;
+/** Calls a tool's execute as the AI SDK would. */
+function call(target: { execute?: unknown }, input: unknown, toolCallId: string): Promise<unknown> {
+  if (typeof target.execute !== 'function') throw new Error('tool has no execute');
+  return (target.execute as ToolExecute)(input, {
+    toolCallId,
+    messages: [],
+    context: {},
+  }) as Promise<unknown>;
 }
 
 describe('createToolCallTracing', () => {
