@@ -53,20 +53,20 @@ export function createToolCallTracing({
   const probe =
     (
       names: (table: ToolSet) => Iterable<string>,
-      around: (call: ToolCallObservation, input: unknown, run: () => Promise<unknown>) => Promise<unknown>,
+      around: (call: ToolCallObservation, input: unknown, run: () => unknown) => unknown,
     ): ToolShell =>
     (table) =>
       wrapExecute(table, names(table), (execute) => (input, options) => {
         const call = currentToolCall();
         if (call === undefined || call.toolCallId !== options.toolCallId) return execute(input, options);
-        return around(call, input, async () => execute(input, options));
+        return around(call, input, () => execute(input, options));
       });
   const everyTool = (table: ToolSet) => Object.keys(table);
   const confirmToolNames = new Set(confirmTools);
   return {
     call: (table) =>
       wrapExecute(table, everyTool(table), (execute, toolName) => traceCall(execute, toolName)),
-    beforeApproval: probe(everyTool, async (call, _input, run) => {
+    beforeApproval: probe(everyTool, (call, _input, run) => {
       if (rateLimited) call.event('rate_limit.allowed');
       const confirm = confirmToolNames.has(call.toolName);
       // A continuation's call has its wait already: the decision was taken while it was parked.
@@ -74,47 +74,90 @@ export function createToolCallTracing({
         call.approval = { startedAt: Date.now() };
         call.event('approval.requested');
       }
-      const output = await run();
-      if (confirm && isToolDenial(output)) {
-        endApproval(call);
-        call.event('approval.denied', { 'toolgate.denial.reason': output.reason });
-      }
-      return output;
+      return afterOutput(run, (output) => {
+        if (confirm && isToolDenial(output)) {
+          endApproval(call);
+          call.event('approval.denied', { 'toolgate.denial.reason': output.reason });
+        }
+      });
     }),
     beforeIdempotency: probe(
       () => writeTools,
-      async (call, input, run) => {
+      (call, input, run) => {
         endApproval(call, 'approval.approved');
         const key = idempotencyKey(scope, call.toolName, input);
         call.idempotencyKey = key;
         call.keyInFlight = executingKeys().has(key);
-        const output = await run();
-        call.event(`idempotency.${idempotencyOf(call)}`);
-        return output;
+        return afterOutput(run, () => call.event(`idempotency.${idempotencyOf(call)}`));
       },
     ),
-    beforeTool: probe(everyTool, async (call, _input, run) => {
+    beforeTool: probe(everyTool, (call, _input, run) => {
       endApproval(call, 'approval.approved');
       call.executed = true;
       const key = call.idempotencyKey;
       if (key !== undefined) executingKeys().set(key, (executingKeys().get(key) ?? 0) + 1);
       call.event('execution.start');
-      try {
-        const output = await run();
-        call.event('execution.end', { 'toolgate.execution.ok': true });
-        return output;
-      } catch (error) {
-        call.event('execution.end', { 'toolgate.execution.ok': false });
-        throw error;
-      } finally {
-        if (key !== undefined) {
-          const running = (executingKeys().get(key) ?? 1) - 1;
-          if (running > 0) executingKeys().set(key, running);
-          else executingKeys().delete(key);
-        }
-      }
+      const settle = (ok: boolean) => {
+        call.event('execution.end', { 'toolgate.execution.ok': ok });
+        if (key === undefined) return;
+        const running = (executingKeys().get(key) ?? 1) - 1;
+        if (running > 0) executingKeys().set(key, running);
+        else executingKeys().delete(key);
+      };
+      return afterOutput(
+        run,
+        () => settle(true),
+        () => settle(false),
+      );
     }),
   };
+}
+
+/**
+ * Runs `run` and reports its output (a streamed one after its last value) or its error,
+ * returning what it returned: a promise stays a promise, a stream stays a stream.
+ */
+function afterOutput(
+  run: () => unknown,
+  onOutput: (output: unknown) => void,
+  onError: (error: unknown) => void = () => undefined,
+): unknown {
+  let result: unknown;
+  try {
+    result = run();
+  } catch (error) {
+    onError(error);
+    throw error;
+  }
+  if (isAsyncIterable(result)) return reportStream(result, onOutput, onError);
+  return Promise.resolve(result).then(
+    (output) => {
+      onOutput(output);
+      return output;
+    },
+    (error: unknown) => {
+      onError(error);
+      throw error;
+    },
+  );
+}
+
+async function* reportStream(
+  stream: AsyncIterable<unknown>,
+  onOutput: (output: unknown) => void,
+  onError: (error: unknown) => void,
+): AsyncGenerator<unknown> {
+  let last: unknown;
+  try {
+    for await (const output of stream) {
+      last = output;
+      yield output;
+    }
+  } catch (error) {
+    onError(error);
+    throw error;
+  }
+  onOutput(last);
 }
 
 /** Marks the end of the call's wait for a person (once). */

@@ -24,20 +24,18 @@ export type ToolCallObservation = {
 /** What a continuation knows about the call it carries out: it waited, parked, for this long. */
 export type ParkedDecision = { toolCallId: string; waitMs: number };
 
-/** The telemetry of the turn running in this async context, and of its current tool call. */
+/** The telemetry of the tool call running in this async context, and what a continuation knows of it. */
 export type TelemetryScope = {
-  /** Calls of the turn that have not ended (a parked turn ends them). */
-  openCalls?: Set<{ endParked: () => void }>;
   call?: ToolCallObservation;
   parked?: ParkedDecision;
 };
 
-// On globalThis: the bundles that start a turn and that run its shells must share one store.
+// On globalThis: every bundle that runs shells or writes audit rows must share one store.
 const globalForScope = globalThis as typeof globalThis & {
   __toolgateTelemetryScope?: AsyncLocalStorage<TelemetryScope>;
 };
 
-/** The store of the current turn's and tool call's telemetry. */
+/** The store of the current tool call's telemetry. */
 export function telemetryScope(): AsyncLocalStorage<TelemetryScope> {
   globalForScope.__toolgateTelemetryScope ??= new AsyncLocalStorage();
   return globalForScope.__toolgateTelemetryScope;

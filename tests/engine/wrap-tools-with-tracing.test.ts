@@ -143,6 +143,36 @@ describe('createToolCallTracing', () => {
     ]);
   });
 
+  it('passes a streamed output through as a stream, and ends the span after its last value', async () => {
+    const tools = assembleTurnTools({
+      baseTools: {
+        progress: tool({
+          description: 'Reports progress.',
+          inputSchema: z.object({}),
+          execute: async function* () {
+            yield { done: 1 };
+            yield { done: 2 };
+          },
+        }),
+      },
+      worker: 'assistant',
+      sessionId: 'chat-1',
+      ownerId: 'user-1',
+      store: createMemoryIdempotencyStore(),
+    });
+    const result = (tools.progress.execute as ToolExecute)(
+      {},
+      { toolCallId: 'call-stream', messages: [], context: {} },
+    );
+    const outputs: unknown[] = [];
+    for await (const output of result as AsyncIterable<unknown>) outputs.push(output);
+    expect(outputs).toEqual([{ done: 1 }, { done: 2 }]);
+    expect(spanOf('call-stream')?.events.map((event) => event.name)).toEqual([
+      'execution.start',
+      'execution.end',
+    ]);
+  });
+
   it('makes no span while tracing is off, and the call still runs', async () => {
     setTracingHandles(undefined);
     const { table, release } = createTable();
