@@ -1,6 +1,6 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userMessage } from '../support/chat-client';
 import { postChat, postDecision, sessionFetch, signInAsGuest } from '../support/http-chat';
@@ -25,6 +25,22 @@ function serverEnvironment(receiver: OtlpReceiver, protocol?: string): Record<st
     OTEL_BSP_SCHEDULE_DELAY: '100',
   };
 }
+
+/** Server environment that logs every module and chunk the server loads into the returned file. */
+function moduleLog(): { environment: Record<string, string>; loaded: () => string[] } {
+  const file = join(mkdtempSync(join(tmpdir(), 'toolgate-modules-')), 'modules.log');
+  return {
+    environment: {
+      NODE_OPTIONS: `--require ${resolve('tests/support/module-load-log.cjs')}`,
+      TOOLGATE_MODULE_LOG: file,
+    },
+    loaded: () => readFileSync(file, 'utf8').split('\n'),
+  };
+}
+
+// The OpenTelemetry SDK, its exporters and resources as the build names their chunks (the
+// API alone is loaded by Next.js itself either way).
+const sdkModule = /@opentelemetry[_/](sdk-trace|exporter-trace|resources|core|otlp)/;
 
 /** Sends `text` in `chatId`, answers its card with `approved`, and reads the turn to its end. */
 async function decidedTurn(
@@ -218,11 +234,12 @@ describe('traces over OTLP/HTTP JSON', () => {
 
 describe('traces over OTLP/HTTP protobuf (the default)', () => {
   const receiver = new OtlpReceiver();
+  const modules = moduleLog();
   let server: NextServer;
 
   beforeAll(async () => {
     await receiver.start();
-    server = await startNextServer(serverEnvironment(receiver));
+    server = await startNextServer({ ...serverEnvironment(receiver), ...modules.environment });
     await signInAsGuest(server.url);
   }, 120_000);
 
@@ -242,5 +259,34 @@ describe('traces over OTLP/HTTP protobuf (the default)', () => {
     for (const name of ['toolgate.turn', 'gen_ai.tool.name', 'toolgate.outcome', 'toolgate.idempotency'])
       expect(raw).toContain(name);
     expect(raw).not.toContain('zephyr');
+    expect(modules.loaded().some((module) => sdkModule.test(module))).toBe(true);
+  });
+});
+
+describe('with OTEL_EXPORTER_OTLP_ENDPOINT unset', () => {
+  const receiver = new OtlpReceiver();
+  const modules = moduleLog();
+  let server: NextServer;
+
+  beforeAll(async () => {
+    await receiver.start();
+    const { OTEL_EXPORTER_OTLP_ENDPOINT: _unset, ...environment } = serverEnvironment(receiver);
+    server = await startNextServer({ ...environment, ...modules.environment });
+    await signInAsGuest(server.url);
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.stop();
+    await receiver.stop();
+  });
+
+  it('loads no OpenTelemetry SDK or exporter and sends nothing, while turns and tools run', async () => {
+    await decidedTurn(server, 'trace-off', `create a ticket: ${approvedTitle}`, true);
+    // Longer than a batch's delay: an exporter, were there one, would have sent by now.
+    await new Promise((done) => setTimeout(done, 1_000));
+    expect(receiver.exports).toEqual([]);
+    const loaded = modules.loaded();
+    expect(loaded.some((module) => module.includes('.next-test/server/app/api/chat'))).toBe(true);
+    expect(loaded.filter((module) => sdkModule.test(module))).toEqual([]);
   });
 });
