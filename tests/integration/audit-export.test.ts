@@ -71,6 +71,26 @@ const auditRow = (chatId: string, index: number): NewAuditRow => ({
   summary: { en: `Create ticket ${index}`, zh: `创建工单 ${index}` },
 });
 
+describe('npm run audit:verify', () => {
+  it('refuses a line that is not JSON, naming the line', async () => {
+    expect(await verifyCli('not json\n')).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('line 1: not JSON'),
+    });
+  });
+
+  it('refuses a row without its chain fields', async () => {
+    expect(await verifyCli('{"id":1}\n')).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('seq, prevHash and hash are required'),
+    });
+  });
+
+  it('accepts an empty export: no rows, nothing to break', async () => {
+    expect(await verifyCli('')).toMatchObject({ code: 0, stdout: expect.stringContaining('0 rows chain') });
+  });
+});
+
 describe.each(databaseEngines)('on %s', (engine) => {
   describe('GET /api/audit/export', () => {
     let admin: string;
