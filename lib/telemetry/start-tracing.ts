@@ -29,8 +29,17 @@ export async function startTracing(config: AppConfig): Promise<void> {
   provider.register();
   const tracer = api.trace.getTracer('toolgate');
   setTracingHandles({ api, tracer, integration: new OpenTelemetry({ tracer }) });
-  // Spans still in the batch leave before the process does.
-  const flush = () => void provider.shutdown().catch(() => undefined);
-  process.once('SIGTERM', flush);
-  process.once('SIGINT', flush);
+  // Spans still in the batch try to leave before the process does (Next.js exits on its
+  // own signal handler, so this is best effort). Were nobody else listening, the signal is
+  // raised again once flushed, so a listener here never keeps the process alive.
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      void provider
+        .shutdown()
+        .catch(() => undefined)
+        .finally(() => {
+          if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+        });
+    });
+  }
 }
