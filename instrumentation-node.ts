@@ -25,6 +25,10 @@ export async function startServer(): Promise<void> {
           'set it to 32 or more random characters (e.g. `openssl rand -base64 32`) before `next start`.',
       );
     }
+    // Traces, only with a collector configured: otherwise no OpenTelemetry module is loaded.
+    if (config.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined) {
+      await (await import('./lib/telemetry/start-tracing')).startTracing(config);
+    }
     await startMcpServers(config.AGENT_CONFIRM_TOOLS);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;

@@ -244,6 +244,29 @@ const environmentFields = z.object({
   OFFLINE_MODEL_DELAY_MS: nonNegativeInteger('OFFLINE_MODEL_DELAY_MS', 15),
   TOOLGATE_TRUST_PROXY: flag('TOOLGATE_TRUST_PROXY'),
   TOOLGATE_ALLOWED_IMAGE_ORIGINS: imageOrigins,
+  // OpenTelemetry's own variables: the exporter also reads them (and OTEL_EXPORTER_OTLP_HEADERS),
+  // so they are checked here only so a typo fails at start-up instead of dropping every trace.
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalText.refine(
+    (value) => value === undefined || /^https?:\/\//i.test(value),
+    {
+      message: 'OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL such as http://localhost:4318',
+    },
+  ),
+  OTEL_EXPORTER_OTLP_PROTOCOL: z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      const protocol = value === undefined || value.trim() === '' ? 'http/protobuf' : value.trim();
+      if (protocol === 'http/protobuf' || protocol === 'http/json') return protocol;
+      context.addIssue({
+        code: 'custom',
+        message: `OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json (grpc is not supported), got "${value}"`,
+      });
+      return z.NEVER;
+    }),
+  TOOLGATE_METRICS_TOKEN: optionalText.refine((value) => value === undefined || value.length >= 16, {
+    message: 'TOOLGATE_METRICS_TOKEN must be at least 16 characters (e.g. `openssl rand -hex 32`)',
+  }),
   TOOLGATE_BENCH_BASELINE: z
     .string()
     .optional()

@@ -8,6 +8,7 @@ import { nlu } from './nlu';
 import { parkedApprovals } from './parked-approvals';
 import { redisStores } from './redis-stores';
 import { singleFlight } from './single-flight';
+import { tracing } from './tracing';
 
 /** Every benchmark by name; the order and build needs live in `bench/support/case-list.ts`. */
 export const benchCases: Record<string, BenchCase> = {
@@ -20,4 +21,5 @@ export const benchCases: Record<string, BenchCase> = {
   'approval-resume': approvalResume,
   'parked-approvals': parkedApprovals,
   'database-engines': databaseEngines,
+  tracing: tracing,
 };

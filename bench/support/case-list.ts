@@ -12,6 +12,7 @@ const needsBuildByCase: Record<string, boolean> = {
   'approval-resume': true,
   'parked-approvals': true,
   'database-engines': true,
+  tracing: true,
 };
 
 /** Every case, in run order; must match `bench/cases/index.ts`. */

@@ -12,7 +12,9 @@ import {
   wrapToolsWithErrorReferences,
   wrapToolsWithIdempotency,
   wrapToolsWithRateLimit,
+  writeToolNames,
 } from '@/lib/shells';
+import { createToolCallTracing } from '@/lib/shells/wrap-tools-with-tracing';
 import type { ApprovalRegistry, ApprovalRequestEvent, IdempotencyStore } from '@/lib/stores';
 import { summarizeToolCall } from '@/lib/tools/tool-summaries';
 
@@ -69,6 +71,10 @@ export type AssembleTurnToolsOptions = {
  * 3. rate limit, before approval, so a flood of calls cannot flood a person with cards;
  * 4. approval, outside idempotency, so a denied call never reaches the cache;
  * 5. idempotency, innermost, next to the tool.
+ *
+ * Tracing observes and changes nothing: its `tool.call` span opens outside them all, so
+ * it ends after the audit shell has recorded the outcome, and its probes between the
+ * shells mark their work on it (lib/shells/wrap-tools-with-tracing.ts).
  */
 export function assembleTurnTools({
   baseTools,
@@ -89,6 +95,14 @@ export function assembleTurnTools({
   // Likewise what a person decided beyond allow / deny (a rule, an edit, a note).
   const decisionsByCallId = new Map<string, ApprovalDecisionEvent>();
   const shells: ToolShell[] = [];
+  // Traces and metrics: one span per call outermost, its probes between the shells below.
+  const tracing = createToolCallTracing({
+    scope: chatId,
+    confirmTools: approval?.confirmTools ?? [],
+    writeTools: writeTools ?? writeToolNames,
+    rateLimited: rateLimiter !== undefined,
+  });
+  shells.push(tracing.call);
   if (audit !== undefined) {
     shells.push((table) =>
       wrapToolsWithAudit(table, {
@@ -106,6 +120,7 @@ export function assembleTurnTools({
     // Per user, across chats: a new chat id per request must not reset the budget.
     shells.push((table) => wrapToolsWithRateLimit(table, { limiter: rateLimiter, key: ownerId }));
   }
+  shells.push(tracing.beforeApproval);
   if (approval !== undefined && approval.confirmTools.size > 0) {
     const { confirmTools, registry, emit, timeoutMs, afterExecute, approvedByRule, pendingLimiter } =
       approval;
@@ -130,6 +145,7 @@ export function assembleTurnTools({
       }),
     );
   }
+  shells.push(tracing.beforeIdempotency);
   shells.push((table) =>
     wrapToolsWithIdempotency(table, store, {
       scope: chatId,
@@ -141,5 +157,6 @@ export function assembleTurnTools({
       },
     }),
   );
+  shells.push(tracing.beforeTool);
   return composeToolShells(baseTools, shells);
 }

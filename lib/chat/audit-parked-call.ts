@@ -2,6 +2,7 @@ import 'server-only';
 import { type ApprovalRecord, type Db, type DeniedStatus, insertAuditRow } from '@/lib/db';
 import { revealHiddenInSummary } from '@/lib/shells/reveal-hidden-characters';
 import { hashToolArguments } from '@/lib/shells/wrap-tools-with-audit';
+import { observeParkedDenial } from '@/lib/telemetry/observe-audited-call';
 import { summarizeToolCall } from '@/lib/tools/tool-summaries';
 import { reasonByStatus } from './denied-statuses';
 
@@ -14,6 +15,8 @@ import { reasonByStatus } from './denied-statuses';
  */
 export async function auditParkedDenial(db: Db, row: ApprovalRecord, status: DeniedStatus): Promise<void> {
   const startedAt = Date.parse(row.createdAt);
+  const outcome = reasonByStatus[status];
+  observeParkedDenial({ ...row, outcome, waitMs: Math.max(0, Date.now() - startedAt) });
   try {
     const summary = summarizeToolCall(row.toolName, row.input);
     await insertAuditRow(db, {
@@ -23,7 +26,7 @@ export async function auditParkedDenial(db: Db, row: ApprovalRecord, status: Den
       toolName: row.toolName,
       toolCallId: row.toolCallId,
       argsHash: hashToolArguments(row.input),
-      outcome: reasonByStatus[status],
+      outcome,
       ...(row.note !== undefined && { detail: { note: row.note } }),
       ...(summary !== undefined && { summary: revealHiddenInSummary(summary) }),
       durationMs: Math.max(0, Date.now() - startedAt),

@@ -5,6 +5,7 @@ import { publicErrorText } from '@/lib/errors/public-error';
 import { mcpConfirmToolNames, waitForMcpServers } from '@/lib/mcp/merge-mcp-tools';
 import { getToolRateLimiter } from '@/lib/server/rate-limiter';
 import { getIdempotencyStore } from '@/lib/server/stores';
+import { startTurnTelemetry } from '@/lib/telemetry/turn-telemetry';
 import { assembleTurnTools } from './assemble-turn-tools';
 import { createAuditWriter } from './create-audit-writer';
 import { prepareChatTurn } from './prepare-chat-turn';
@@ -54,14 +55,24 @@ export async function completeChatTurn(request: ChatTurnRequest): Promise<Comple
     rateLimiter: getToolRateLimiter(),
     signal: request.signal,
   });
+  const telemetry = startTurnTelemetry({
+    name: 'toolgate.turn',
+    chatId: request.chatId,
+    worker,
+    kind: 'complete',
+  });
   // Streamed inside, so the reply is built as the same UI message a streamed turn saves.
   let failure: unknown;
-  const result = streamText({
-    ...(await turnModelCall({ model, worker, history, tools, abortSignal: request.signal })),
-    onError: ({ error }) => {
-      failure ??= error;
-    },
-  });
+  const call = await turnModelCall({ model, worker, history, tools, abortSignal: request.signal });
+  const result = telemetry.run(() =>
+    streamText({
+      ...call,
+      ...(telemetry.aiTelemetry !== undefined && { experimental_telemetry: telemetry.aiTelemetry }),
+      onError: ({ error }) => {
+        failure ??= error;
+      },
+    }),
+  );
   let saved: Promise<void> = Promise.resolve();
   const chunks = result.toUIMessageStream({
     originalMessages: history,
@@ -73,12 +84,18 @@ export async function completeChatTurn(request: ChatTurnRequest): Promise<Comple
       return saved;
     },
   });
-  for await (const _ of chunks) {
-    // Drained: the reply is complete once the stream ends.
+  try {
+    for await (const _ of chunks) {
+      // Drained: the reply is complete once the stream ends.
+    }
+    await auditWriter.flush();
+    await saved;
+    if (failure !== undefined) throw failure;
+  } catch (error) {
+    telemetry.end({ error });
+    throw error;
   }
-  await auditWriter.flush();
-  await saved;
-  if (failure !== undefined) throw failure;
+  telemetry.end();
   const steps = await result.steps;
   return {
     text: await result.text,

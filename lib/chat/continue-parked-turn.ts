@@ -16,6 +16,7 @@ import { getIdempotencyStore } from '@/lib/server/stores';
 import { toolDenial } from '@/lib/shells';
 import { finalOutput, type ToolExecute } from '@/lib/shells/wrap-execute';
 import type { ApprovalDecision, ApprovalRegistry } from '@/lib/stores';
+import { startTurnTelemetry } from '@/lib/telemetry/turn-telemetry';
 import { type ApprovalEnd, mapToolPart, settleApprovalPart } from './approval-parts';
 import { assembleTurnTools } from './assemble-turn-tools';
 import { auditParkedDenial } from './audit-parked-call';
@@ -49,7 +50,28 @@ async function continueLocked(db: Db, approvalId: string): Promise<boolean> {
     ? await transitionApproval(db, row.id, 'approved', 'executing', { claim: true })
     : isDeniedStatus(row.status) && (await claimApproval(db, row.id, row.status));
   if (!claimed) return false;
+  // Its own trace: the asking turn's has ended, maybe in another process; a link joins them.
+  const telemetry = startTurnTelemetry({
+    name: 'toolgate.continuation',
+    chatId: row.chatId,
+    worker: row.worker,
+    kind: 'continuation',
+    linkTo: row.traceParent,
+    parked: { toolCallId: row.toolCallId, waitMs: Math.max(0, Date.now() - Date.parse(row.createdAt)) },
+    timed: false,
+  });
+  try {
+    return await telemetry.run(() => carryOut(db, row, approved));
+  } catch (error) {
+    telemetry.end({ error });
+    throw error;
+  } finally {
+    telemetry.end();
+  }
+}
 
+/** Runs or denies the claimed call, settles its saved part, and lets the model reply when it should. */
+async function carryOut(db: Db, row: ApprovalRecord, approved: boolean): Promise<boolean> {
   const messages = await getChatMessages(db, row.chatId);
   const index = messages.findIndex((message) => message.id === row.messageId);
   const config = getConfig();

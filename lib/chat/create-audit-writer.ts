@@ -1,10 +1,12 @@
 import 'server-only';
 import { type Db, insertAuditRow, type NewAuditRow } from '@/lib/db';
+import { observeAuditedCall } from '@/lib/telemetry/observe-audited-call';
 
 /**
  * The audit shell's writer for one turn of `userId`. Rows are written without holding up
  * the tool call, and `flush` waits for the ones still in flight, so a turn ends only once
  * its audit rows are readable (a client that reads the log right after a turn sees them).
+ * Each row is counted in the metrics and its outcome given to the call's span as well.
  */
 export function createAuditWriter(
   db: Db,
@@ -13,6 +15,7 @@ export function createAuditWriter(
   const inFlight = new Set<Promise<unknown>>();
   return {
     record: (row) => {
+      observeAuditedCall(row);
       const write: Promise<unknown> = insertAuditRow(db, { ...row, userId }).finally(() =>
         inFlight.delete(write),
       );

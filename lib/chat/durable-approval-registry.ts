@@ -15,6 +15,7 @@ import type {
   ConfirmOptions,
   DenialReason,
 } from '@/lib/stores';
+import { currentTraceParent } from '@/lib/telemetry/trace-parent';
 import { isDeniedStatus, reasonByStatus } from './denied-statuses';
 import { watchParkedDeadline } from './parked-deadlines';
 import type { TurnParking } from './turn-parking';
@@ -82,6 +83,7 @@ export function createDurableApprovalRegistry({
           worker,
           input: event.input,
           expiresAt: event.expiresAt,
+          traceParent: currentTraceParent(),
         });
         approvalId = event.approvalId;
         expiresAt = event.expiresAt;

@@ -14,6 +14,7 @@ import { publicErrorText } from '@/lib/errors/public-error';
 import { getToolRateLimiter } from '@/lib/server/rate-limiter';
 import { getApprovalRegistry, getIdempotencyStore } from '@/lib/server/stores';
 import { createPendingApprovalLimiter } from '@/lib/server/user-rate-limits';
+import { startTurnTelemetry } from '@/lib/telemetry/turn-telemetry';
 import { assembleTurnTools } from './assemble-turn-tools';
 import type { WorkerTable } from './build-worker-table';
 import { createAuditWriter } from './create-audit-writer';
@@ -79,6 +80,13 @@ export async function runChatTurn(start: ChatTurnStart): Promise<ReadableStream<
     return saving;
   };
   const continued = history.at(-1)?.role === 'assistant' ? history.at(-1) : undefined;
+  const telemetry = startTurnTelemetry({
+    name: 'toolgate.turn',
+    chatId,
+    worker,
+    kind: start.prelude === undefined ? 'stream' : 'continuation',
+    model: modelLabel,
+  });
 
   const inTable = (name: string) => Object.hasOwn(baseTools, name);
   const sideChannel =
@@ -105,6 +113,7 @@ export async function runChatTurn(start: ChatTurnStart): Promise<ReadableStream<
           afterMs: config.TOOLGATE_PARK_AFTER_MS,
           onPark: () => {
             // Everything the stream wrote so far (the cards, and whatever else the step did), then the end.
+            telemetry.event('turn.parked');
             void messageFromChunks(sideChannel.chunksSoFar(), continued)
               .then((message) => message && save(message))
               .finally(() => abort.abort());
@@ -151,8 +160,12 @@ export async function runChatTurn(start: ChatTurnStart): Promise<ReadableStream<
   });
   const metadata: ChatMessageMetadata = { worker, model: modelLabel };
 
-  const result = streamText(
-    await turnModelCall({ model, worker, history, tools, abortSignal: abort.signal }),
+  const call = await turnModelCall({ model, worker, history, tools, abortSignal: abort.signal });
+  const result = telemetry.run(() =>
+    streamText({
+      ...call,
+      ...(telemetry.aiTelemetry !== undefined && { experimental_telemetry: telemetry.aiTelemetry }),
+    }),
   );
   let ended: Promise<void> = Promise.resolve();
   const chunks = result.toUIMessageStream({
@@ -188,6 +201,7 @@ export async function runChatTurn(start: ChatTurnStart): Promise<ReadableStream<
         await saving;
         if (runningTurns().get(chatId)?.streamId === streamId) runningTurns().delete(chatId);
         await clearChatStream(db, chatId, streamId).catch(() => undefined);
+        telemetry.end({ parked: parking?.parked });
         finish();
       },
     }),

@@ -64,6 +64,8 @@ export type ApprovalRecord = {
   note?: string;
   /** How many times the deadline was extended. */
   extensions: number;
+  /** The `traceparent` of the tool call that asked, when it was traced. */
+  traceParent?: string;
   /** When the card was first shown (ISO 8601). */
   createdAt: string;
   updatedAt: string;
@@ -87,6 +89,7 @@ function toApproval(row: ApprovalRow): ApprovalRecord {
     ...(row.edited_input !== null && { editedInput: JSON.parse(row.edited_input) }),
     ...(row.note !== null && { note: row.note }),
     extensions: Number(row.extensions),
+    ...(row.trace_parent !== null && { traceParent: row.trace_parent }),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -98,7 +101,8 @@ export async function createApproval(
   approval: Pick<
     ApprovalRecord,
     'id' | 'chatId' | 'ownerId' | 'messageId' | 'toolCallId' | 'toolName' | 'worker' | 'input' | 'expiresAt'
-  >,
+  > &
+    Pick<Partial<ApprovalRecord>, 'traceParent'>,
 ): Promise<void> {
   const now = new Date().toISOString();
   await db
@@ -115,6 +119,7 @@ export async function createApproval(
       expires_at: approval.expiresAt,
       status: 'pending',
       claimed: 0,
+      trace_parent: approval.traceParent ?? null,
       created_at: now,
       updated_at: now,
     })
@@ -135,6 +140,17 @@ export async function listPendingDeadlines(db: Db): Promise<{ id: string; expire
     .where('status', '=', 'pending')
     .execute();
   return rows.map((row) => ({ id: row.id, expiresAt: Number(row.expires_at) }));
+}
+
+/** How many calls wait for a person now, over all chats and instances (pending, deadline ahead). */
+export async function countPendingApprovals(db: Db, now = Date.now()): Promise<number> {
+  const row = await db
+    .selectFrom('approvals')
+    .select((eb) => eb.fn.countAll().as('count'))
+    .where('status', '=', 'pending')
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(row?.count ?? 0);
 }
 
 /** A chat's approvals in the given states, oldest first. */

@@ -6,6 +6,7 @@
 export * from './approval-rules';
 export * from './approvals';
 export * from './audit';
+export * from './audit-chain';
 export * from './chat-streams';
 export * from './chats';
 export * from './database-unavailable';

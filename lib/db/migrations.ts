@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { chainUnchainedAuditRows } from './audit';
 import { type DatabaseEngine, type Db, engineOf } from './engine';
 import { seedKnowledgeArticles, seedOrders } from './seed-data';
 import { writeTransaction } from './write-transaction';
@@ -154,7 +155,8 @@ const outcomeCheck = (outcomes: readonly string[]) =>
  * SQLite cannot change a CHECK in place: the audit table is rebuilt with the new list of
  * outcomes (and `extraColumns`), its rows, ids and their sequence kept. It copies only the
  * columns the table had before `detail`: the steps that use it ran before `detail` and
- * `summary` existed. A later rebuild must create and copy those two as well.
+ * `summary` existed. A later rebuild must create and copy those two as well, and the
+ * chain's `seq`, `chained_at`, `prev_hash` and `hash`.
  */
 function rebuildSqliteAuditTable(outcomes: readonly string[], extraColumns = ''): string[] {
   return [
@@ -359,6 +361,31 @@ export const migrations: readonly Migration[] = [
         'CREATE INDEX IF NOT EXISTS account_audit_target ON account_audit (target_user_id, id)',
         `UPDATE "user" SET "role" = 'user' WHERE "role" IS NULL OR "role" <> 'user'`,
       ]),
+  },
+  {
+    // The audit log is a hash chain (lib/db/audit-chain.ts), so an export can show it was
+    // not edited afterwards. Rows written before the chain are chained here, in id order;
+    // a unique `seq` keeps two writers from ever forking it. Plain ALTERs on both engines.
+    name: 'audit hash chain',
+    up: async (db) => {
+      await run(db, [
+        'ALTER TABLE tool_audit ADD COLUMN seq INTEGER',
+        'ALTER TABLE tool_audit ADD COLUMN chained_at TEXT',
+        'ALTER TABLE tool_audit ADD COLUMN prev_hash TEXT',
+        'ALTER TABLE tool_audit ADD COLUMN hash TEXT',
+      ]);
+      await chainUnchainedAuditRows(db);
+      await run(db, [
+        'CREATE UNIQUE INDEX tool_audit_seq ON tool_audit (seq)',
+        'CREATE INDEX tool_audit_chained_at ON tool_audit (chained_at, seq)',
+      ]);
+    },
+  },
+  {
+    // A call that waits keeps the trace context of its turn, so the continuation that
+    // carries it out (maybe after a restart, on another instance) links to the turn that asked.
+    name: 'approval trace context',
+    up: (db) => run(db, ['ALTER TABLE approvals ADD COLUMN trace_parent TEXT']),
   },
 ];
 

@@ -88,6 +88,14 @@ export type ToolAuditTable = {
   detail: string | null;
   /** JSON of the call's one-line summary per UI language, `{ en, zh }`; null when there is none. */
   summary: string | null;
+  /** The row's place in the hash chain, 1, 2, 3, … with no gaps (lib/db/audit-chain.ts). */
+  seq: number | null;
+  /** When the row joined the chain (ISO 8601); never earlier than the row before it. */
+  chained_at: string | null;
+  /** The hash of the row at `seq - 1` (the genesis hash for the first). */
+  prev_hash: string | null;
+  /** SHA-256 over `prev_hash` and this row's canonical JSON. */
+  hash: string | null;
 };
 
 /** better-auth's user table (its column names are camelCase). */
@@ -145,6 +153,8 @@ export type ApprovalTable = {
   note: string | null;
   /** How many times the deadline was extended. */
   extensions: Generated<number>;
+  /** The W3C `traceparent` of the call that asked, when tracing was on: a continuation links to it. */
+  trace_parent: string | null;
   created_at: string;
   updated_at: string;
 };

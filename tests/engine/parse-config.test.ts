@@ -85,4 +85,30 @@ describe('parseConfig', () => {
       );
     }
   });
+
+  it('exports traces over OTLP/HTTP protobuf unless told JSON, and refuses gRPC or a bad endpoint', () => {
+    expect(parseConfig({}).OTEL_EXPORTER_OTLP_ENDPOINT).toBeUndefined();
+    expect(
+      parseConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://localhost:4318' }).OTEL_EXPORTER_OTLP_PROTOCOL,
+    ).toBe('http/protobuf');
+    expect(parseConfig({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }).OTEL_EXPORTER_OTLP_PROTOCOL).toBe(
+      'http/json',
+    );
+    expect(() => parseConfig({ OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toThrow(
+      /grpc is not supported.*"grpc"/,
+    );
+    expect(() => parseConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'localhost:4318' })).toThrow(
+      /OTEL_EXPORTER_OTLP_ENDPOINT must be an http/,
+    );
+  });
+
+  it('takes a metrics token of 16 characters or more', () => {
+    expect(parseConfig({}).TOOLGATE_METRICS_TOKEN).toBeUndefined();
+    expect(parseConfig({ TOOLGATE_METRICS_TOKEN: 'a'.repeat(16) }).TOOLGATE_METRICS_TOKEN).toBe(
+      'a'.repeat(16),
+    );
+    expect(() => parseConfig({ TOOLGATE_METRICS_TOKEN: 'short' })).toThrow(
+      /TOOLGATE_METRICS_TOKEN must be at least 16/,
+    );
+  });
 });

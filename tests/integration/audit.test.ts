@@ -120,8 +120,13 @@ describe.each(databaseEngines)('on %s', (engine) => {
 
     it('answers null for rows written before summaries were kept', async () => {
       const db = await getDb();
-      // The database as the step before this one left it: no summary column, one row.
-      await sql`ALTER TABLE tool_audit DROP COLUMN summary`.execute(db);
+      // The database as the step before this one left it: no summary column (nor the
+      // columns later steps add), one row.
+      await sql`DROP INDEX tool_audit_seq`.execute(db);
+      await sql`DROP INDEX tool_audit_chained_at`.execute(db);
+      for (const column of ['seq', 'chained_at', 'prev_hash', 'hash', 'summary'])
+        await sql`ALTER TABLE tool_audit DROP COLUMN ${sql.raw(column)}`.execute(db);
+      await sql`ALTER TABLE approvals DROP COLUMN trace_parent`.execute(db);
       const summaryStep = migrations.findIndex((migration) => migration.name === 'audit call summaries');
       await db.deleteFrom('schema_migrations').where('version', '>', summaryStep).execute();
       await sql`INSERT INTO tool_audit (chat_id, worker, tool_name, tool_call_id, args_hash, outcome, duration_ms, created_at, user_id)

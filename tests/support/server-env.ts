@@ -96,3 +96,14 @@ export function cookieHeaderOf(response: Response): string {
     .map((cookie) => cookie.split(';')[0])
     .join('; ');
 }
+
+/** The `cookie` header of a new account's session (an admin when its email is in TOOLGATE_ADMIN_EMAILS). */
+export async function signUpUser(email: string): Promise<string> {
+  const response = await (await getAuth()).api.signUpEmail({
+    body: { email, password: 'a-password-for-tests', name: email.split('@')[0] },
+    headers: new Headers(),
+    asResponse: true,
+  });
+  if (!response.ok) throw new Error(`sign-up of ${email} failed: ${response.status}`);
+  return cookieHeaderOf(response);
+}

@@ -1,0 +1,19 @@
+import 'server-only';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { countPendingApprovals, getDb } from '@/lib/db';
+import { renderMetrics } from './metrics';
+
+/**
+ * Whether `authorization` is `Bearer <token>`. Compared in constant time over SHA-256-sized
+ * buffers of equal length, so neither the token's content nor its length leaks through timing.
+ */
+export function isMetricsToken(authorization: string | null, token: string): boolean {
+  const given = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1] ?? '';
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(given), digest(token));
+}
+
+/** The Prometheus text of every series, the pending gauge read from the database now. */
+export async function readMetrics(): Promise<string> {
+  return renderMetrics({ approvalsPending: await countPendingApprovals(await getDb()) });
+}
