@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
 import { stableStringify } from '@/lib/shells/stable-stringify';
-import type { AuditDetail, AuditSummary } from './audit';
+
+/** A call's one-line summary in each UI language (“Create ticket “printer broken”” / “创建工单「打印机坏了」”). */
+export type AuditSummary = { en: string; zh: string };
+
+/** What a person added to an approval, as the audit row keeps it. */
+export type AuditDetail = { edited?: true; note?: string };
 
 /** The `prev_hash` of the first row of the chain: there is no row before it. */
 export const genesisHash = '0'.repeat(64);

@@ -1,5 +1,12 @@
 import { type Selectable, sql } from 'kysely';
-import { type AuditExportRow, type ChainedAuditFields, chainHash, genesisHash } from './audit-chain';
+import {
+  type AuditDetail,
+  type AuditExportRow,
+  type AuditSummary,
+  type ChainedAuditFields,
+  chainHash,
+  genesisHash,
+} from './audit-chain';
 import { type Db, engineOf } from './engine';
 import type { ToolAuditTable } from './schema';
 import { writeTransaction } from './write-transaction';
@@ -45,12 +52,6 @@ export type NewAuditRow = {
   /** The tool's one-line summary of the call in each UI language; absent for tools without one. */
   summary?: AuditSummary;
 };
-
-/** A call's one-line summary in each UI language (“Create ticket “printer broken”” / “创建工单「打印机坏了」”). */
-export type AuditSummary = { en: string; zh: string };
-
-/** What a person added to an approval, as the audit row keeps it. */
-export type AuditDetail = { edited?: true; note?: string };
 
 /** A stored audit row; `summary` is null for tools without one and rows written before summaries were kept. */
 export type AuditRow = Omit<NewAuditRow, 'summary'> & { id: number; summary: AuditSummary | null };

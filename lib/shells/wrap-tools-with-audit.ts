@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ToolExecutionOptions, ToolSet } from 'ai';
-import type { AuditDetail, AuditOutcome, AuditSummary, NewAuditRow } from '@/lib/db/audit';
+import type { AuditOutcome, NewAuditRow } from '@/lib/db/audit';
+import type { AuditDetail, AuditSummary } from '@/lib/db/audit-chain';
 import { revealHiddenInSummary } from './reveal-hidden-characters';
 import { stableStringify } from './stable-stringify';
 import { isAsyncIterable, wrapExecute } from './wrap-execute';

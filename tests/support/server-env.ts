@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getAuth } from '@/lib/auth/get-auth';
 import { resetConfig } from '@/lib/config';
+import { findAccountByEmail, getDb, markEmailVerified } from '@/lib/db';
 import type { DatabaseEngine } from '@/lib/db/engine';
 import { setDefaultTestCookie } from './chat-client';
 import { createEmptyDatabase } from './test-database';
@@ -97,13 +98,28 @@ export function cookieHeaderOf(response: Response): string {
     .join('; ');
 }
 
-/** The `cookie` header of a new account's session (an admin when its email is in TOOLGATE_ADMIN_EMAILS). */
+/**
+ * The `cookie` header of a new account whose email is verified (as after following the
+ * mailed link): an admin when its email is in TOOLGATE_ADMIN_EMAILS.
+ */
 export async function signUpUser(email: string): Promise<string> {
-  const response = await (await getAuth()).api.signUpEmail({
-    body: { email, password: 'a-password-for-tests', name: email.split('@')[0] },
+  const auth = await getAuth();
+  const password = 'a long unusual passphrase for tests';
+  const signedUp = await auth.api.signUpEmail({
+    body: { email, password, name: email.split('@')[0] ?? email },
     headers: new Headers(),
     asResponse: true,
   });
-  if (!response.ok) throw new Error(`sign-up of ${email} failed: ${response.status}`);
-  return cookieHeaderOf(response);
+  if (!signedUp.ok) throw new Error(`sign-up of ${email} failed: ${signedUp.status}`);
+  const db = await getDb();
+  const account = await findAccountByEmail(db, email);
+  if (account === undefined) throw new Error(`no account for ${email} after its sign-up`);
+  await markEmailVerified(db, account.id);
+  const signedIn = await auth.api.signInEmail({
+    body: { email, password },
+    headers: new Headers(),
+    asResponse: true,
+  });
+  if (!signedIn.ok) throw new Error(`sign-in of ${email} failed: ${signedIn.status}`);
+  return cookieHeaderOf(signedIn);
 }
