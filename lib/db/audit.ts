@@ -104,6 +104,17 @@ export function chainedFieldsOfRecord(
 const laterOf = (time: string, other: string | null | undefined) =>
   other !== null && other !== undefined && other > time ? other : time;
 
+/** The last row of the chain (its place, time and hash), or undefined while the chain is empty. */
+function chainHead(db: Db) {
+  return db
+    .selectFrom('tool_audit')
+    .select(['seq', 'chained_at', 'hash'])
+    .where('seq', 'is not', null)
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
 /**
  * Appends one row to the audit log and to its hash chain. The chain's head is read and
  * the row written in one transaction under a lock every instance takes (Postgres's
@@ -127,13 +138,7 @@ export async function insertAuditRow(db: Db, row: NewAuditRow): Promise<AuditRow
   const record = await writeTransaction(db, async (transaction) => {
     if (engineOf(transaction) === 'postgres')
       await sql`select pg_advisory_xact_lock(${auditChainLockKey})`.execute(transaction);
-    const head = await transaction
-      .selectFrom('tool_audit')
-      .select(['seq', 'chained_at', 'hash'])
-      .where('seq', 'is not', null)
-      .orderBy('seq', 'desc')
-      .limit(1)
-      .executeTakeFirst();
+    const head = await chainHead(transaction);
     const chained = {
       ...values,
       seq: (head?.seq ?? 0) + 1,
@@ -154,13 +159,7 @@ export async function insertAuditRow(db: Db, row: NewAuditRow): Promise<AuditRow
  * the migration that adds the chain uses it for the rows written before it existed.
  */
 export async function chainUnchainedAuditRows(db: Db): Promise<number> {
-  const head = await db
-    .selectFrom('tool_audit')
-    .select(['seq', 'chained_at', 'hash'])
-    .where('seq', 'is not', null)
-    .orderBy('seq', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const head = await chainHead(db);
   let seq = head?.seq ?? 0;
   let prevHash = head?.hash ?? genesisHash;
   let chainedAt = head?.chained_at ?? null;
