@@ -160,6 +160,29 @@ describe('request bounds', () => {
       ).toMatch(/deeper than 64 levels/);
     });
 
+    it('answers a `/tool` command nested 12,000 levels deep in three 8,000-character parts with a reply, not an error', async () => {
+      await configureServer({ AGENT_CONFIRM_TOOLS: '' });
+      const errors = vi.spyOn(console, 'error');
+      const command = `/tool createTicket ${'['.repeat(11_990)}${']'.repeat(11_990)}`;
+      const parts = [0, 8_000, 16_000].map((start) => ({
+        type: 'text',
+        text: command.slice(start, start + 8_000),
+      }));
+      const response = await chat(
+        jsonRequest('/api/chat', { id: 'deep-command', message: { id: 'deep-1', role: 'user', parts } }),
+      );
+      expect(response.status).toBe(200);
+      const chunks = await new ChatStreamReader(response).rest();
+      expect(chunks.filter((chunk) => chunk.type === 'error')).toEqual([]);
+      expect(chunks.some((chunk) => chunk.type === 'tool-input-available')).toBe(false);
+      const reply = chunks.flatMap((chunk) => (chunk.type === 'text-delta' ? [chunk.delta] : [])).join('');
+      expect(reply).toMatch(/nests deeper than 64 levels/);
+      expect(errors).not.toHaveBeenCalled();
+      errors.mockRestore();
+      const tickets = await (await getDb()).selectFrom('tickets').select('title').execute();
+      expect(tickets).toEqual([]);
+    });
+
     it('refuses a server-action decision whose input nests 20,000 levels deep', async () => {
       let deep: unknown = 'x';
       for (let level = 0; level < 20_000; level += 1) deep = { a: deep };
