@@ -71,6 +71,31 @@ describe('request bounds', () => {
     });
   });
 
+  describe('what else one message carries', () => {
+    const long = 'x'.repeat(400_000);
+    const dataUrl = 'data:text/plain;base64,aGk=';
+    const text = { type: 'text', text: 'hello' };
+
+    it.each([
+      ['provider metadata on a text part', { parts: [{ ...text, providerMetadata: { x: { y: long } } }] }],
+      ['message metadata', { parts: [text], metadata: { note: long } }],
+      ['a data part', { parts: [text, { type: 'data-note', data: long }] }],
+      [
+        'a file part’s name',
+        { parts: [text, { type: 'file', mediaType: 'text/plain', filename: long, url: dataUrl }] },
+      ],
+      ['a file part’s media type', { parts: [text, { type: 'file', mediaType: long, url: dataUrl }] }],
+    ])('stores no 400,000 characters of %s: refused with 400 { error } or dropped', async (_name, fields) => {
+      await configureServer({ AGENT_CONFIRM_TOOLS: '' });
+      const message = { id: 'big-1', role: 'user', ...fields };
+      const response = await chat(jsonRequest('/api/chat', { id: 'big-chat', message }));
+      if (response.status === 200) await new ChatStreamReader(response).rest();
+      else await expectJsonError(response, 400);
+      const rows = await (await getDb()).selectFrom('chat_messages').select('message').execute();
+      for (const row of rows) expect(row.message.length).toBeLessThanOrEqual(64 * 1024);
+    });
+  });
+
   describe('file parts', () => {
     let witness: Awaited<ReturnType<typeof startWitness>>;
     beforeEach(async () => {
@@ -140,8 +165,9 @@ describe('request bounds', () => {
       expect(await chatRows()).toBe(0);
     });
 
-    it('accepts metadata nested as deep as the limit allows', async () => {
-      // The body itself is two levels, the message one more: 61 levels of metadata make 64.
+    it('accepts a body nested as deep as the limit allows', async () => {
+      // The body itself is two levels, the message one more: 61 levels of metadata make 64
+      // (the metadata is then dropped: the server writes a message's metadata).
       const response = await chat(jsonRequest('/api/chat', deeplyNestedChatBody('deep-ok', 61)));
       expect(response.status).toBe(200);
       await new ChatStreamReader(response).rest();
