@@ -1,6 +1,7 @@
 'use client';
 
 import { type FormEvent, useId, useState } from 'react';
+import { hasHiddenCharacters, revealHiddenCharacters } from '@/lib/shells/reveal-hidden-characters';
 import type { JsonSchema } from './api-types';
 import type { Locale } from './i18n';
 import { Button } from './ui/button';
@@ -38,7 +39,9 @@ export function canEditInput(schema: JsonSchema | undefined): schema is JsonSche
  * language by the tool's own field labels (a tool without them, such as an MCP tool,
  * shows its name and the schema's description), prefilled with what the model proposed. The server validates
  * the whole input against the same schema; the fields it names are marked, in the
- * reader's language (the server's own messages are written for the model).
+ * reader's language (the server's own messages are written for the model). A value that
+ * holds hidden characters (a U+202E, a zero-width space) is shown beside its field with each
+ * one as its code point, since the field itself draws them invisibly.
  */
 export function ApprovalEditForm({
   schema,
@@ -90,14 +93,20 @@ export function ApprovalEditForm({
         const fieldId = `${id}-${name}`;
         const errors = fieldErrors[name];
         const errorId = `${fieldId}-error`;
+        const value = values[name] ?? '';
+        const revealedId = `${fieldId}-revealed`;
+        const revealed = hasHiddenCharacters(value);
+        const describedBy = [errors !== undefined && errorId, revealed && revealedId]
+          .filter(Boolean)
+          .join(' ');
         const label =
           labels !== undefined && Object.hasOwn(labels, name) ? labels[name]?.[locale] : undefined;
         const common = {
           id: fieldId,
           name,
-          value: values[name] ?? '',
+          value,
           'aria-invalid': errors !== undefined,
-          'aria-describedby': errors !== undefined ? errorId : undefined,
+          'aria-describedby': describedBy === '' ? undefined : describedBy,
           onChange: (event: { target: { value: string } }) =>
             setValues((current) => ({ ...current, [name]: event.target.value })),
         };
@@ -118,6 +127,12 @@ export function ApprovalEditForm({
                 type={kind === 'number' ? 'number' : 'text'}
                 required={required && kind === 'number'}
               />
+            )}
+            {revealed && (
+              <p id={revealedId} className="text-xs text-muted-foreground" data-testid="field-revealed">
+                {t.hiddenCharactersShown}{' '}
+                <span className="font-mono break-all">{revealHiddenCharacters(value)}</span>
+              </p>
             )}
             {errors !== undefined && (
               <p id={errorId} className="text-xs text-destructive" data-testid="field-error">

@@ -114,6 +114,7 @@ const en = {
       ? `Check ${name}: it must be filled in correctly, at most ${field.maxLength} characters.`
       : `Check ${name}: it is not valid.`,
   inputInvalid: 'These arguments are not valid.',
+  hiddenCharactersShown: 'With its hidden characters shown:',
   editedBadge: 'Edited',
   yourNote: 'Your note',
   approvalRules: 'Allowed in this chat',
@@ -293,6 +294,7 @@ const zh: Dictionary = {
       ? `请检查 ${name}：需正确填写，最多 ${field.maxLength} 个字符。`
       : `请检查 ${name}：内容无效。`,
   inputInvalid: '这些参数无效。',
+  hiddenCharactersShown: '显示其中的隐藏字符：',
   editedBadge: '已修改',
   yourNote: '你的说明',
   approvalRules: '本对话中已始终允许',

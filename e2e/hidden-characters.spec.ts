@@ -18,3 +18,22 @@ test.describe('hidden characters on an approval card', () => {
     }
   });
 });
+
+test.describe('hidden characters in the edit form', () => {
+  test('a field whose value holds hidden characters shows them beside it, until they are gone', async ({
+    chatPage,
+  }) => {
+    await chatPage.goto('/');
+    await chatPage.send('帮我创建一个工单：退款 \u202e0001€\u202c 给\u2060客户');
+    const card = chatPage.toolCards('createTicket').last();
+    await expect(card.getByTestId('tool-summary')).toContainText('退款 ⟨U+202E⟩0001€⟨U+202C⟩ 给⟨U+2060⟩客户');
+    await card.getByRole('button', { name: '修改', exact: true }).click();
+
+    const title = card.getByRole('textbox', { name: /^标题/ });
+    const revealed = card.getByTestId('field-revealed');
+    await expect(revealed).toContainText('退款 ⟨U+202E⟩0001€⟨U+202C⟩ 给⟨U+2060⟩客户');
+    await expect(title).toHaveAccessibleDescription(/⟨U\+202E⟩0001€⟨U\+202C⟩/);
+    await title.fill('退款 1000€ 给客户');
+    await expect(revealed).toHaveCount(0);
+  });
+});

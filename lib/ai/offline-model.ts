@@ -20,13 +20,14 @@ import {
   successReply,
   type ToolOutcome,
   thanksReply,
+  toolCommandTooDeepReply,
   toolCommandUsageReply,
   truncationNote,
   unknownReply,
   unknownToolReply,
   unsureWriteReply,
 } from './offline-replies';
-import { looksLikeToolCommand, parseToolCommand } from './tool-command';
+import { looksLikeToolCommand, readToolCommand } from './tool-command';
 
 /** The provider id the offline model reports; `isOfflineModel` checks it. */
 export const offlineProviderId = 'toolgate.offline';
@@ -246,9 +247,11 @@ function planStep(options: LanguageModelV4CallOptions, generateId: () => string)
     return answer(paragraphs.length > 0 ? paragraphs.join('\n\n') : greetingReply(offered, language));
   };
 
-  if (looksLikeToolCommand(fullText)) {
-    const command = parseToolCommand(fullText);
-    if (command === undefined) return answer(toolCommandUsageReply(language));
+  const reading = readToolCommand(fullText);
+  if (reading.kind === 'malformed') return answer(toolCommandUsageReply(language));
+  if (reading.kind === 'too-deep') return answer(toolCommandTooDeepReply(reading.limit, language));
+  if (reading.kind === 'command') {
+    const { command } = reading;
     if (!available.has(command.toolName))
       return answer(unknownToolReply(command.toolName, offered, language));
     return callOrAnswer([command], []);

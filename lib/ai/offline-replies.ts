@@ -92,6 +92,13 @@ export function toolCommandUsageReply(language: Language): string {
     : 'The form is `/tool <name> <json input>`, e.g. `/tool getOrderStatus {"orderId":"A1001"}`.';
 }
 
+/** The answer to a `/tool` message whose input nests deeper than `limit` levels. */
+export function toolCommandTooDeepReply(limit: number, language: Language): string {
+  return language === 'zh'
+    ? `这条命令的 JSON 输入嵌套超过 ${limit} 层，所以没有执行。请给一个更浅的输入。`
+    : `The command's JSON input nests deeper than ${limit} levels, so it was not run. Please give a flatter input.`;
+}
+
 function requestSummary(request: ToolRequest, language: Language): string {
   switch (request.toolName) {
     case 'searchKnowledgeBase':

@@ -1,20 +1,69 @@
+const formatCharacter = /\p{Cf}/u;
+const pictograph = /\p{Extended_Pictographic}/u;
+const emojiModifier = /\p{Emoji_Modifier}/u;
+const keycapBase = /^[0-9#*]$/;
+
 /**
- * Whether a character changes how text reads without being seen: C0 and C1 controls
- * (but tab and line feed) and DEL, zero-width spaces and marks (U+200B–U+200F),
- * bidirectional embeddings and overrides (U+202A–U+202E) and isolates (U+2066–U+2069),
- * and the byte-order mark (U+FEFF). A U+202E in a tool's input would make a card read
- * "refund 1 €" for a call that says something else.
+ * Whether a character changes how text reads without being seen: every format character
+ * (Unicode category Cf: zero-width and bidirectional controls, word joiner, invisible operators,
+ * soft hyphen, U+FEFF, the tag characters that can spell an instruction nobody sees), C0 and C1
+ * controls (but tab and line feed) and DEL, the line and paragraph separators, the combining
+ * grapheme joiner, variation selectors, blank Hangul fillers and lone surrogates. A U+202E in a
+ * tool's input would make a card read "refund 1 €" for a call that says something else.
  */
-function isHidden(code: number): boolean {
+function isHidden(character: string, code: number): boolean {
   if (code === 0x09 || code === 0x0a) return false;
   return (
     code <= 0x1f ||
     (code >= 0x7f && code <= 0x9f) ||
-    (code >= 0x200b && code <= 0x200f) ||
-    (code >= 0x202a && code <= 0x202e) ||
-    (code >= 0x2066 && code <= 0x2069) ||
-    code === 0xfeff
+    formatCharacter.test(character) ||
+    (code >= 0xe0000 && code <= 0xe007f) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x180e ||
+    code === 0x034f ||
+    (code >= 0xfe00 && code <= 0xfe0f) ||
+    (code >= 0xe0100 && code <= 0xe01ef) ||
+    code === 0x115f ||
+    code === 0x1160 ||
+    code === 0x3164 ||
+    code === 0xffa0 ||
+    (code >= 0xd800 && code <= 0xdfff)
   );
+}
+
+/**
+ * Whether the hidden character at `index` is part of an emoji, so it is kept: an emoji
+ * presentation selector after a pictograph or a keycap's base, or a zero-width joiner between
+ * two pictographs (👩‍💻). Such a character changes how an emoji is drawn, not what text says.
+ */
+function joinsEmoji(characters: readonly string[], index: number): boolean {
+  const character = characters[index];
+  const previous = characters[index - 1] ?? '';
+  const next = characters[index + 1] ?? '';
+  if (character === '\ufe0f' || character === '\ufe0e') {
+    return pictograph.test(previous) || (keycapBase.test(previous) && next === '\u20e3');
+  }
+  if (character !== '\u200d' || !pictograph.test(next)) return false;
+  let base = index - 1;
+  while (base >= 0 && (characters[base] === '\ufe0f' || emojiModifier.test(characters[base] ?? '')))
+    base -= 1;
+  return pictograph.test(characters[base] ?? '');
+}
+
+/** The code point of each character, with whether it is hidden (and not part of an emoji). */
+function* readCharacters(text: string): Generator<{ character: string; code: number; hidden: boolean }> {
+  const characters = Array.from(text);
+  for (const [index, character] of characters.entries()) {
+    const code = character.codePointAt(0) ?? 0;
+    yield { character, code, hidden: isHidden(character, code) && !joinsEmoji(characters, index) };
+  }
+}
+
+/** Whether `text` holds a character `revealHiddenCharacters` would show as its code point. */
+export function hasHiddenCharacters(text: string): boolean {
+  for (const { hidden } of readCharacters(text)) if (hidden) return true;
+  return false;
 }
 
 /**
@@ -23,9 +72,8 @@ function isHidden(code: number): boolean {
  */
 export function revealHiddenCharacters(text: string): string {
   let revealed = '';
-  for (const character of text) {
-    const code = character.codePointAt(0) ?? 0;
-    revealed += isHidden(code) ? `⟨U+${code.toString(16).toUpperCase().padStart(4, '0')}⟩` : character;
+  for (const { character, code, hidden } of readCharacters(text)) {
+    revealed += hidden ? `⟨U+${code.toString(16).toUpperCase().padStart(4, '0')}⟩` : character;
   }
   return revealed;
 }

@@ -71,3 +71,70 @@ describe('parseChatRequest', () => {
     });
   });
 });
+
+describe('parseChatRequest, on what else a new message may carry', () => {
+  const long = 'x'.repeat(400_000);
+  const dataUrl = 'data:text/plain;base64,aGk=';
+
+  it.each([
+    ['a data part', { type: 'data-note', data: long }],
+    ['a reasoning part', { type: 'reasoning', text: 'thinking' }],
+    ['a tool part', { type: 'tool-createTicket', toolCallId: 'c1', state: 'output-available', output: long }],
+    ['a source part', { type: 'source-url', sourceId: 's1', url: 'https://example.com' }],
+  ])('refuses %s: a new message holds text and files only', (_name, part) => {
+    const parsed = parseChatRequest(body([{ type: 'text', text: 'hi' }, part]));
+    expect(parsed).toEqual({ success: false, error: expect.stringContaining('only text and file parts') });
+  });
+
+  it.each([
+    ['mediaType', { type: 'file', mediaType: long, url: dataUrl }],
+    ['filename', { type: 'file', mediaType: 'text/plain', filename: long, url: dataUrl }],
+  ])('refuses a file part whose %s is longer than 255 characters', (field, part) => {
+    const parsed = parseChatRequest(body([{ type: 'text', text: 'hi' }, part]));
+    expect(parsed).toEqual({ success: false, error: expect.stringContaining(field) });
+  });
+
+  it('keeps a file part’s name and type within the limits', () => {
+    const part = { type: 'file', mediaType: 'text/plain', filename: 'notes.txt', url: dataUrl };
+    const parsed = parseChatRequest(body([{ type: 'text', text: 'hi' }, part]));
+    expect(parsed.success && parsed.data.message.parts[1]).toEqual(part);
+  });
+
+  it('drops provider metadata and message metadata, which nothing reads and nothing counts', () => {
+    const parsed = parseChatRequest({
+      id: 'chat-1',
+      message: {
+        id: 'm1',
+        role: 'user',
+        metadata: { note: long },
+        parts: [
+          { type: 'text', text: 'hi', providerMetadata: { x: { y: long } } },
+          { type: 'file', mediaType: 'text/plain', url: dataUrl, providerMetadata: { x: { y: long } } },
+        ],
+      },
+    });
+    expect(parsed.success && parsed.data.message).toEqual({
+      id: 'm1',
+      role: 'user',
+      parts: [
+        { type: 'text', text: 'hi' },
+        { type: 'file', mediaType: 'text/plain', url: dataUrl },
+      ],
+    });
+  });
+
+  it('refuses a message whose JSON is longer than 64 KiB, however its characters are counted', () => {
+    // 24,000 control characters are 24,000 characters of text, and six times as many in JSON.
+    const parts = Array.from({ length: 3 }, () => ({ type: 'text', text: '\u0001'.repeat(8_000) }));
+    const parsed = parseChatRequest(body(parts));
+    expect(parsed).toEqual({ success: false, error: expect.stringContaining('65,536 characters as JSON') });
+  });
+
+  it.each([
+    ['Han characters', '工'],
+    ['line feeds and quotes', '\n"'],
+  ])('accepts 24,000 characters of %s within that size', (_name, unit) => {
+    const parts = Array.from({ length: 3 }, () => ({ type: 'text', text: unit.repeat(8_000 / unit.length) }));
+    expect(parseChatRequest(body(parts)).success).toBe(true);
+  });
+});

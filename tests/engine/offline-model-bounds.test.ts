@@ -156,6 +156,31 @@ describe('the offline model', () => {
     expect(reply).not.toContain('2,000');
   });
 
+  it('answers a `/tool` command nested deeper than 64 levels with a reply that says so, and makes no call', async () => {
+    // Three parts of 8,000 characters, within the message's limits: about 12,000 levels.
+    const command = `/tool createTicket ${'['.repeat(11_990)}${']'.repeat(11_990)}`;
+    const parts = [command.slice(0, 8_000), command.slice(8_000, 16_000), command.slice(16_000)];
+    const english = callWith(parts);
+    // The same command after a conversation in Chinese is answered in Chinese.
+    const chinese = {
+      ...english,
+      prompt: [
+        { role: 'user' as const, content: [{ type: 'text' as const, text: '你好' }] },
+        { role: 'assistant' as const, content: [{ type: 'text' as const, text: '你好！' }] },
+        ...english.prompt,
+      ],
+    };
+    for (const [options, reply] of [
+      [english, 'nests deeper than 64 levels'],
+      [chinese, '超过 64 层'],
+    ] as const) {
+      const result = await createOfflineModel().doGenerate(options);
+      expect(result.content.some((part) => part.type === 'tool-call')).toBe(false);
+      const answer = result.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
+      expect(answer).toContain(reply);
+    }
+  });
+
   it('never throws and always answers with text or a call, whatever the message', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(longMessage, { minLength: 1, maxLength: 3 }), async (parts) => {

@@ -71,6 +71,31 @@ describe('request bounds', () => {
     });
   });
 
+  describe('what else one message carries', () => {
+    const long = 'x'.repeat(400_000);
+    const dataUrl = 'data:text/plain;base64,aGk=';
+    const text = { type: 'text', text: 'hello' };
+
+    it.each([
+      ['provider metadata on a text part', { parts: [{ ...text, providerMetadata: { x: { y: long } } }] }],
+      ['message metadata', { parts: [text], metadata: { note: long } }],
+      ['a data part', { parts: [text, { type: 'data-note', data: long }] }],
+      [
+        'a file part’s name',
+        { parts: [text, { type: 'file', mediaType: 'text/plain', filename: long, url: dataUrl }] },
+      ],
+      ['a file part’s media type', { parts: [text, { type: 'file', mediaType: long, url: dataUrl }] }],
+    ])('stores no 400,000 characters of %s: refused with 400 { error } or dropped', async (_name, fields) => {
+      await configureServer({ AGENT_CONFIRM_TOOLS: '' });
+      const message = { id: 'big-1', role: 'user', ...fields };
+      const response = await chat(jsonRequest('/api/chat', { id: 'big-chat', message }));
+      if (response.status === 200) await new ChatStreamReader(response).rest();
+      else await expectJsonError(response, 400);
+      const rows = await (await getDb()).selectFrom('chat_messages').select('message').execute();
+      for (const row of rows) expect(row.message.length).toBeLessThanOrEqual(64 * 1024);
+    });
+  });
+
   describe('file parts', () => {
     let witness: Awaited<ReturnType<typeof startWitness>>;
     beforeEach(async () => {
@@ -140,8 +165,9 @@ describe('request bounds', () => {
       expect(await chatRows()).toBe(0);
     });
 
-    it('accepts metadata nested as deep as the limit allows', async () => {
-      // The body itself is two levels, the message one more: 61 levels of metadata make 64.
+    it('accepts a body nested as deep as the limit allows', async () => {
+      // The body itself is two levels, the message one more: 61 levels of metadata make 64
+      // (the metadata is then dropped: the server writes a message's metadata).
       const response = await chat(jsonRequest('/api/chat', deeplyNestedChatBody('deep-ok', 61)));
       expect(response.status).toBe(200);
       await new ChatStreamReader(response).rest();
@@ -158,6 +184,29 @@ describe('request bounds', () => {
       expect(
         await expectJsonError(await extend(jsonRequest('/api/chat/approve/extend', extension)), 400),
       ).toMatch(/deeper than 64 levels/);
+    });
+
+    it('answers a `/tool` command nested 12,000 levels deep in three 8,000-character parts with a reply, not an error', async () => {
+      await configureServer({ AGENT_CONFIRM_TOOLS: '' });
+      const errors = vi.spyOn(console, 'error');
+      const command = `/tool createTicket ${'['.repeat(11_990)}${']'.repeat(11_990)}`;
+      const parts = [0, 8_000, 16_000].map((start) => ({
+        type: 'text',
+        text: command.slice(start, start + 8_000),
+      }));
+      const response = await chat(
+        jsonRequest('/api/chat', { id: 'deep-command', message: { id: 'deep-1', role: 'user', parts } }),
+      );
+      expect(response.status).toBe(200);
+      const chunks = await new ChatStreamReader(response).rest();
+      expect(chunks.filter((chunk) => chunk.type === 'error')).toEqual([]);
+      expect(chunks.some((chunk) => chunk.type === 'tool-input-available')).toBe(false);
+      const reply = chunks.flatMap((chunk) => (chunk.type === 'text-delta' ? [chunk.delta] : [])).join('');
+      expect(reply).toMatch(/nests deeper than 64 levels/);
+      expect(errors).not.toHaveBeenCalled();
+      errors.mockRestore();
+      const tickets = await (await getDb()).selectFrom('tickets').select('title').execute();
+      expect(tickets).toEqual([]);
     });
 
     it('refuses a server-action decision whose input nests 20,000 levels deep', async () => {

@@ -8,7 +8,8 @@ import { allWorkerNames } from '@/lib/mcp/mcp-config';
 /**
  * Limits that keep one request from costing more than a conversation should. They cap
  * the new message; the history is the server's and has no cap. `maxMessageLength`
- * bounds the text and inline files of the whole message, `maxTextLength` one part's.
+ * bounds the text and inline files of the whole message, `maxTextLength` one part's,
+ * `maxMessageJsonLength` the message as it is stored (escapes included).
  * `maxMessages` only bounds the legacy `{ messages }` body, of which just the last user
  * message is read.
  */
@@ -17,32 +18,55 @@ export const chatLimits = {
   maxParts: 50,
   maxTextLength: 8_000,
   maxMessageLength: 24_000,
+  maxMessageJsonLength: 65_536,
   maxIdLength: 128,
+  maxFileFieldLength: 255,
 };
 
-const partSchema = z.looseObject({ type: z.string().min(1).max(64) }).superRefine((part, context) => {
-  if (typeof part.text === 'string' && part.text.length > chatLimits.maxTextLength) {
-    context.addIssue({ code: 'custom', message: `text longer than ${chatLimits.maxTextLength} characters` });
-  }
-  // The server never fetches a URL a client names (that would let anyone make it call any address).
-  if (part.type === 'file' && !isDataUrl(part.url)) {
-    context.addIssue({
-      code: 'custom',
-      message: 'a file part must carry its content inline as a data: URL; the server does not fetch URLs',
-    });
-  }
+const textPartSchema = z.object({
+  type: z.literal('text'),
+  text: z.string().max(chatLimits.maxTextLength, `text longer than ${chatLimits.maxTextLength} characters`),
 });
 
+const fileFieldSchema = (field: string) =>
+  z
+    .string()
+    .max(chatLimits.maxFileFieldLength, `${field} longer than ${chatLimits.maxFileFieldLength} characters`);
+
+const filePartSchema = z.object({
+  type: z.literal('file'),
+  mediaType: fileFieldSchema('mediaType').min(1),
+  filename: fileFieldSchema('filename').optional(),
+  // The server never fetches a URL a client names (that would let anyone make it call any address).
+  url: z
+    .string()
+    .refine(
+      isDataUrl,
+      'a file part must carry its content inline as a data: URL; the server does not fetch URLs',
+    ),
+});
+
+/**
+ * A part of the new message: text or an inline file, with only the fields the product reads
+ * (anything else, provider metadata included, is dropped, so nothing uncounted is stored).
+ */
+const partSchema = z
+  .looseObject({ type: z.string() })
+  .refine((part) => part.type === 'text' || part.type === 'file', {
+    message: 'a new message may hold only text and file parts',
+    path: ['type'],
+    abort: true,
+  })
+  .pipe(z.discriminatedUnion('type', [textPartSchema, filePartSchema]));
+
 /** The characters of text and inline files a message's parts carry. */
-function messageLength(parts: ReadonlyArray<Record<string, unknown>>): number {
+function messageLength(parts: ReadonlyArray<z.output<typeof partSchema>>): number {
   let length = 0;
-  for (const part of parts) {
-    if (typeof part.text === 'string') length += part.text.length;
-    if (typeof part.url === 'string') length += part.url.length;
-  }
+  for (const part of parts) length += part.type === 'text' ? part.text.length : part.url.length;
   return length;
 }
 
+// No `metadata`: the server writes a message's metadata; a client's is dropped.
 const messageSchema = z.object({
   id: z.string().min(1).max(chatLimits.maxIdLength),
   // The client may not write system prompts: only the server speaks as `system`.
@@ -53,13 +77,14 @@ const messageSchema = z.object({
     .refine((parts) => messageLength(parts) <= chatLimits.maxMessageLength, {
       message: `the message holds more than ${chatLimits.maxMessageLength} characters of text and files in all`,
     }),
-  metadata: z.unknown().optional(),
 });
 
-const userMessageSchema = messageSchema.refine(
-  (message) => message.role === 'user',
-  'the new message must come from the user',
-);
+const userMessageSchema = messageSchema
+  .refine((message) => message.role === 'user', 'the new message must come from the user')
+  // Escapes make JSON longer than its text (a control character takes six): the stored row is bounded too.
+  .refine((message) => JSON.stringify(message).length <= chatLimits.maxMessageJsonLength, {
+    message: `the message is longer than ${chatLimits.maxMessageJsonLength.toLocaleString('en')} characters as JSON`,
+  });
 
 const chatIdSchema = z
   .string()
@@ -79,35 +104,35 @@ const workerSchema = z
   })
   .optional();
 
-/**
- * `POST /api/chat` and `POST /api/chat/complete` body: `{ id, message }`, or the older
- * `{ id, messages }`, of which only the last user message is read (the stored history wins).
- */
-export const chatRequestSchema = z.union([
-  z.object({ id: chatIdSchema, message: userMessageSchema, worker: workerSchema }),
-  z.object({
-    id: chatIdSchema,
-    messages: z
-      .array(z.looseObject({ role: z.unknown() }))
-      .min(1, 'messages must hold at least the user message')
-      .max(chatLimits.maxMessages)
-      .transform((messages) => messages.findLast((message) => message.role === 'user'))
-      .pipe(userMessageSchema),
-    worker: workerSchema,
-  }),
-]);
+/** `POST /api/chat` and `POST /api/chat/complete` body: `{ id, message }`. */
+const chatBodySchema = z.object({ id: chatIdSchema, message: userMessageSchema, worker: workerSchema });
+
+/** The older `{ id, messages }` body, of which only the last user message is read (the stored history wins). */
+const legacyChatBodySchema = z.object({
+  id: chatIdSchema,
+  messages: z
+    .array(z.looseObject({ role: z.unknown() }))
+    .min(1, 'messages must hold at least the user message')
+    .max(chatLimits.maxMessages)
+    .transform((messages) => messages.findLast((message) => message.role === 'user'))
+    .pipe(userMessageSchema),
+  worker: workerSchema,
+});
 
 /** A parsed chat body: the chat, the new user message and the worker choice. */
 export type ChatRequest = { id: string; message: UIMessage; worker?: z.output<typeof workerSchema> };
 
 /**
- * Validates a chat body's shape and the new message's limits. The parts themselves are
- * checked by lib/chat after untrusted approval state is stripped (see sanitizeUIMessages).
+ * Validates a chat body's shape and the new message's limits. The body's form is chosen by its
+ * `message` key rather than by a union, so an error names the field at fault. The parts
+ * themselves are checked by lib/chat after untrusted approval state is stripped (see
+ * sanitizeUIMessages).
  */
 export function parseChatRequest(
   value: unknown,
 ): { success: true; data: ChatRequest } | { success: false; error: string } {
-  const parsed = chatRequestSchema.safeParse(value);
+  const legacy = typeof value === 'object' && value !== null && !('message' in value);
+  const parsed = legacy ? legacyChatBodySchema.safeParse(value) : chatBodySchema.safeParse(value);
   if (!parsed.success) return { success: false, error: describeZodError(parsed.error) };
   const { id, worker } = parsed.data;
   const message = ('message' in parsed.data ? parsed.data.message : parsed.data.messages) as UIMessage;
