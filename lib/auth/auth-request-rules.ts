@@ -16,6 +16,24 @@ export const keptAdminPaths: ReadonlySet<string> = new Set([
   '/admin/list-users',
 ]);
 
+/**
+ * Why an auth request's body is refused for its media type (415), or undefined. Every check
+ * here reads JSON, and better-auth would also take a form or multipart body past them, so a
+ * body must be `application/json`; a request with neither a body nor a content type (a bare
+ * sign-out) passes.
+ */
+export function authMediaTypeProblem(
+  method: string,
+  contentType: string | null,
+  bodyBytes: number,
+): string | undefined {
+  if (method === 'GET' || method === 'HEAD') return undefined;
+  if (contentType === null && bodyBytes === 0) return undefined;
+  const mediaType = (contentType ?? '').split(';')[0]?.trim().toLowerCase();
+  if (mediaType === 'application/json') return undefined;
+  return 'Auth requests take a JSON body: send Content-Type: application/json';
+}
+
 /** The auth paths that spend the per-address sign-in budget. */
 export const signInPaths: ReadonlySet<string> = new Set([
   '/sign-in/email',

@@ -9,6 +9,7 @@ import { refundAuthLimit, spendAuthLimit } from '@/lib/server/auth-limits';
 import { checkClientLimit } from '@/lib/server/client-rate-limits';
 import {
   authBodyProblem,
+  authMediaTypeProblem,
   keptAdminPaths,
   mailingPaths,
   maxAuthBodyBytes,
@@ -32,7 +33,7 @@ function parseJson(bytes: Uint8Array | null): unknown {
 /**
  * better-auth's endpoints behind Toolgate's rules: unused admin endpoints answer 404, the
  * kept ones need a verified admin and are audited; bodies are capped and checked; sign-in
- * and guest creation spend their budgets; production without mail refuses email sign-up
+ * and guest creation spend their budgets; a body must be JSON (415 otherwise); production without mail refuses email sign-up
  * unless `TOOLGATE_ALLOW_UNVERIFIED_SIGNUP=1`.
  */
 export async function handleAuthRequest(request: Request): Promise<Response> {
@@ -44,6 +45,13 @@ export async function handleAuthRequest(request: Request): Promise<Response> {
 
   const read = await readLimitedBody(request, maxAuthBodyBytes);
   if (!read.ok) return read.response;
+  const bodyBytes = read.bytes?.byteLength ?? 0;
+  const mediaTypeProblem = authMediaTypeProblem(
+    request.method,
+    request.headers.get('content-type'),
+    bodyBytes,
+  );
+  if (mediaTypeProblem !== undefined) return jsonError(415, mediaTypeProblem);
   const body = parseJson(read.bytes);
   const problem = authBodyProblem(path, body);
   if (problem !== undefined) return jsonError(400, problem);
@@ -93,7 +101,7 @@ export async function handleAuthRequest(request: Request): Promise<Response> {
   const forwarded = new Request(request.url, {
     method: request.method,
     headers: request.headers,
-    body: read.bytes === null || request.method === 'GET' || request.method === 'HEAD' ? null : read.bytes,
+    body: bodyBytes === 0 || request.method === 'GET' || request.method === 'HEAD' ? null : read.bytes,
   });
   const response = await (await getAuth()).handler(forwarded);
 

@@ -293,6 +293,72 @@ describe('abuse limits', () => {
   });
 });
 
+describe('auth request bodies', () => {
+  const form = { 'content-type': 'application/x-www-form-urlencoded' };
+  const multipart = { 'content-type': 'multipart/form-data; boundary=b0undary' };
+  const multipartBody = (fields: Record<string, string>) =>
+    `${Object.entries(fields)
+      .map(
+        ([key, value]) => `--b0undary\r\nContent-Disposition: form-data; name="${key}"\r\n\r\n${value}\r\n`,
+      )
+      .join('')}--b0undary--\r\n`;
+
+  it('refuse a sign-up that is not JSON with 415, creating no account', async () => {
+    await configureServer();
+    const fields = { email: 'form@example.com', password: '1234567890', name: 'x'.repeat(500) };
+    for (const [headers, body] of [
+      [form, new URLSearchParams(fields).toString()],
+      [multipart, multipartBody(fields)],
+      [{ 'content-type': 'text/plain' }, JSON.stringify(fields)],
+      [{ 'content-type': 'application/json, application/x-www-form-urlencoded' }, JSON.stringify(fields)],
+    ] as const) {
+      const response = await callAuth('/sign-up/email', body, { headers });
+      expect(response.status, headers['content-type']).toBe(415);
+      expect(await response.json()).toEqual({ error: expect.stringMatching(/application\/json/) });
+    }
+    expect(await findAccountByEmail(await getDb(), 'form@example.com')).toBeUndefined();
+  });
+
+  it('refuse a form-encoded sign-in with 415, so a locked account stays locked', async () => {
+    await configureServer({ TOOLGATE_SIGNIN_FAILURE_LIMIT: '' });
+    await verifiedUser('locked@example.com');
+    for (let attempt = 1; attempt <= 10; attempt++) {
+      expect((await signIn('locked@example.com', `wrong guess ${attempt}`)).response.status).toBe(401);
+    }
+    const body = new URLSearchParams({ email: 'locked@example.com', password }).toString();
+    for (const headers of [form, multipart]) {
+      const response = await callAuth(
+        '/sign-in/email',
+        headers === form ? body : multipartBody({ email: 'locked@example.com', password }),
+        { headers },
+      );
+      expect(response.status, headers['content-type']).toBe(415);
+      expect(cookieHeaderOf(response)).not.toContain('session_token');
+    }
+    const anonymous = await callAuth('/sign-in/anonymous', '', { headers: form });
+    expect(anonymous.status).toBe(415);
+    const resend = await callAuth(
+      '/send-verification-email',
+      multipartBody({ email: 'locked@example.com' }),
+      {
+        headers: multipart,
+      },
+    );
+    expect(resend.status).toBe(415);
+  });
+
+  it('still take a POST without a body or content type (sign-out, a new guest)', async () => {
+    await configureServer();
+    const guestSession = await callAuth('/sign-in/anonymous', undefined, { method: 'POST' });
+    expect(guestSession.status).toBe(200);
+    expect(cookieHeaderOf(guestSession)).toContain('session_token');
+
+    const { cookie } = await verifiedUser('bodiless@example.com');
+    expect((await callAuth('/sign-out', undefined, { cookie, method: 'POST' })).status).toBe(200);
+    expect((await listChats(getRequest('/api/chats', { cookie }))).status).toBe(401);
+  });
+});
+
 describe('passwords', () => {
   it('refuse short and common passwords, saying why', async () => {
     await configureServer();
