@@ -45,7 +45,9 @@ export function createVerificationSender(
       from: config.SMTP_FROM,
       to: user.email,
       subject: 'Confirm your email for Toolgate',
-      text: `Hello ${user.name},\n\nopen this link to confirm your email address:\n\n${url}\n\nIf you did not sign up, ignore this mail.\n`,
+      // Greeted by the address, never the name: whoever signs up chooses the name, and the
+      // mail goes to the address's owner.
+      text: `Hello ${user.email},\n\nopen this link in the browser you signed up in to confirm your email address:\n\n${url}\n\nIf you did not sign up, ignore this mail.\n`,
     });
   };
 }

@@ -78,14 +78,18 @@ describe('privilege from a verified email', () => {
     const turn = await chat(jsonRequest('/api/chat', { id: 'guest-chat', message: userMessage('hello') }));
     await new ChatStreamReader(turn).rest();
 
-    const { response } = await signUp('admin@example.com', password, { cookie: guestCookie });
+    const { response, cookie: signUpCookie } = await signUp('admin@example.com', password, {
+      cookie: guestCookie,
+    });
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ token: null });
+    expect(signUpCookie).not.toContain('session_token');
     // Not verified yet: no session.
     expect((await signIn('admin@example.com')).response.status).toBe(403);
 
+    // The same browser: it sends what the sign-up set beside its guest session.
     const link = verificationLinkOf(await smtp.mailTo('admin@example.com'));
-    const followed = await callAuth(link, undefined, { cookie: guestCookie });
+    const followed = await callAuth(link, undefined, { cookie: `${guestCookie}; ${signUpCookie}` });
     expect([200, 302]).toContain(followed.status);
     const cookie = cookieHeaderOf(followed);
     expect(cookie).toContain('session_token');
@@ -97,6 +101,91 @@ describe('privilege from a verified email', () => {
     const chats = (await (await listChats(getRequest('/api/chats', { cookie }))).json()) as { id: string }[];
     expect(chats.map((entry) => entry.id)).toEqual(['guest-chat']);
     expect((await listAccountEvents(await getDb())).map((event) => event.action)).toContain('email-verified');
+  });
+
+  it('verifies nothing and signs nobody in when a link is opened in another browser than the one that signed up', async () => {
+    smtp = await startSmtpCapture();
+    await configureServer({ SMTP_URL: smtp.url });
+    // The attacker signs up in their own browser and takes the link from their own inbox.
+    expect((await signUp('attacker@evil.test')).response.status).toBe(200);
+    const link = verificationLinkOf(await smtp.mailTo('attacker@evil.test'));
+
+    // A guest with a chat of their own is made to open it (a link on another site).
+    const victimCookie = defaultTestCookie() as string;
+    const victim = await getSessionUser(new Headers({ cookie: victimCookie }));
+    const turn = await chat(jsonRequest('/api/chat', { id: 'victim-chat', message: userMessage('private') }));
+    await new ChatStreamReader(turn).rest();
+    const followed = await callAuth(link, undefined, {
+      cookie: victimCookie,
+      headers: { 'sec-fetch-site': 'cross-site' },
+    });
+    expect(followed.status).toBe(403);
+    expect(await followed.json()).toEqual({ error: expect.stringMatching(/browser/) });
+    expect(cookieHeaderOf(followed)).not.toContain('session_token');
+
+    expect(await getSessionUser(new Headers({ cookie: victimCookie }))).toMatchObject({ id: victim?.id });
+    const chats = (await (await listChats(getRequest('/api/chats', { cookie: victimCookie }))).json()) as {
+      id: string;
+    }[];
+    expect(chats.map((entry) => entry.id)).toEqual(['victim-chat']);
+    expect(await findAccountByEmail(await getDb(), 'attacker@evil.test')).toMatchObject({
+      emailVerified: false,
+    });
+  });
+
+  it('gives an admin email that someone else signed up to nobody: the owner’s link does not verify the squatter’s account', async () => {
+    smtp = await startSmtpCapture();
+    await configureServer({ SMTP_URL: smtp.url, TOOLGATE_ADMIN_EMAILS: 'admin@example.com' });
+    const squatter = await callAuth('/sign-up/email', {
+      email: 'admin@example.com',
+      password,
+      name: 'Your IT desk asks you to click',
+    });
+    expect(squatter.status).toBe(200);
+    // Each sign-in with the squatter's password mails the owner a fresh link.
+    expect((await signIn('admin@example.com')).response.status).toBe(403);
+
+    for (const index of [0, 1]) {
+      const mail = await smtp.mailTo('admin@example.com', { index });
+      expect(mail.raw).not.toContain('IT desk');
+      expect(mail.raw).toContain('Hello admin@example.com');
+      // The owner opens it in their own browser, which never signed up.
+      const followed = await callAuth(verificationLinkOf(mail));
+      expect(followed.status).toBe(403);
+      expect(cookieHeaderOf(followed)).not.toContain('session_token');
+    }
+    expect(await findAccountByEmail(await getDb(), 'admin@example.com')).toMatchObject({
+      emailVerified: false,
+    });
+    expect((await signIn('admin@example.com')).response.status).toBe(403);
+    expect((await listAccountEvents(await getDb())).map((event) => event.action)).not.toContain(
+      'email-verified',
+    );
+  });
+
+  it('lets the owner verify in another browser after signing in there: that sign-in mails a link for it', async () => {
+    smtp = await startSmtpCapture();
+    await configureServer({ SMTP_URL: smtp.url });
+    expect((await signUp('traveller@example.com')).response.status).toBe(200);
+    const phone = await signIn('traveller@example.com');
+    expect(phone.response.status).toBe(403);
+    const wrong = await signIn('traveller@example.com', 'not the passphrase at all');
+    expect(wrong.response.status).toBe(401);
+    expect(wrong.cookie).toBe('');
+
+    const followed = await callAuth(
+      verificationLinkOf(await smtp.mailTo('traveller@example.com', { index: 1 })),
+      undefined,
+      {
+        cookie: phone.cookie,
+      },
+    );
+    expect([200, 302]).toContain(followed.status);
+    const cookie = cookieHeaderOf(followed);
+    expect(await getSessionUser(new Headers({ cookie }))).toMatchObject({
+      email: 'traveller@example.com',
+      emailVerified: true,
+    });
   });
 
   it('answers a sign-up for an email that has an account exactly like one for a new email', async () => {
@@ -111,7 +200,12 @@ describe('privilege from a verified email', () => {
     const freshBody = (await fresh.response.json()) as { token: unknown; user: Record<string, unknown> };
     expect(againBody.token).toBeNull();
     expect(Object.keys(againBody.user).sort()).toEqual(Object.keys(freshBody.user).sort());
-    expect(again.cookie).toBe(fresh.cookie);
+    // The same cookies with the same attributes; only their values differ.
+    const shapeOf = (response: Response) =>
+      response.headers
+        .getSetCookie()
+        .map((cookie) => cookie.replace(/^([^=]+)=[^;]*/, '$1=…').replace(/Max-Age=\d+/i, 'Max-Age=…'));
+    expect(shapeOf(again.response)).toEqual(shapeOf(fresh.response));
   });
 
   it('refuses email sign-up in production when no mail can be sent, unless unverified sign-up is allowed', async () => {
