@@ -49,10 +49,18 @@ export const mailingPaths: ReadonlySet<string> = new Set([
   '/request-password-reset',
 ]);
 
+/** The longest profile image address a user may store. */
+const maxImageLength = 2048;
+
 const limitedFields = z
   .object({
     name: z.string().max(100, 'name: at most 100 characters').optional(),
     email: z.string().max(254, 'email: at most 254 characters').optional(),
+    image: z
+      .string({ error: 'image: a string (the address of a picture) or null' })
+      .max(maxImageLength, `image: at most ${maxImageLength} characters`)
+      .nullable()
+      .optional(),
     password: z
       .string()
       .max(maxPasswordLength, `password: at most ${maxPasswordLength} characters`)

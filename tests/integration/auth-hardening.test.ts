@@ -370,6 +370,30 @@ describe('abuse limits', () => {
     expect(page.status).toBe(429);
   });
 
+  it('take a profile image only as a string of at most 2048 characters, or null, changing nothing else', async () => {
+    await configureServer();
+    const { id, cookie } = await verifiedUser('pictured@example.com');
+    for (const image of [[1], { a: 1 }, 42, `https://example.com/${'x'.repeat(2048)}`]) {
+      const response = await callAuth('/update-user', { image }, { cookie });
+      expect(response.status, JSON.stringify(image).slice(0, 40)).toBe(400);
+      expect(await response.json()).toEqual({ error: expect.stringMatching(/image/) });
+    }
+    const signUpWithImage = await callAuth('/sign-up/email', {
+      email: 'big-image@example.com',
+      password,
+      name: 'x',
+      image: { a: 1 },
+    });
+    expect(signUpWithImage.status).toBe(400);
+    expect(await findAccountByEmail(await getDb(), 'big-image@example.com')).toBeUndefined();
+
+    expect((await callAuth('/update-user', { image: 'https://example.com/me.png' }, { cookie })).status).toBe(
+      200,
+    );
+    expect((await callAuth('/update-user', { image: null }, { cookie })).status).toBe(200);
+    expect(await getSessionUser(new Headers({ cookie }))).toMatchObject({ id });
+  });
+
   it('cap auth bodies at 16 KB and field lengths, creating nothing', async () => {
     await configureServer();
     const cases: [Record<string, string>, number][] = [
