@@ -42,7 +42,10 @@ export const signInPaths: ReadonlySet<string> = new Set([
   '/request-password-reset',
 ]);
 
-/** The auth paths that mail the email in their body: each spends that email's mail budget. */
+/**
+ * The auth paths that may mail the email in their body: each request spends that mailbox's
+ * mail budget, mail or not (the mail sender counts links sent by any other path).
+ */
 export const mailingPaths: ReadonlySet<string> = new Set([
   '/sign-up/email',
   '/send-verification-email',

@@ -16,7 +16,8 @@ import {
   signInPaths,
 } from './auth-request-rules';
 import { getAuth } from './get-auth';
-import { normalizeEmail } from './normalize-email';
+import { withMailBudgetSpentFor } from './mail-budget';
+import { mailboxOf, normalizeEmail } from './normalize-email';
 import { getSessionUser } from './session-user';
 import {
   isVerificationBoundTo,
@@ -127,9 +128,12 @@ export async function handleAuthRequest(request: Request): Promise<Response> {
     typeof (body as { email?: unknown } | undefined)?.email === 'string'
       ? normalizeEmail((body as { email: string }).email)
       : undefined;
-  // Mail to one person is bounded however many addresses ask for it.
-  if (bodyEmail !== undefined && mailingPaths.has(path)) {
-    const limited = await spendAuthLimit('mail', bodyEmail);
+  // Mail to one person is bounded however many addresses ask for it. These paths spend per
+  // request, mail or not (the answer must not tell whether an account exists); the mail
+  // sender spends for the rest, such as a sign-in before verification.
+  const mailingEmail = bodyEmail !== undefined && mailingPaths.has(path) ? bodyEmail : undefined;
+  if (mailingEmail !== undefined) {
+    const limited = await spendAuthLimit('mail', mailboxOf(mailingEmail));
     if (limited !== undefined) return limited;
   }
   const email = path === '/sign-in/email' ? bodyEmail : undefined;
@@ -151,7 +155,8 @@ export async function handleAuthRequest(request: Request): Promise<Response> {
     headers: request.headers,
     body: bodyBytes === 0 || request.method === 'GET' || request.method === 'HEAD' ? null : read.bytes,
   });
-  let response = await (await getAuth()).handler(forwarded);
+  const auth = await getAuth();
+  let response = await withMailBudgetSpentFor(mailingEmail, () => auth.handler(forwarded));
 
   if (verificationDeliveryOf(config) !== 'none') {
     const mailedAccount = await mailedAccountOf(

@@ -356,6 +356,35 @@ describe('abuse limits', () => {
     expect((await signUp('victim@example.com', password, from(7))).response.status).toBe(429);
   });
 
+  it('count every verification mail to one mailbox, sign-in resends and +tags included (5 per hour)', async () => {
+    smtp = await startSmtpCapture();
+    await configureServer({ SMTP_URL: smtp.url, TOOLGATE_VERIFICATION_MAIL_LIMIT: '' });
+    const from = (attempt: number) => ({ headers: { 'x-toolgate-client-address': `203.0.113.${attempt}` } });
+    const toVictim = () => smtp?.mails.filter((mail) => mail.to.some((to) => to.startsWith('victim+'))) ?? [];
+
+    expect((await signUp('victim+one@example.com', password, from(1))).response.status).toBe(200);
+    for (let attempt = 2; attempt <= 4; attempt++) {
+      expect((await signIn('victim+one@example.com', password, from(attempt))).response.status).toBe(403);
+    }
+    expect((await signUp('Victim+two@example.com', password, from(5))).response.status).toBe(200);
+    await smtp.mailTo('victim+two@example.com');
+    expect(toVictim()).toHaveLength(5);
+
+    // Sign-in still answers as before, but mails no more.
+    for (let attempt = 6; attempt <= 9; attempt++) {
+      expect((await signIn('victim+two@example.com', password, from(attempt))).response.status).toBe(403);
+      expect((await signIn('victim+one@example.com', password, from(attempt))).response.status).toBe(403);
+    }
+    const resend = await callAuth(
+      '/send-verification-email',
+      { email: 'victim+three@example.com' },
+      from(10),
+    );
+    expect(resend.status).toBe(429);
+    expect(await resend.json()).toEqual({ error: expect.stringMatching(/for this email/) });
+    expect(toVictim()).toHaveLength(5);
+  });
+
   it('limit new guest sessions per address by default (30 per 10 minutes)', async () => {
     await configureServer({ TOOLGATE_GUEST_RATE_LIMIT: '' });
     const headers = { 'x-toolgate-client-address': '203.0.113.7' };
