@@ -7,6 +7,9 @@
  *   grant <email> <role>   store a role for the user (`supervisor`, `admin`…)
  *   revoke <email> <role>  remove a stored role
  *   roles <email>          print the roles the user holds now
+ *   remove-unverified <email>
+ *                          delete an account whose email nobody verified (someone else's
+ *                          sign-up holding the address), so its owner can sign up
  *
  * Exits 0 on success, 1 with a message otherwise (unknown email, bad role name).
  */
@@ -22,6 +25,7 @@ import {
   grantRole,
   markEmailVerified,
   recordAccountEvent,
+  removeUnverifiedAccount,
   revokeRole,
   roleNamePattern,
   storedRolesOf,
@@ -31,7 +35,8 @@ import {
 const usage = `Usage: npm run users -- verify <email>
        npm run users -- grant <email> <role>
        npm run users -- revoke <email> <role>
-       npm run users -- roles <email>`;
+       npm run users -- roles <email>
+       npm run users -- remove-unverified <email>`;
 
 class UsageError extends Error {}
 
@@ -106,6 +111,19 @@ async function run(db: Db, adminEmails: ReadonlySet<string>, args: string[]): Pr
       if (roleArgument !== undefined) throw new UsageError(usage);
       const roles = computeRoles(account, await storedRolesOf(db, account.id), adminEmails);
       return `${account.email}${account.emailVerified ? '' : ' (email not verified)'}: ${rolesText(roles)}`;
+    }
+    case 'remove-unverified': {
+      if (roleArgument !== undefined) throw new UsageError(usage);
+      if (!(await removeUnverifiedAccount(db, account.id))) {
+        throw new UsageError(`${account.email} is verified: not removed (ban it instead)`);
+      }
+      await recordAccountEvent(db, {
+        actorId: null,
+        action: 'unverified-account-removed',
+        targetUserId: account.id,
+        detail: { email: account.email },
+      });
+      return `Removed ${account.email} (never verified); the address can be signed up again`;
     }
     default:
       throw new UsageError(usage);

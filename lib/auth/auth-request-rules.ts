@@ -16,6 +16,24 @@ export const keptAdminPaths: ReadonlySet<string> = new Set([
   '/admin/list-users',
 ]);
 
+/**
+ * Why an auth request's body is refused for its media type (415), or undefined. Every check
+ * here reads JSON, and better-auth would also take a form or multipart body past them, so a
+ * body must be `application/json`; a request with neither a body nor a content type (a bare
+ * sign-out) passes.
+ */
+export function authMediaTypeProblem(
+  method: string,
+  contentType: string | null,
+  bodyBytes: number,
+): string | undefined {
+  if (method === 'GET' || method === 'HEAD') return undefined;
+  if (contentType === null && bodyBytes === 0) return undefined;
+  const mediaType = (contentType ?? '').split(';')[0]?.trim().toLowerCase();
+  if (mediaType === 'application/json') return undefined;
+  return 'Auth requests take a JSON body: send Content-Type: application/json';
+}
+
 /** The auth paths that spend the per-address sign-in budget. */
 export const signInPaths: ReadonlySet<string> = new Set([
   '/sign-in/email',
@@ -24,17 +42,28 @@ export const signInPaths: ReadonlySet<string> = new Set([
   '/request-password-reset',
 ]);
 
-/** The auth paths that mail the email in their body: each spends that email's mail budget. */
+/**
+ * The auth paths that may mail the email in their body: each request spends that mailbox's
+ * mail budget, mail or not (the mail sender counts links sent by any other path).
+ */
 export const mailingPaths: ReadonlySet<string> = new Set([
   '/sign-up/email',
   '/send-verification-email',
   '/request-password-reset',
 ]);
 
+/** The longest profile image address a user may store. */
+const maxImageLength = 2048;
+
 const limitedFields = z
   .object({
     name: z.string().max(100, 'name: at most 100 characters').optional(),
     email: z.string().max(254, 'email: at most 254 characters').optional(),
+    image: z
+      .string({ error: 'image: a string (the address of a picture) or null' })
+      .max(maxImageLength, `image: at most ${maxImageLength} characters`)
+      .nullable()
+      .optional(),
     password: z
       .string()
       .max(maxPasswordLength, `password: at most ${maxPasswordLength} characters`)

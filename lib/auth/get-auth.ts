@@ -7,6 +7,7 @@ import { clientAddressHeader } from '@/lib/http/client-address';
 import { siteAddressOf } from '@/lib/http/site-origin';
 import { resolveAuthSecret } from './auth-secret';
 import { minPasswordLength } from './password-policy';
+import { verificationLinkLifeSeconds } from './verification-binding';
 import { createVerificationSender, verificationDeliveryOf } from './verification-mail';
 
 function createAuth(db: Db) {
@@ -66,6 +67,8 @@ function createAuth(db: Db) {
             sendVerificationEmail: createVerificationSender(config, delivery),
             sendOnSignUp: true,
             sendOnSignIn: true,
+            expiresIn: verificationLinkLifeSeconds,
+            // Safe only because the auth route lets a link work in the browser it was mailed for.
             autoSignInAfterVerification: true,
             afterEmailVerification: async (user) => {
               await recordAccountEvent(db, {

@@ -2,6 +2,7 @@ import 'server-only';
 import nodemailer from 'nodemailer';
 import type { AppConfig } from '@/lib/config';
 import { siteAddressOf } from '@/lib/http/site-origin';
+import { spendMailBudget } from './mail-budget';
 
 /** How this server gets a verification link to a person, if it can. */
 export type VerificationDelivery =
@@ -20,15 +21,33 @@ export function verificationDeliveryOf(config: AppConfig): VerificationDelivery 
 
 type VerificationMail = { user: { email: string; name: string }; url: string };
 
+type VerificationSender = (mail: VerificationMail, request?: Request) => Promise<void>;
+
 /**
- * better-auth's `sendVerificationEmail` for `delivery`. Mail needs `BETTER_AUTH_URL` (the
+ * better-auth's `sendVerificationEmail` for `delivery`. Every link it sends, whichever
+ * endpoint asked (sign-up, a sign-in before verification, a resend), spends the mail budget
+ * of the address's mailbox; past it the link is not sent. Mail needs `BETTER_AUTH_URL` (the
  * config refuses SMTP_URL without it); a link only printed to this server's log may use
  * the address the developer's browser used when that is unset.
  */
 export function createVerificationSender(
   config: AppConfig,
   delivery: Exclude<VerificationDelivery, 'none'>,
-): (mail: VerificationMail, request?: Request) => Promise<void> {
+): VerificationSender {
+  const send = createDelivery(config, delivery);
+  return async (mail, request) => {
+    if (!(await spendMailBudget(mail.user.email))) {
+      console.warn(`[toolgate] No verification link sent to ${mail.user.email}: its mail budget is spent`);
+      return;
+    }
+    await send(mail, request);
+  };
+}
+
+function createDelivery(
+  config: AppConfig,
+  delivery: Exclude<VerificationDelivery, 'none'>,
+): VerificationSender {
   if (delivery === 'log') {
     return async ({ user, url }, request) => {
       const site =
@@ -45,7 +64,9 @@ export function createVerificationSender(
       from: config.SMTP_FROM,
       to: user.email,
       subject: 'Confirm your email for Toolgate',
-      text: `Hello ${user.name},\n\nopen this link to confirm your email address:\n\n${url}\n\nIf you did not sign up, ignore this mail.\n`,
+      // Greeted by the address, never the name: whoever signs up chooses the name, and the
+      // mail goes to the address's owner.
+      text: `Hello ${user.email},\n\nopen this link in the browser you signed up in to confirm your email address:\n\n${url}\n\nIf you did not sign up, ignore this mail.\n`,
     });
   };
 }

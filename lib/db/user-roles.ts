@@ -76,6 +76,20 @@ export async function markEmailVerified(db: Db, userId: string): Promise<void> {
 }
 
 /**
+ * Deletes the user if their email is still unverified (with their sessions, password and
+ * stored roles). Returns false when there was no such unverified user.
+ */
+export async function removeUnverifiedAccount(db: Db, userId: string): Promise<boolean> {
+  const unverified = engineOf(db) === 'postgres' ? false : 0;
+  const result = await db
+    .deleteFrom('user')
+    .where('id', '=', userId)
+    .where('emailVerified', '=', unverified)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/**
  * Keeps the admin plugin's `role` column equal to what `rolesOf` decided, so the plugin
  * never holds more privilege than the app computes.
  */

@@ -78,14 +78,18 @@ describe('privilege from a verified email', () => {
     const turn = await chat(jsonRequest('/api/chat', { id: 'guest-chat', message: userMessage('hello') }));
     await new ChatStreamReader(turn).rest();
 
-    const { response } = await signUp('admin@example.com', password, { cookie: guestCookie });
+    const { response, cookie: signUpCookie } = await signUp('admin@example.com', password, {
+      cookie: guestCookie,
+    });
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ token: null });
+    expect(signUpCookie).not.toContain('session_token');
     // Not verified yet: no session.
     expect((await signIn('admin@example.com')).response.status).toBe(403);
 
+    // The same browser: it sends what the sign-up set beside its guest session.
     const link = verificationLinkOf(await smtp.mailTo('admin@example.com'));
-    const followed = await callAuth(link, undefined, { cookie: guestCookie });
+    const followed = await callAuth(link, undefined, { cookie: `${guestCookie}; ${signUpCookie}` });
     expect([200, 302]).toContain(followed.status);
     const cookie = cookieHeaderOf(followed);
     expect(cookie).toContain('session_token');
@@ -97,6 +101,91 @@ describe('privilege from a verified email', () => {
     const chats = (await (await listChats(getRequest('/api/chats', { cookie }))).json()) as { id: string }[];
     expect(chats.map((entry) => entry.id)).toEqual(['guest-chat']);
     expect((await listAccountEvents(await getDb())).map((event) => event.action)).toContain('email-verified');
+  });
+
+  it('verifies nothing and signs nobody in when a link is opened in another browser than the one that signed up', async () => {
+    smtp = await startSmtpCapture();
+    await configureServer({ SMTP_URL: smtp.url });
+    // The attacker signs up in their own browser and takes the link from their own inbox.
+    expect((await signUp('attacker@evil.test')).response.status).toBe(200);
+    const link = verificationLinkOf(await smtp.mailTo('attacker@evil.test'));
+
+    // A guest with a chat of their own is made to open it (a link on another site).
+    const victimCookie = defaultTestCookie() as string;
+    const victim = await getSessionUser(new Headers({ cookie: victimCookie }));
+    const turn = await chat(jsonRequest('/api/chat', { id: 'victim-chat', message: userMessage('private') }));
+    await new ChatStreamReader(turn).rest();
+    const followed = await callAuth(link, undefined, {
+      cookie: victimCookie,
+      headers: { 'sec-fetch-site': 'cross-site' },
+    });
+    expect(followed.status).toBe(403);
+    expect(await followed.json()).toEqual({ error: expect.stringMatching(/browser/) });
+    expect(cookieHeaderOf(followed)).not.toContain('session_token');
+
+    expect(await getSessionUser(new Headers({ cookie: victimCookie }))).toMatchObject({ id: victim?.id });
+    const chats = (await (await listChats(getRequest('/api/chats', { cookie: victimCookie }))).json()) as {
+      id: string;
+    }[];
+    expect(chats.map((entry) => entry.id)).toEqual(['victim-chat']);
+    expect(await findAccountByEmail(await getDb(), 'attacker@evil.test')).toMatchObject({
+      emailVerified: false,
+    });
+  });
+
+  it('gives an admin email that someone else signed up to nobody: the owner’s link does not verify the squatter’s account', async () => {
+    smtp = await startSmtpCapture();
+    await configureServer({ SMTP_URL: smtp.url, TOOLGATE_ADMIN_EMAILS: 'admin@example.com' });
+    const squatter = await callAuth('/sign-up/email', {
+      email: 'admin@example.com',
+      password,
+      name: 'Your IT desk asks you to click',
+    });
+    expect(squatter.status).toBe(200);
+    // Each sign-in with the squatter's password mails the owner a fresh link.
+    expect((await signIn('admin@example.com')).response.status).toBe(403);
+
+    for (const index of [0, 1]) {
+      const mail = await smtp.mailTo('admin@example.com', { index });
+      expect(mail.raw).not.toContain('IT desk');
+      expect(mail.raw).toContain('Hello admin@example.com');
+      // The owner opens it in their own browser, which never signed up.
+      const followed = await callAuth(verificationLinkOf(mail));
+      expect(followed.status).toBe(403);
+      expect(cookieHeaderOf(followed)).not.toContain('session_token');
+    }
+    expect(await findAccountByEmail(await getDb(), 'admin@example.com')).toMatchObject({
+      emailVerified: false,
+    });
+    expect((await signIn('admin@example.com')).response.status).toBe(403);
+    expect((await listAccountEvents(await getDb())).map((event) => event.action)).not.toContain(
+      'email-verified',
+    );
+  });
+
+  it('lets the owner verify in another browser after signing in there: that sign-in mails a link for it', async () => {
+    smtp = await startSmtpCapture();
+    await configureServer({ SMTP_URL: smtp.url });
+    expect((await signUp('traveller@example.com')).response.status).toBe(200);
+    const phone = await signIn('traveller@example.com');
+    expect(phone.response.status).toBe(403);
+    const wrong = await signIn('traveller@example.com', 'not the passphrase at all');
+    expect(wrong.response.status).toBe(401);
+    expect(wrong.cookie).toBe('');
+
+    const followed = await callAuth(
+      verificationLinkOf(await smtp.mailTo('traveller@example.com', { index: 1 })),
+      undefined,
+      {
+        cookie: phone.cookie,
+      },
+    );
+    expect([200, 302]).toContain(followed.status);
+    const cookie = cookieHeaderOf(followed);
+    expect(await getSessionUser(new Headers({ cookie }))).toMatchObject({
+      email: 'traveller@example.com',
+      emailVerified: true,
+    });
   });
 
   it('answers a sign-up for an email that has an account exactly like one for a new email', async () => {
@@ -111,7 +200,12 @@ describe('privilege from a verified email', () => {
     const freshBody = (await fresh.response.json()) as { token: unknown; user: Record<string, unknown> };
     expect(againBody.token).toBeNull();
     expect(Object.keys(againBody.user).sort()).toEqual(Object.keys(freshBody.user).sort());
-    expect(again.cookie).toBe(fresh.cookie);
+    // The same cookies with the same attributes; only their values differ.
+    const shapeOf = (response: Response) =>
+      response.headers
+        .getSetCookie()
+        .map((cookie) => cookie.replace(/^([^=]+)=[^;]*/, '$1=…').replace(/Max-Age=\d+/i, 'Max-Age=…'));
+    expect(shapeOf(again.response)).toEqual(shapeOf(fresh.response));
   });
 
   it('refuses email sign-up in production when no mail can be sent, unless unverified sign-up is allowed', async () => {
@@ -262,6 +356,35 @@ describe('abuse limits', () => {
     expect((await signUp('victim@example.com', password, from(7))).response.status).toBe(429);
   });
 
+  it('count every verification mail to one mailbox, sign-in resends and +tags included (5 per hour)', async () => {
+    smtp = await startSmtpCapture();
+    await configureServer({ SMTP_URL: smtp.url, TOOLGATE_VERIFICATION_MAIL_LIMIT: '' });
+    const from = (attempt: number) => ({ headers: { 'x-toolgate-client-address': `203.0.113.${attempt}` } });
+    const toVictim = () => smtp?.mails.filter((mail) => mail.to.some((to) => to.startsWith('victim+'))) ?? [];
+
+    expect((await signUp('victim+one@example.com', password, from(1))).response.status).toBe(200);
+    for (let attempt = 2; attempt <= 4; attempt++) {
+      expect((await signIn('victim+one@example.com', password, from(attempt))).response.status).toBe(403);
+    }
+    expect((await signUp('Victim+two@example.com', password, from(5))).response.status).toBe(200);
+    await smtp.mailTo('victim+two@example.com');
+    expect(toVictim()).toHaveLength(5);
+
+    // Sign-in still answers as before, but mails no more.
+    for (let attempt = 6; attempt <= 9; attempt++) {
+      expect((await signIn('victim+two@example.com', password, from(attempt))).response.status).toBe(403);
+      expect((await signIn('victim+one@example.com', password, from(attempt))).response.status).toBe(403);
+    }
+    const resend = await callAuth(
+      '/send-verification-email',
+      { email: 'victim+three@example.com' },
+      from(10),
+    );
+    expect(resend.status).toBe(429);
+    expect(await resend.json()).toEqual({ error: expect.stringMatching(/for this email/) });
+    expect(toVictim()).toHaveLength(5);
+  });
+
   it('limit new guest sessions per address by default (30 per 10 minutes)', async () => {
     await configureServer({ TOOLGATE_GUEST_RATE_LIMIT: '' });
     const headers = { 'x-toolgate-client-address': '203.0.113.7' };
@@ -274,6 +397,30 @@ describe('abuse limits', () => {
     expect(await refused.json()).toEqual({ error: expect.stringMatching(/new sessions/) });
     const page = await guest(authRequest('/guest?redirectUrl=/', undefined, { headers }));
     expect(page.status).toBe(429);
+  });
+
+  it('take a profile image only as a string of at most 2048 characters, or null, changing nothing else', async () => {
+    await configureServer();
+    const { id, cookie } = await verifiedUser('pictured@example.com');
+    for (const image of [[1], { a: 1 }, 42, `https://example.com/${'x'.repeat(2048)}`]) {
+      const response = await callAuth('/update-user', { image }, { cookie });
+      expect(response.status, JSON.stringify(image).slice(0, 40)).toBe(400);
+      expect(await response.json()).toEqual({ error: expect.stringMatching(/image/) });
+    }
+    const signUpWithImage = await callAuth('/sign-up/email', {
+      email: 'big-image@example.com',
+      password,
+      name: 'x',
+      image: { a: 1 },
+    });
+    expect(signUpWithImage.status).toBe(400);
+    expect(await findAccountByEmail(await getDb(), 'big-image@example.com')).toBeUndefined();
+
+    expect((await callAuth('/update-user', { image: 'https://example.com/me.png' }, { cookie })).status).toBe(
+      200,
+    );
+    expect((await callAuth('/update-user', { image: null }, { cookie })).status).toBe(200);
+    expect(await getSessionUser(new Headers({ cookie }))).toMatchObject({ id });
   });
 
   it('cap auth bodies at 16 KB and field lengths, creating nothing', async () => {
@@ -290,6 +437,72 @@ describe('abuse limits', () => {
       expect(await response.json()).toEqual({ error: expect.any(String) });
     }
     expect(await findAccountByEmail(await getDb(), 'big@example.com')).toBeUndefined();
+  });
+});
+
+describe('auth request bodies', () => {
+  const form = { 'content-type': 'application/x-www-form-urlencoded' };
+  const multipart = { 'content-type': 'multipart/form-data; boundary=b0undary' };
+  const multipartBody = (fields: Record<string, string>) =>
+    `${Object.entries(fields)
+      .map(
+        ([key, value]) => `--b0undary\r\nContent-Disposition: form-data; name="${key}"\r\n\r\n${value}\r\n`,
+      )
+      .join('')}--b0undary--\r\n`;
+
+  it('refuse a sign-up that is not JSON with 415, creating no account', async () => {
+    await configureServer();
+    const fields = { email: 'form@example.com', password: '1234567890', name: 'x'.repeat(500) };
+    for (const [headers, body] of [
+      [form, new URLSearchParams(fields).toString()],
+      [multipart, multipartBody(fields)],
+      [{ 'content-type': 'text/plain' }, JSON.stringify(fields)],
+      [{ 'content-type': 'application/json, application/x-www-form-urlencoded' }, JSON.stringify(fields)],
+    ] as const) {
+      const response = await callAuth('/sign-up/email', body, { headers });
+      expect(response.status, headers['content-type']).toBe(415);
+      expect(await response.json()).toEqual({ error: expect.stringMatching(/application\/json/) });
+    }
+    expect(await findAccountByEmail(await getDb(), 'form@example.com')).toBeUndefined();
+  });
+
+  it('refuse a form-encoded sign-in with 415, so a locked account stays locked', async () => {
+    await configureServer({ TOOLGATE_SIGNIN_FAILURE_LIMIT: '' });
+    await verifiedUser('locked@example.com');
+    for (let attempt = 1; attempt <= 10; attempt++) {
+      expect((await signIn('locked@example.com', `wrong guess ${attempt}`)).response.status).toBe(401);
+    }
+    const body = new URLSearchParams({ email: 'locked@example.com', password }).toString();
+    for (const headers of [form, multipart]) {
+      const response = await callAuth(
+        '/sign-in/email',
+        headers === form ? body : multipartBody({ email: 'locked@example.com', password }),
+        { headers },
+      );
+      expect(response.status, headers['content-type']).toBe(415);
+      expect(cookieHeaderOf(response)).not.toContain('session_token');
+    }
+    const anonymous = await callAuth('/sign-in/anonymous', '', { headers: form });
+    expect(anonymous.status).toBe(415);
+    const resend = await callAuth(
+      '/send-verification-email',
+      multipartBody({ email: 'locked@example.com' }),
+      {
+        headers: multipart,
+      },
+    );
+    expect(resend.status).toBe(415);
+  });
+
+  it('still take a POST without a body or content type (sign-out, a new guest)', async () => {
+    await configureServer();
+    const guestSession = await callAuth('/sign-in/anonymous', undefined, { method: 'POST' });
+    expect(guestSession.status).toBe(200);
+    expect(cookieHeaderOf(guestSession)).toContain('session_token');
+
+    const { cookie } = await verifiedUser('bodiless@example.com');
+    expect((await callAuth('/sign-out', undefined, { cookie, method: 'POST' })).status).toBe(200);
+    expect((await listChats(getRequest('/api/chats', { cookie }))).status).toBe(401);
   });
 });
 

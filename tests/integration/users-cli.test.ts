@@ -88,6 +88,34 @@ describe.each(databaseEngines)('npm run users on %s', (engine) => {
     expect(await rolesOfSession(cookie)).toMatchObject({ roles: [], isAdmin: false });
   });
 
+  it('removes an account nobody verified, so its address can be signed up afresh, but never a verified one', async () => {
+    await configureServerOn(engine, { TOOLGATE_ADMIN_EMAILS: 'boss@example.com' });
+    expect((await signUp('boss@example.com', 'the squatter chose this')).response.status).toBe(200);
+    const squatted = await findAccountByEmail(await getDb(), 'boss@example.com');
+
+    const removed = await users('remove-unverified', 'Boss@Example.com');
+    expect(removed, removed.stderr).toMatchObject({ code: 0 });
+    expect(removed.stdout).toMatch(/Removed boss@example\.com/);
+    expect(await findAccountByEmail(await getDb(), 'boss@example.com')).toBeUndefined();
+    expect((await signIn('boss@example.com', 'the squatter chose this')).response.status).toBe(401);
+
+    // The owner signs up; an operator who knows they did verifies it.
+    expect((await signUp('boss@example.com')).response.status).toBe(200);
+    const owner = await findAccountByEmail(await getDb(), 'boss@example.com');
+    expect(owner?.id).not.toBe(squatted?.id);
+    expect((await users('verify', 'boss@example.com')).code).toBe(0);
+    const refused = await users('remove-unverified', 'boss@example.com');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/is verified/);
+    expect(await findAccountByEmail(await getDb(), 'boss@example.com')).toMatchObject({ id: owner?.id });
+
+    const events = await listAccountEvents(await getDb());
+    expect(events.map((event) => [event.action, event.targetUserId, event.detail])).toEqual([
+      ['unverified-account-removed', squatted?.id, { email: 'boss@example.com' }],
+      ['email-verified', owner?.id, undefined],
+    ]);
+  });
+
   it('fails with a message for an unknown email, a bad role name or a bad command', async () => {
     await configureServerOn(engine);
     expect((await signUp('known@example.com')).response.status).toBe(200);

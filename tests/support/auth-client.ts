@@ -2,21 +2,25 @@ import { NextRequest } from 'next/server';
 import { GET as authGet, POST as authPost } from '@/app/api/auth/[...all]/route';
 import { cookieHeaderOf } from './server-env';
 
-/** What an auth request may carry besides its body. */
-export type AuthRequestOptions = { cookie?: string; headers?: Record<string, string> };
+/**
+ * What an auth request may carry besides its body. A `content-type` in `headers` replaces
+ * the default `application/json` (a string body is then sent as written); `method` replaces
+ * the default (POST with a body, GET without).
+ */
+export type AuthRequestOptions = { cookie?: string; headers?: Record<string, string>; method?: string };
 
 /** A request to `/api/auth/*` as a browser on http://localhost sends it. */
 export function authRequest(
   path: string,
   body?: unknown,
-  { cookie, headers = {} }: AuthRequestOptions = {},
+  { cookie, headers = {}, method }: AuthRequestOptions = {},
 ): NextRequest {
   const all = new Headers({ host: 'localhost', origin: 'http://localhost', ...headers });
-  if (body !== undefined) all.set('content-type', 'application/json');
+  if (body !== undefined && !all.has('content-type')) all.set('content-type', 'application/json');
   if (cookie !== undefined && cookie !== '') all.set('cookie', cookie);
   const url = path.startsWith('http') ? path : `http://localhost/api/auth${path}`;
   return new NextRequest(url, {
-    method: body === undefined ? 'GET' : 'POST',
+    method: method ?? (body === undefined ? 'GET' : 'POST'),
     headers: all,
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   });

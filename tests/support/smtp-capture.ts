@@ -7,8 +7,8 @@ export type CapturedMail = { to: string[]; raw: string };
 export type SmtpCapture = {
   url: string;
   mails: CapturedMail[];
-  /** Resolves with the first mail to `address` (waiting for it if need be). */
-  mailTo: (address: string) => Promise<CapturedMail>;
+  /** Resolves with the first mail to `address`, or the one at `index` (waiting for it if need be). */
+  mailTo: (address: string, options?: { index?: number }) => Promise<CapturedMail>;
   stop: () => Promise<void>;
 };
 
@@ -41,10 +41,10 @@ export async function startSmtpCapture({ port: wanted = 0 }: { port?: number } =
       else reject(new Error('no port'));
     });
   });
-  const mailTo = async (address: string) => {
+  const mailTo = async (address: string, { index = 0 }: { index?: number } = {}) => {
     const deadline = Date.now() + 20_000;
     for (;;) {
-      const mail = mails.find((candidate) => candidate.to.includes(address.toLowerCase()));
+      const mail = mails.filter((candidate) => candidate.to.includes(address.toLowerCase()))[index];
       if (mail !== undefined) return mail;
       if (Date.now() > deadline) throw new Error(`No mail to ${address} arrived`);
       await new Promise<void>((resolve) => {

@@ -1,0 +1,42 @@
+import 'server-only';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { spendAuthLimit } from '@/lib/server/auth-limits';
+import { mailboxOf } from './normalize-email';
+
+/** A unit of one mailbox's mail budget that the auth route spent on the request it is serving. */
+type SpentUnit = { mailbox: string; used: boolean };
+
+// On globalThis: the auth instance (and its mail sender) is shared by every module copy.
+const globalForBudget = globalThis as typeof globalThis & {
+  __toolgateMailBudgetSpent?: AsyncLocalStorage<SpentUnit>;
+};
+
+function spentUnits(): AsyncLocalStorage<SpentUnit> {
+  globalForBudget.__toolgateMailBudgetSpent ??= new AsyncLocalStorage<SpentUnit>();
+  return globalForBudget.__toolgateMailBudgetSpent;
+}
+
+/**
+ * Runs `work` (better-auth serving one request) knowing that the route already spent one
+ * unit of `email`'s mail budget on it, so a mail that request sends there is not counted
+ * twice. The route spends per request, mail or not, so the answer never tells whether an
+ * account exists.
+ */
+export function withMailBudgetSpentFor<T>(email: string | undefined, work: () => Promise<T>): Promise<T> {
+  if (email === undefined) return work();
+  return spentUnits().run({ mailbox: mailboxOf(email), used: false }, work);
+}
+
+/**
+ * Spends one unit of the mail budget of `email`'s mailbox for a mail about to be sent:
+ * true to send it, false when the budget is spent or cannot be counted (fail closed).
+ */
+export async function spendMailBudget(email: string): Promise<boolean> {
+  const mailbox = mailboxOf(email);
+  const spent = spentUnits().getStore();
+  if (spent !== undefined && spent.mailbox === mailbox && !spent.used) {
+    spent.used = true;
+    return true;
+  }
+  return (await spendAuthLimit('mail', mailbox)) === undefined;
+}
