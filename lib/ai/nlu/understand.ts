@@ -1,15 +1,44 @@
 import { classifyIntent, type IntentReading } from './classify-intent';
-import { endWithout, extractTitle } from './extract-title';
+import { cleanTitle, endWithout, extractTitle } from './extract-title';
 import { findOrderIds } from './features';
-import type { IntentLabel } from './intent-labels';
+import type { IntentLabel, RequestIntent } from './intent-labels';
 
-/** One tool call a message asks for, with the arguments read from it (`''` / `[]` when missing). */
+/**
+ * One tool call a message asks for, with the arguments read from it (`''` / `[]` when missing).
+ * `toolName` is the classifier's label; the tool whose facts name it (`offline.intent`) is called.
+ */
 export type ToolRequest =
   | { toolName: 'createTicket'; title: string }
   | { toolName: 'getOrderStatus'; orderIds: string[] }
   | { toolName: 'searchKnowledgeBase'; query: string }
   | { toolName: 'addTodo'; title: string }
   | { toolName: 'listTodos' };
+
+/**
+ * What a request gives its tool: its title, question or order numbers; `undefined` for a request
+ * that takes nothing. The tool's facts say which input field it fills (`offline.argument`).
+ */
+export function requestArgument(request: ToolRequest): string | readonly string[] | undefined {
+  if ('title' in request) return request.title;
+  if ('query' in request) return request.query;
+  if ('orderIds' in request) return request.orderIds;
+  return undefined;
+}
+
+/** Reads a whole message as the argument of a request of `intent`: the answer to the question asking for it. */
+export function answerRequest(intent: RequestIntent, text: string): ToolRequest {
+  switch (intent) {
+    case 'createTicket':
+    case 'addTodo':
+      return { toolName: intent, title: cleanTitle(text) };
+    case 'getOrderStatus':
+      return { toolName: intent, orderIds: findOrderIds(text) };
+    case 'searchKnowledgeBase':
+      return { toolName: intent, query: text.trim() };
+    case 'listTodos':
+      return { toolName: intent };
+  }
+}
 
 /** What a whole message asks for. */
 export type Understanding = {
