@@ -20,7 +20,7 @@ export const missingArgumentQuestions: Readonly<Partial<Record<ToolName, Localiz
 /** The question for a request whose required argument is missing, or `undefined` when it is complete. */
 export function missingArgumentQuestion(request: ToolRequest, language: Language): string | undefined {
   return lacksArgument(request)
-    ? toolOfIntent(request.toolName)?.offline.argument?.question[language]
+    ? toolOfIntent(request.intent)?.offline.argument?.question[language]
     : undefined;
 }
 

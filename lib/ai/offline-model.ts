@@ -244,7 +244,7 @@ function planStep(options: LanguageModelV4CallOptions, generateId: () => string)
       : undefined;
   // Each request goes to the tool whose facts name its label; a label no built-in tool answers asks for nothing.
   const requests = (answered === undefined ? understanding.requests : [answered]).flatMap((request) => {
-    const tool = toolOfIntent(request.toolName);
+    const tool = toolOfIntent(request.intent);
     return tool === undefined ? [] : [{ request, toolName: tool.name }];
   });
 

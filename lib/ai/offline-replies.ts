@@ -105,7 +105,7 @@ export function toolCommandUsageReply(language: Language): string {
 /** A request in the user's words, for a reply that names it: its argument, as its tool quotes it. */
 function requestSummary(request: ToolRequest, language: Language): string {
   const argument = quotedArgument(request);
-  return toolOfIntent(request.toolName)?.offline.quote?.(argument, language) ?? argument;
+  return toolOfIntent(request.intent)?.offline.quote?.(argument, language) ?? argument;
 }
 
 /**

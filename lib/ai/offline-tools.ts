@@ -22,7 +22,7 @@ export function toolOfIntent(intent: RequestIntent): OfflineTool | undefined {
 
 /** True when a request leaves out the argument its tool needs (an empty title or question, no order number). */
 export function lacksArgument(request: ToolRequest): boolean {
-  if (toolOfIntent(request.toolName)?.offline.argument === undefined) return false;
+  if (toolOfIntent(request.intent)?.offline.argument === undefined) return false;
   const argument = requestArgument(request);
   if (argument === undefined) return false;
   return typeof argument === 'string' ? argument.trim() === '' : argument.length === 0;
@@ -33,7 +33,7 @@ export type PlannedCall = { toolName: string; input: unknown };
 
 /** The calls one request makes: the argument fills the tool's field, one call per value of a list (order numbers). */
 export function callsFor(request: ToolRequest): PlannedCall[] {
-  const tool = toolOfIntent(request.toolName);
+  const tool = toolOfIntent(request.intent);
   if (tool === undefined) return [];
   return inputsFor(tool, requestArgument(request)).map((input) => ({ toolName: tool.name, input }));
 }

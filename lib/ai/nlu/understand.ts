@@ -4,15 +4,15 @@ import { findOrderIds } from './features';
 import type { IntentLabel, RequestIntent } from './intent-labels';
 
 /**
- * One tool call a message asks for, with the arguments read from it (`''` / `[]` when missing).
- * `toolName` is the classifier's label; the tool whose facts name it (`offline.intent`) is called.
+ * One request a message makes: the classifier's label for it, with the argument read from it
+ * (`''` / `[]` when missing). The tool whose facts name the label (`offline.intent`) answers it.
  */
 export type ToolRequest =
-  | { toolName: 'createTicket'; title: string }
-  | { toolName: 'getOrderStatus'; orderIds: string[] }
-  | { toolName: 'searchKnowledgeBase'; query: string }
-  | { toolName: 'addTodo'; title: string }
-  | { toolName: 'listTodos' };
+  | { intent: 'createTicket'; title: string }
+  | { intent: 'getOrderStatus'; orderIds: string[] }
+  | { intent: 'searchKnowledgeBase'; query: string }
+  | { intent: 'addTodo'; title: string }
+  | { intent: 'listTodos' };
 
 /**
  * What a request gives its tool: its title, question or order numbers; `undefined` for a request
@@ -30,13 +30,13 @@ export function answerRequest(intent: RequestIntent, text: string): ToolRequest 
   switch (intent) {
     case 'createTicket':
     case 'addTodo':
-      return { toolName: intent, title: cleanTitle(text) };
+      return { intent, title: cleanTitle(text) };
     case 'getOrderStatus':
-      return { toolName: intent, orderIds: findOrderIds(text) };
+      return { intent, orderIds: findOrderIds(text) };
     case 'searchKnowledgeBase':
-      return { toolName: intent, query: text.trim() };
+      return { intent, query: text.trim() };
     case 'listTodos':
-      return { toolName: intent };
+      return { intent };
   }
 }
 
@@ -182,14 +182,14 @@ function requestOf(
   switch (intent) {
     case 'createTicket':
     case 'addTodo':
-      return { toolName: intent, title: extractTitle(text, intent) };
+      return { intent, title: extractTitle(text, intent) };
     case 'getOrderStatus':
-      return { toolName: intent, orderIds: findOrderIds(text) };
+      return { intent, orderIds: findOrderIds(text) };
     case 'searchKnowledgeBase':
       // A one-question message is searched as typed; a clause is searched on its own.
-      return { toolName: intent, query: single ? whole.trim() : text.trim() };
+      return { intent, query: single ? whole.trim() : text.trim() };
     case 'listTodos':
-      return { toolName: intent };
+      return { intent };
     default:
       return undefined;
   }
@@ -229,7 +229,7 @@ export function understand(message: string): Understanding {
       const orderIds = findOrderIds(clause);
       if (orderIds.length > 0) {
         confidence ??= reading.probabilities.getOrderStatus;
-        requests.push({ toolName: 'getOrderStatus', orderIds });
+        requests.push({ intent: 'getOrderStatus', orderIds });
       } else {
         unsureWrite ??= reading.intent as NonNullable<Understanding['unsureWrite']>;
       }
