@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { generateText, type StepResult, stepCountIs, type ToolSet } from 'ai';
 import { createOfflineModel } from '../lib/ai/offline-model';
 import { openDatabase } from '../lib/db/open-database';
-import { listTodos } from '../lib/db/todos';
+import { selectTodos } from '../lib/db/todos';
 import { wrapToolsWithIdempotency } from '../lib/shells/wrap-tools-with-idempotency';
 import { createMemoryIdempotencyStore } from '../lib/stores/memory-idempotency-store';
 import { createWorkerTools } from '../lib/tools/registry';
@@ -61,7 +61,7 @@ async function main(): Promise<void> {
     const title = '给植物浇水';
     await ask(guarded, `加一个待办：${title}`);
     await ask(guarded, `加一个待办：${title}`);
-    const copies = (await listTodos(db, { userId: 'example-user' })).filter(
+    const copies = (await selectTodos(db, { userId: 'example-user' })).filter(
       (todo) => todo.title === title,
     ).length;
     console.log(

@@ -45,9 +45,8 @@ const optionalText = z
 
 /**
  * `AGENT_CONFIRM_TOOLS`: comma-separated tool names. Absent means the tools whose facts
- * say `confirmByDefault` (`createTicket`);
- * the empty string turns approvals off. Names are checked against the known tools
- * once `MCP_CONFIG` is read (see `checkConfirmTools`).
+ * say `confirmByDefault` (`defaultConfirmToolNames`); the empty string turns approvals off.
+ * Names are checked against the known tools once `MCP_CONFIG` is read (see `checkConfirmTools`).
  */
 const confirmTools = z
   .string()

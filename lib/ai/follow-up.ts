@@ -1,43 +1,35 @@
-import { toolCatalog } from '@/lib/tools/tool-catalog';
+import type { ToolName } from '@/lib/tools/tool-catalog';
+import type { Localized } from '@/lib/tools/tool-facts';
 import type { Language } from './language';
-import { cleanTitle } from './nlu/extract-title';
-import { findOrderIds } from './nlu/features';
-import type { ToolRequest, Understanding } from './nlu/understand';
+import { answerRequest, type ToolRequest, type Understanding } from './nlu/understand';
+import { lacksArgument, type OfflineTool, offlineTools, toolOfIntent } from './offline-tools';
 
-/** The tools whose required argument the offline model asks for when it is missing. */
-export type AskingToolName = Extract<
-  (typeof toolCatalog)[number],
-  { missingArgumentQuestion: object }
->['name'];
+type AskingTool = OfflineTool & { offline: { argument: { question: Localized } } };
+
+const askingTools = offlineTools.filter((tool): tool is AskingTool => tool.offline.argument !== undefined);
 
 /**
  * The question asked for each missing argument (declared in each tool's facts). The offline
  * model recognises its own question in the conversation (the message it ends with), which is
  * how the next message fills it.
  */
-export const missingArgumentQuestions = Object.fromEntries(
-  toolCatalog.flatMap((facts) =>
-    'missingArgumentQuestion' in facts ? [[facts.name, facts.missingArgumentQuestion]] : [],
-  ),
-) as Record<AskingToolName, Record<Language, string>>;
-
-const askingToolNames = Object.keys(missingArgumentQuestions) as AskingToolName[];
+export const missingArgumentQuestions: Readonly<Partial<Record<ToolName, Localized>>> = Object.fromEntries(
+  askingTools.map((tool) => [tool.name, tool.offline.argument.question]),
+);
 
 /** The question for a request whose required argument is missing, or `undefined` when it is complete. */
 export function missingArgumentQuestion(request: ToolRequest, language: Language): string | undefined {
-  const missing =
-    ((request.toolName === 'createTicket' || request.toolName === 'addTodo') && request.title === '') ||
-    (request.toolName === 'getOrderStatus' && request.orderIds.length === 0) ||
-    (request.toolName === 'searchKnowledgeBase' && request.query.trim() === '');
-  return missing ? missingArgumentQuestions[request.toolName as AskingToolName][language] : undefined;
+  return lacksArgument(request)
+    ? toolOfIntent(request.intent)?.offline.argument?.question[language]
+    : undefined;
 }
 
 /** The tool whose argument an assistant message ends by asking for, if it is one of those questions. */
-export function questionAskedIn(assistantText: string): AskingToolName | undefined {
+export function questionAskedIn(assistantText: string): ToolName | undefined {
   const text = assistantText.trim();
-  return askingToolNames.find((toolName) =>
-    Object.values(missingArgumentQuestions[toolName]).some((question) => text.endsWith(question)),
-  );
+  return askingTools.find((tool) =>
+    Object.values(tool.offline.argument.question).some((question) => text.endsWith(question)),
+  )?.name;
 }
 
 /** Below this the classifier's reading of a reply to a question is not enough to change the subject. */
@@ -56,15 +48,8 @@ export function startsNewTopic(understanding: Understanding): boolean {
   return missingArgumentQuestion(first, 'en') === undefined;
 }
 
-/** Reads a message as the answer to the question for `toolName`. */
-export function answerTo(toolName: AskingToolName, text: string): ToolRequest {
-  switch (toolName) {
-    case 'createTicket':
-    case 'addTodo':
-      return { toolName, title: cleanTitle(text) };
-    case 'getOrderStatus':
-      return { toolName, orderIds: findOrderIds(text) };
-    case 'searchKnowledgeBase':
-      return { toolName, query: text.trim() };
-  }
+/** Reads a message as the answer to the question `toolName` asked (`undefined` for a tool that asks none). */
+export function answerTo(toolName: ToolName, text: string): ToolRequest | undefined {
+  const tool = askingTools.find((candidate) => candidate.name === toolName);
+  return tool === undefined ? undefined : answerRequest(tool.offline.intent, text);
 }

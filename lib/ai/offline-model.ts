@@ -9,9 +9,10 @@ import type {
   LanguageModelV4Usage,
 } from '@ai-sdk/provider';
 import { denialNoteOf, isEditedOutput } from '@/lib/shells/wrap-tools-with-approval';
+import type { ToolName } from '@/lib/tools/tool-catalog';
 import { answerTo, missingArgumentQuestion, questionAskedIn, startsNewTopic } from './follow-up';
 import { detectLanguage, type Language } from './language';
-import { looksLikeQuestion, type ToolRequest, understand, understoodPart } from './nlu/understand';
+import { looksLikeQuestion, understand, understoodPart } from './nlu/understand';
 import {
   failureReply,
   greetingReply,
@@ -27,6 +28,7 @@ import {
   unknownToolReply,
   unsureWriteReply,
 } from './offline-replies';
+import { callsFor, inputsFor, offlineTools, type PlannedCall, toolOfIntent } from './offline-tools';
 import { looksLikeToolCommand, readToolCommand } from './tool-command';
 
 /** The provider id the offline model reports; `isOfflineModel` checks it. */
@@ -55,8 +57,6 @@ function callSubject(calls: readonly ToolCallRecord[], toolCallId: string): stri
   return subject?.trim();
 }
 
-type ToolName = ToolRequest['toolName'];
-
 const userText = (message: LanguageModelV4Prompt[number]) =>
   message.role === 'user'
     ? message.content
@@ -64,23 +64,6 @@ const userText = (message: LanguageModelV4Prompt[number]) =>
         .join('\n')
         .trim()
     : '';
-
-type PlannedCall = { toolName: string; input: unknown };
-
-/** The calls one request makes: one lookup per order number, one call otherwise. */
-function callsFor(request: ToolRequest): PlannedCall[] {
-  switch (request.toolName) {
-    case 'getOrderStatus':
-      return request.orderIds.map((orderId) => ({ toolName: request.toolName, input: { orderId } }));
-    case 'createTicket':
-    case 'addTodo':
-      return [{ toolName: request.toolName, input: { title: request.title } }];
-    case 'searchKnowledgeBase':
-      return [{ toolName: request.toolName, input: { query: request.query } }];
-    case 'listTodos':
-      return [{ toolName: request.toolName, input: {} }];
-  }
-}
 
 const messageText = (message: LanguageModelV4Prompt[number]) =>
   message.role === 'user' || message.role === 'assistant'
@@ -258,23 +241,31 @@ function planStep(options: LanguageModelV4CallOptions, generateId: () => string)
   }
 
   const understanding = understand(text);
-  const answersQuestion =
-    conversation.asked !== undefined && available.has(conversation.asked) && !startsNewTopic(understanding);
-  const requests = answersQuestion
-    ? [answerTo(conversation.asked as NonNullable<typeof conversation.asked>, text)]
-    : understanding.requests;
+  const answered =
+    conversation.asked !== undefined && available.has(conversation.asked) && !startsNewTopic(understanding)
+      ? answerTo(conversation.asked, text)
+      : undefined;
+  // Each request goes to the tool whose facts name its label; a label no built-in tool answers asks for nothing.
+  const requests = (answered === undefined ? understanding.requests : [answered]).flatMap((request) => {
+    const tool = toolOfIntent(request.intent);
+    return tool === undefined ? [] : [{ request, toolName: tool.name }];
+  });
 
   if (requests.length === 0) {
     if (understanding.intent === 'thanks') return answer(thanksReply(language));
     // Unsure whether a ticket or to-do was meant: ask, rather than write what nobody asked for.
-    if (understanding.unsureWrite !== undefined && available.has(understanding.unsureWrite))
-      return answer(unsureWriteReply(understanding.unsureWrite, language));
-    if (
-      understanding.intent !== 'greeting' &&
-      available.has('searchKnowledgeBase') &&
-      looksLikeQuestion(text)
-    ) {
-      return callOrAnswer([{ toolName: 'searchKnowledgeBase', input: { query: text } }], []);
+    const unsure =
+      understanding.unsureWrite === undefined ? undefined : toolOfIntent(understanding.unsureWrite)?.name;
+    if (unsure !== undefined && available.has(unsure)) return answer(unsureWriteReply(unsure, language));
+    // A question nothing else reads is searched for: the tool that answers questions gets the whole message.
+    const searcher = offlineTools.find(
+      (tool) => tool.offline.answersQuestions === true && available.has(tool.name),
+    );
+    if (understanding.intent !== 'greeting' && searcher !== undefined && looksLikeQuestion(text)) {
+      return callOrAnswer(
+        inputsFor(searcher, text).map((input) => ({ toolName: searcher.name, input })),
+        [],
+      );
     }
     return answer(
       understanding.intent === 'greeting' || text === ''
@@ -282,17 +273,17 @@ function planStep(options: LanguageModelV4CallOptions, generateId: () => string)
         : unknownReply(offered, language),
     );
   }
-  const mine = requests.filter((request) => available.has(request.toolName));
+  const mine = requests.filter(({ toolName }) => available.has(toolName));
   if (mine.length === 0) return answer(outOfTableReply(requests[0]?.toolName as ToolName, offered, language));
 
   // A request with its argument missing becomes a question, asked last so the next message answers it.
-  const questions = mine.flatMap((request) => missingArgumentQuestion(request, language) ?? []);
+  const questions = mine.flatMap(({ request }) => missingArgumentQuestion(request, language) ?? []);
   const planned = mine
-    .filter((request) => missingArgumentQuestion(request, language) === undefined)
-    .flatMap(callsFor);
+    .filter(({ request }) => missingArgumentQuestion(request, language) === undefined)
+    .flatMap(({ request }) => callsFor(request));
   const elsewhere = requests
-    .filter((request) => !available.has(request.toolName))
-    .map((request) => otherWorkerReply(request, language));
+    .filter(({ toolName }) => !available.has(toolName))
+    .map(({ request, toolName }) => otherWorkerReply(toolName, request, language));
   return callOrAnswer(planned, [...elsewhere, ...questions.slice(0, 1)]);
 }
 

@@ -1,10 +1,10 @@
 import { findErrorReference } from '@/lib/errors/error-reference';
-import { orderStatusLabels } from '@/lib/tools/get-order-status-facts';
-import { type ToolName, writeToolNames } from '@/lib/tools/tool-catalog';
+import { type ToolName, toolFactsOf, writeToolNames } from '@/lib/tools/tool-catalog';
 import { describeCapabilities, toolCapabilities } from './capabilities';
-import { type AskingToolName, missingArgumentQuestions } from './follow-up';
+import { missingArgumentQuestions } from './follow-up';
 import type { Language } from './language';
 import { type ToolRequest, understoodLength } from './nlu/understand';
+import { offlineTools, quotedArgument, toolOfIntent } from './offline-tools';
 
 /** How one tool call ended, as the offline model reads it back from the prompt. */
 export type ToolOutcome =
@@ -13,9 +13,8 @@ export type ToolOutcome =
   | { kind: 'rateLimited'; toolName: string; retryAfterMs?: number }
   | { kind: 'error'; toolName: string; message: string; validation: boolean };
 
-type Record_ = Record<string, unknown>;
-const isRecord = (value: unknown): value is Record_ => typeof value === 'object' && value !== null;
-const text = (value: unknown) => (typeof value === 'string' ? value : value == null ? '' : String(value));
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null;
 
 /** The greeting: who answers and what its tools can do. */
 export function greetingReply(toolNames: readonly string[], language: Language): string {
@@ -58,7 +57,7 @@ export function unknownReply(toolNames: readonly string[], language: Language): 
 }
 
 /** The question asked instead of a write the model is not sure was meant, with the words that make it sure. */
-export function unsureWriteReply(toolName: 'createTicket' | 'addTodo', language: Language): string {
+export function unsureWriteReply(toolName: ToolName, language: Language): string {
   const { action, example } = toolCapabilities[toolName];
   return language === 'zh'
     ? `你是想让我${action.zh}吗？如果是，请这样说：「${example.zh}」。`
@@ -74,7 +73,7 @@ export function thanksReply(language: Language): string {
 
 function missingInputReply(toolName: string, language: Language): string | undefined {
   return Object.hasOwn(missingArgumentQuestions, toolName)
-    ? missingArgumentQuestions[toolName as AskingToolName][language]
+    ? missingArgumentQuestions[toolName as ToolName]?.[language]
     : undefined;
 }
 
@@ -85,11 +84,22 @@ export function unknownToolReply(toolName: string, toolNames: readonly string[],
   return `${refusal}${language === 'zh' ? '' : ' '}${describeCapabilities(toolNames, language)}`;
 }
 
+// The example of the usage reply: the first tool whose facts give one (`offline.commandExample`).
+const commandExample = offlineTools.flatMap((tool) =>
+  tool.offline.commandExample === undefined
+    ? []
+    : [`/tool ${tool.name} ${JSON.stringify(tool.offline.commandExample)}`],
+)[0];
+
 /** The answer to a `/tool` message whose input is not JSON. */
 export function toolCommandUsageReply(language: Language): string {
+  if (commandExample === undefined)
+    return language === 'zh'
+      ? '格式是 `/tool <工具名> <JSON 输入>`。'
+      : 'The form is `/tool <name> <json input>`.';
   return language === 'zh'
-    ? '格式是 `/tool <工具名> <JSON 输入>`，例如 `/tool getOrderStatus {"orderId":"A1001"}`。'
-    : 'The form is `/tool <name> <json input>`, e.g. `/tool getOrderStatus {"orderId":"A1001"}`.';
+    ? `格式是 \`/tool <工具名> <JSON 输入>\`，例如 \`${commandExample}\`。`
+    : `The form is \`/tool <name> <json input>\`, e.g. \`${commandExample}\`.`;
 }
 
 /** The answer to a `/tool` message whose input nests deeper than `limit` levels. */
@@ -99,26 +109,18 @@ export function toolCommandTooDeepReply(limit: number, language: Language): stri
     : `The command's JSON input nests deeper than ${limit} levels, so it was not run. Please give a flatter input.`;
 }
 
+/** A request in the user's words, for a reply that names it: its argument, as its tool quotes it. */
 function requestSummary(request: ToolRequest, language: Language): string {
-  switch (request.toolName) {
-    case 'searchKnowledgeBase':
-      return request.query;
-    case 'getOrderStatus':
-      return `${language === 'zh' ? '订单 ' : 'order '}${request.orderIds.join(', ')}`.trim();
-    case 'createTicket':
-    case 'addTodo':
-      return request.title;
-    case 'listTodos':
-      return language === 'zh' ? '列出待办' : 'list my todos';
-  }
+  const argument = quotedArgument(request);
+  return toolOfIntent(request.intent)?.offline.quote?.(argument, language) ?? argument;
 }
 
 /**
  * The note for a request that belongs to another worker's tools: it is named, not dropped,
  * so the user knows to ask again (the router sends that message to the worker that has the tool).
  */
-export function otherWorkerReply(request: ToolRequest, language: Language): string {
-  const action = toolCapabilities[request.toolName].action[language];
+export function otherWorkerReply(toolName: ToolName, request: ToolRequest, language: Language): string {
+  const action = toolCapabilities[toolName].action[language];
   const summary = requestSummary(request, language);
   if (language === 'zh') {
     return `这里不能${action}${summary === '' ? '' : `（「${summary}」）`}，请单独再发一条消息问我。`;
@@ -216,56 +218,6 @@ function partialDenialReply(
     : `“${subject}” was declined: ${notDone}, and I won’t try again.${said}`;
 }
 
-function orderReply(value: Record_, language: Language): string {
-  const orderId = text(value.orderId);
-  if (value.found === false) {
-    return language === 'zh'
-      ? `没有找到订单 ${orderId}。请核对订单号（形如 A1001）。`
-      : `I couldn’t find order ${orderId}. Please check the number (it looks like A1001).`;
-  }
-  const statusCode = text(value.status);
-  const status = Object.hasOwn(orderStatusLabels, statusCode)
-    ? orderStatusLabels[statusCode as keyof typeof orderStatusLabels][language]
-    : statusCode;
-  const items = Array.isArray(value.items)
-    ? value.items
-        .filter(isRecord)
-        .map((item) => `${text(item.name)} × ${text(item.quantity)}`)
-        .join(language === 'zh' ? '、' : ', ')
-    : '';
-  const none = language === 'zh' ? '暂无' : 'not yet known';
-  return language === 'zh'
-    ? `订单 ${orderId} 当前状态：${status}。\n\n- 承运商：${text(value.carrier) || none}\n- 预计送达：${text(value.eta) || none}\n- 商品：${items || none}`
-    : `Order ${orderId} is ${status}.\n\n- Carrier: ${text(value.carrier) || none}\n- Estimated delivery: ${text(value.eta) || none}\n- Items: ${items || none}`;
-}
-
-function knowledgeReply(value: Record_, language: Language): string {
-  const hits = Array.isArray(value.hits) ? value.hits.filter(isRecord) : [];
-  if (hits.length === 0) {
-    return language === 'zh'
-      ? '帮助中心里没有找到相关的文章。可以换个说法再问一次。'
-      : 'I found nothing about that in the help centre. Try asking in other words.';
-  }
-  const [top, ...others] = hits;
-  const seeAlso = others.slice(0, 2).map((hit) => text(hit.title));
-  if (language === 'zh') {
-    const more = seeAlso.length > 0 ? `\n\n另见：${seeAlso.join('、')}` : '';
-    return `根据帮助中心的「${text(top.title)}」：\n\n${text(top.snippet)}${more}`;
-  }
-  const more = seeAlso.length > 0 ? `\n\nSee also: ${seeAlso.join(', ')}` : '';
-  return `From the help centre article “${text(top.title)}”:\n\n${text(top.snippet)}${more}`;
-}
-
-function todosReply(value: Record_, language: Language): string {
-  const todos = Array.isArray(value.todos) ? value.todos.filter(isRecord) : [];
-  if (todos.length === 0) return language === 'zh' ? '你的待办清单是空的。' : 'Your to-do list is empty.';
-  const done = language === 'zh' ? '（已完成）' : ' (done)';
-  const lines = todos.map((todo) => `- ${text(todo.title)}${todo.status === 'done' ? done : ''}`);
-  return language === 'zh'
-    ? `你的待办（共 ${todos.length} 项）：\n\n${lines.join('\n')}`
-    : `Your to-dos (${todos.length}):\n\n${lines.join('\n')}`;
-}
-
 /** One paragraph answering from a successful tool result. */
 export function successReply(
   toolName: string,
@@ -281,26 +233,11 @@ export function successReply(
     : `${reply} (You edited the request before approving it.)`;
 }
 
+/** The tool's own answer (declared in its facts, `offline.reply`), or the output as JSON for any other tool. */
 function plainSuccessReply(toolName: string, value: unknown, language: Language): string {
-  const result = isRecord(value) ? value : {};
-  const zh = language === 'zh';
-  switch (toolName) {
-    case 'createTicket':
-      return zh
-        ? `已为你创建工单 ${text(result.ticketId)}：${text(result.title)}。客服会尽快跟进。`
-        : `Created ticket ${text(result.ticketId)}: ${text(result.title)}. Our support team will follow up.`;
-    case 'getOrderStatus':
-      return orderReply(result, language);
-    case 'searchKnowledgeBase':
-      return knowledgeReply(result, language);
-    case 'addTodo':
-      return zh ? `已添加待办：${text(result.title)}。` : `Added to your to-dos: ${text(result.title)}.`;
-    case 'listTodos':
-      return todosReply(result, language);
-    default: {
-      const json = JSON.stringify(value) ?? '';
-      const shown = json.length > 600 ? `${json.slice(0, 600)}…` : json;
-      return `${zh ? `${toolName} 已完成：` : `${toolName} returned:`}\n\n\`\`\`json\n${shown}\n\`\`\``;
-    }
-  }
+  const reply = toolFactsOf(toolName)?.offline?.reply;
+  if (reply !== undefined) return reply(isRecord(value) ? value : {}, language);
+  const json = JSON.stringify(value) ?? '';
+  const shown = json.length > 600 ? `${json.slice(0, 600)}…` : json;
+  return `${language === 'zh' ? `${toolName} 已完成：` : `${toolName} returned:`}\n\n\`\`\`json\n${shown}\n\`\`\``;
 }

@@ -1,10 +1,11 @@
 import { generateText, type LanguageModel, type ModelMessage, Output, type UIMessage } from 'ai';
 import { z } from 'zod';
-import { toolFactsOf, toolNamesByWorker } from '@/lib/tools/tool-catalog';
+import { toolNamesByWorker } from '@/lib/tools/tool-catalog';
 import { isWorkerName, type WorkerName, workerNames } from '@/lib/tools/worker-names';
 import { questionAskedIn, startsNewTopic } from './follow-up';
 import { understand } from './nlu/understand';
 import { isOfflineModel } from './offline-model';
+import { toolOfIntent } from './offline-tools';
 import { parseToolCommand } from './tool-command';
 
 /** The worker whose table holds `toolName` (tables given, so MCP tools can join them), or `undefined`. */
@@ -28,8 +29,8 @@ export function classifyWorker(text: string): WorkerName {
   const commandWorker = command === undefined ? undefined : workerHoldingTool(command.toolName);
   if (commandWorker !== undefined) return commandWorker;
   const [first] = understand(text).requests;
-  // A request names a built-in tool: the first worker its facts list holds it.
-  return toolFactsOf(first?.toolName ?? '')?.workers[0] ?? 'knowledge';
+  // A request is answered by a built-in tool: the first worker its facts list holds it.
+  return (first === undefined ? undefined : toolOfIntent(first.intent))?.workers[0] ?? 'knowledge';
 }
 
 const textOf = (message: UIMessage) =>

@@ -46,7 +46,7 @@ export type NewTicket = {
 };
 
 /** Inserts an open ticket and returns it with its number (from a sequence: never reused, never shared). */
-export async function createTicket(db: Db, ticket: NewTicket): Promise<Ticket> {
+export async function insertTicket(db: Db, ticket: NewTicket): Promise<Ticket> {
   const row = await db
     .insertInto('tickets')
     .values({

@@ -21,7 +21,10 @@ function toTodo(row: TodoRow): Todo {
 }
 
 /** Inserts an open to-do for `userId` and returns it. */
-export async function addTodo(db: Db, { title, userId }: { title: string; userId: string }): Promise<Todo> {
+export async function insertTodo(
+  db: Db,
+  { title, userId }: { title: string; userId: string },
+): Promise<Todo> {
   const row = await db
     .insertInto('todos')
     .values({ title, status: 'open', user_id: userId, created_at: new Date().toISOString() })
@@ -31,7 +34,7 @@ export async function addTodo(db: Db, { title, userId }: { title: string; userId
 }
 
 /** One user's to-dos, newest first. */
-export async function listTodos(
+export async function selectTodos(
   db: Db,
   { userId, limit = 100 }: { userId: string; limit?: number },
 ): Promise<Todo[]> {

@@ -1,4 +1,4 @@
-import { textField } from './text-field';
+import { replyText, textField } from './text-field';
 import { defineToolFacts } from './tool-facts';
 
 /** What the product says about `addTodo` (client-safe; the tool itself is `add-todo.ts`). */
@@ -19,8 +19,18 @@ export const addTodoFacts = defineToolFacts({
     action: { zh: '添加待办', en: 'add a to-do' },
     example: { zh: '加一个待办：买牛奶', en: 'add a todo: buy milk' },
   },
-  missingArgumentQuestion: {
-    zh: '要添加待办，请告诉我具体内容：待办写什么？',
-    en: 'What should the to-do say?',
+  offline: {
+    intent: 'addTodo',
+    argument: {
+      field: 'title',
+      question: {
+        zh: '要添加待办，请告诉我具体内容：待办写什么？',
+        en: 'What should the to-do say?',
+      },
+    },
+    reply: (output, language) =>
+      language === 'zh'
+        ? `已添加待办：${replyText(output.title)}。`
+        : `Added to your to-dos: ${replyText(output.title)}.`,
   },
 });

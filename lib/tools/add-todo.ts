@@ -1,7 +1,7 @@
 import { tool } from 'ai';
 import { z } from 'zod';
 import type { Db } from '@/lib/db/engine';
-import { addTodo } from '@/lib/db/todos';
+import { insertTodo } from '@/lib/db/todos';
 import { addTodoFacts } from './add-todo-facts';
 import type { ToolContext } from './tool-context';
 import { defineTool } from './tool-descriptor';
@@ -24,7 +24,7 @@ export function createAddTodoTool(db: Db, { userId }: ToolContext) {
       'Do not call it when the user only asks to see the list (use the list tool), and add each item once: do not repeat a call that succeeded.',
     inputSchema: addTodoInput,
     execute: async ({ title }) => {
-      const todo = await addTodo(db, { title, userId });
+      const todo = await insertTodo(db, { title, userId });
       return { id: todo.id, title: todo.title, status: todo.status };
     },
   });

@@ -1,4 +1,4 @@
-import { textField } from './text-field';
+import { replyText, textField } from './text-field';
 import { defineToolFacts } from './tool-facts';
 
 /** What the product says about `createTicket` (client-safe; the tool itself is `create-ticket.ts`). */
@@ -24,8 +24,18 @@ export const createTicketFacts = defineToolFacts({
     action: { zh: '创建客服工单', en: 'open a support ticket' },
     example: { zh: '帮我创建一个工单：耳机坏了', en: 'create a ticket: my headphones are broken' },
   },
-  missingArgumentQuestion: {
-    zh: '要创建工单，我还需要一个标题：工单标题写什么？',
-    en: 'To open a ticket I need a title: what should the ticket say?',
+  offline: {
+    intent: 'createTicket',
+    argument: {
+      field: 'title',
+      question: {
+        zh: '要创建工单，我还需要一个标题：工单标题写什么？',
+        en: 'To open a ticket I need a title: what should the ticket say?',
+      },
+    },
+    reply: (output, language) =>
+      language === 'zh'
+        ? `已为你创建工单 ${replyText(output.ticketId)}：${replyText(output.title)}。客服会尽快跟进。`
+        : `Created ticket ${replyText(output.ticketId)}: ${replyText(output.title)}. Our support team will follow up.`,
   },
 });

@@ -1,7 +1,7 @@
 import { tool } from 'ai';
 import { z } from 'zod';
 import type { Db } from '@/lib/db/engine';
-import { createTicket } from '@/lib/db/tickets';
+import { insertTicket } from '@/lib/db/tickets';
 import { createTicketFacts } from './create-ticket-facts';
 import { orderIdSchema } from './order-id-schema';
 import type { ToolContext } from './tool-context';
@@ -36,7 +36,7 @@ export function createCreateTicketTool(db: Db, { userId, chatId }: ToolContext) 
       'and do not call it again after the user declined it.',
     inputSchema: createTicketInput,
     execute: async ({ title, detail, orderId }) => {
-      const ticket = await createTicket(db, { title, detail, orderId, chatId, userId });
+      const ticket = await insertTicket(db, { title, detail, orderId, chatId, userId });
       return { ticketId: ticket.ticketId, title: ticket.title, status: ticket.status };
     },
   });

@@ -1,5 +1,6 @@
+import type { Language } from '@/lib/ai/language';
 import type { OrderStatus } from '@/lib/db/orders';
-import { textField } from './text-field';
+import { recordsIn, replyText, textField } from './text-field';
 import { defineToolFacts, type Localized } from './tool-facts';
 
 /** Each order status in words, in each UI language. */
@@ -36,8 +37,38 @@ export const getOrderStatusFacts = defineToolFacts({
     action: { zh: '查询订单状态', en: 'look up an order’s status' },
     example: { zh: '查询订单 A1001', en: 'where is my order A1001' },
   },
-  missingArgumentQuestion: {
-    zh: '请告诉我订单号（形如 A1001），我来帮你查询。',
-    en: 'Which order? Please give me the order number (it looks like A1001).',
+  offline: {
+    intent: 'getOrderStatus',
+    argument: {
+      field: 'orderId',
+      question: {
+        zh: '请告诉我订单号（形如 A1001），我来帮你查询。',
+        en: 'Which order? Please give me the order number (it looks like A1001).',
+      },
+    },
+    quote: (orderIds, language) => `${language === 'zh' ? '订单 ' : 'order '}${orderIds}`.trim(),
+    reply: orderReply,
+    commandExample: { orderId: 'A1001' },
   },
 });
+
+/** The offline model's answer to a lookup: the status, carrier, delivery estimate and items. */
+function orderReply(output: Readonly<Record<string, unknown>>, language: Language): string {
+  const orderId = replyText(output.orderId);
+  if (output.found === false) {
+    return language === 'zh'
+      ? `没有找到订单 ${orderId}。请核对订单号（形如 A1001）。`
+      : `I couldn’t find order ${orderId}. Please check the number (it looks like A1001).`;
+  }
+  const statusCode = replyText(output.status);
+  const status = Object.hasOwn(orderStatusLabels, statusCode)
+    ? orderStatusLabels[statusCode as OrderStatus][language]
+    : statusCode;
+  const items = recordsIn(output, 'items')
+    .map((item) => `${replyText(item.name)} × ${replyText(item.quantity)}`)
+    .join(language === 'zh' ? '、' : ', ');
+  const none = language === 'zh' ? '暂无' : 'not yet known';
+  return language === 'zh'
+    ? `订单 ${orderId} 当前状态：${status}。\n\n- 承运商：${replyText(output.carrier) || none}\n- 预计送达：${replyText(output.eta) || none}\n- 商品：${items || none}`
+    : `Order ${orderId} is ${status}.\n\n- Carrier: ${replyText(output.carrier) || none}\n- Estimated delivery: ${replyText(output.eta) || none}\n- Items: ${items || none}`;
+}

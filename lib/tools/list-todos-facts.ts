@@ -1,4 +1,5 @@
-import { listLength } from './text-field';
+import type { Language } from '@/lib/ai/language';
+import { listLength, recordsIn, replyText } from './text-field';
 import { defineToolFacts } from './tool-facts';
 
 /** What the product says about `listTodos` (client-safe; the tool itself is `list-todos.ts`). */
@@ -18,4 +19,20 @@ export const listTodosFacts = defineToolFacts({
     action: { zh: '列出你的待办', en: 'list your to-dos' },
     example: { zh: '列出我的待办', en: 'list my todos' },
   },
+  offline: {
+    intent: 'listTodos',
+    quote: (_argument, language) => (language === 'zh' ? '列出待办' : 'list my todos'),
+    reply: todosReply,
+  },
 });
+
+/** The offline model's answer from a listing: every to-do on a line, the done ones marked. */
+function todosReply(output: Readonly<Record<string, unknown>>, language: Language): string {
+  const todos = recordsIn(output, 'todos');
+  if (todos.length === 0) return language === 'zh' ? '你的待办清单是空的。' : 'Your to-do list is empty.';
+  const done = language === 'zh' ? '（已完成）' : ' (done)';
+  const lines = todos.map((todo) => `- ${replyText(todo.title)}${todo.status === 'done' ? done : ''}`);
+  return language === 'zh'
+    ? `你的待办（共 ${todos.length} 项）：\n\n${lines.join('\n')}`
+    : `Your to-dos (${todos.length}):\n\n${lines.join('\n')}`;
+}

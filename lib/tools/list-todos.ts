@@ -1,7 +1,7 @@
 import { tool } from 'ai';
 import { z } from 'zod';
 import type { Db } from '@/lib/db/engine';
-import { listTodos } from '@/lib/db/todos';
+import { selectTodos } from '@/lib/db/todos';
 import { listTodosFacts } from './list-todos-facts';
 import type { ToolContext } from './tool-context';
 import { defineTool } from './tool-descriptor';
@@ -17,7 +17,7 @@ export function createListTodosTool(db: Db, { userId }: ToolContext) {
       'Takes no input. Do not call it to add an item.',
     inputSchema: listTodosInput,
     execute: async () => ({
-      todos: (await listTodos(db, { userId, limit: 50 })).map(({ id, title, status, createdAt }) => ({
+      todos: (await selectTodos(db, { userId, limit: 50 })).map(({ id, title, status, createdAt }) => ({
         id,
         title,
         status,

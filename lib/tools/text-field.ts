@@ -12,3 +12,19 @@ export function textField(input: unknown, name: string, maxLength = 60): string 
   const text = typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
   return text.length > maxLength ? `${text.slice(0, maxLength - 1)}…` : text;
 }
+
+/** A field of a tool output as a reply shows it: strings as they are, null and undefined as '', anything else through `String`. */
+export function replyText(value: unknown): string {
+  return typeof value === 'string' ? value : value == null ? '' : String(value);
+}
+
+/** The object items of an array field of a tool output; none when it is absent or not an array. */
+export function recordsIn(
+  output: Readonly<Record<string, unknown>>,
+  name: string,
+): Record<string, unknown>[] {
+  const value = output[name];
+  return Array.isArray(value)
+    ? value.filter((item): item is Record<string, unknown> => typeof item === 'object' && item !== null)
+    : [];
+}

@@ -1,4 +1,5 @@
 import type { Language } from '@/lib/ai/language';
+import type { RequestIntent } from '@/lib/ai/nlu/intent-labels';
 import type { WorkerName } from './worker-names';
 
 /** A text in every UI language. */
@@ -30,8 +31,34 @@ export type ToolFacts<NAME extends string = string, FIELD extends string = strin
   fieldLabels: Readonly<Record<FIELD, Localized>>;
   /** What it lets the assistant do, and an example request, for help texts. */
   capability: { action: Localized; example: Localized };
-  /** The question the offline model asks when the call's required argument is missing. */
-  missingArgumentQuestion?: Localized;
+  /** How the built-in offline model reaches it; without this, only by a `/tool` command. */
+  offline?: OfflineToolFacts<FIELD>;
+};
+
+/**
+ * What the built-in offline model (`lib/ai/offline-model.ts`) needs to call a tool and answer
+ * after it. A hosted model reads the schema instead.
+ */
+export type OfflineToolFacts<FIELD extends string = string> = {
+  /** The label its classifier gives a request for this tool (`lib/ai/nlu/intent-labels.ts`). */
+  intent: RequestIntent;
+  /**
+   * The input field the request's argument fills (a title, a question, an order number: one
+   * call per order number when a message names several), and the question the model asks when
+   * the message leaves it out. Absent for a tool that takes no input.
+   */
+  argument?: { field: FIELD; question: Localized };
+  /**
+   * How a reply quotes a request for it that this worker cannot make, given the request's
+   * argument (several values joined by ", "; '' for none). Default: the argument itself.
+   */
+  quote?: (argument: string, language: Language) => string;
+  /** The answer after a successful call; `summarizeResult` is the card's one line. Default: the output as JSON. */
+  reply?: (output: Readonly<Record<string, unknown>>, language: Language) => string;
+  /** Called with the whole message when the message asks for nothing else but reads like a question. */
+  answersQuestions?: boolean;
+  /** The input the `/tool` command's usage reply shows (the first tool in the catalog with one is the example). */
+  commandExample?: Readonly<Partial<Record<FIELD, unknown>>>;
 };
 
 /** Declares a tool's facts; the identity function, there for the type check and the literal types. */

@@ -10,7 +10,7 @@ import heldOut from './fixtures/held-out-messages.json';
 type HeldOutMessage = {
   text: string;
   language: 'zh' | 'en';
-  toolName: ToolRequest['toolName'] | null;
+  toolName: ToolRequest['intent'] | null;
   title?: string;
   orderIds?: string[];
 };
@@ -24,7 +24,7 @@ function grade(message: HeldOutMessage) {
   const right =
     message.toolName === null
       ? requests.length === 0
-      : first?.toolName === message.toolName &&
+      : first?.intent === message.toolName &&
         (message.title === undefined || ('title' in first && first.title === message.title)) &&
         (message.orderIds === undefined ||
           ('orderIds' in first && JSON.stringify(first.orderIds) === JSON.stringify(message.orderIds)));
@@ -32,8 +32,8 @@ function grade(message: HeldOutMessage) {
   // A write without a title is a question back ("what should the ticket say?"), not a call.
   const wrongWrites = requests.filter(
     (request) =>
-      writeTools.has(request.toolName) &&
-      request.toolName !== message.toolName &&
+      writeTools.has(request.intent) &&
+      request.intent !== message.toolName &&
       'title' in request &&
       request.title !== '',
   );

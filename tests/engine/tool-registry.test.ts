@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { intentLabels } from '@/lib/ai/nlu/intent-labels';
 import { toolRegistry } from '@/lib/tools/registry';
 import { toolCatalog, toolNames, toolNamesByWorker, writeToolNames } from '@/lib/tools/tool-catalog';
 import { workerNames } from '@/lib/tools/worker-names';
@@ -63,6 +64,20 @@ describe('toolRegistry', () => {
         expect(descriptor.capability.action[language].trim(), descriptor.name).not.toBe('');
         expect(descriptor.capability.example[language].trim(), descriptor.name).not.toBe('');
       }
+    }
+  });
+
+  it("gives each of the offline classifier's request labels to exactly one tool, its argument one of the tool's fields", () => {
+    const requestLabels = intentLabels.filter((label) => !['greeting', 'thanks', 'other'].includes(label));
+    const declared = toolRegistry.flatMap((descriptor) =>
+      descriptor.offline === undefined ? [] : [descriptor.offline.intent],
+    );
+    expect([...declared].sort()).toEqual([...requestLabels].sort());
+    for (const descriptor of toolRegistry) {
+      const argument = descriptor.offline?.argument;
+      if (argument === undefined) continue;
+      expect(Object.keys(descriptor.fieldLabels), descriptor.name).toContain(argument.field);
+      for (const language of languages) expect(argument.question[language].trim()).not.toBe('');
     }
   });
 });

@@ -8,28 +8,28 @@ import { parseToolCommand } from '@/lib/ai/tool-command';
  */
 describe('understand', () => {
   it.each([
-    ['make sure I remember to renew my passport', { toolName: 'addTodo', title: 'renew my passport' }],
-    ['别让我忘了交物业费', { toolName: 'addTodo', title: '交物业费' }],
-    ['hey, make sure I don’t forget to water the cactus', { toolName: 'addTodo', title: 'water the cactus' }],
+    ['make sure I remember to renew my passport', { intent: 'addTodo', title: 'renew my passport' }],
+    ['别让我忘了交物业费', { intent: 'addTodo', title: '交物业费' }],
+    ['hey, make sure I don’t forget to water the cactus', { intent: 'addTodo', title: 'water the cactus' }],
     [
       'please remind me that I have to call the bank tomorrow',
-      { toolName: 'addTodo', title: 'call the bank tomorrow' },
+      { intent: 'addTodo', title: 'call the bank tomorrow' },
     ],
-    ['帮我记一下周五去银行', { toolName: 'addTodo', title: '周五去银行' }],
-    ['any news on A1008?', { toolName: 'getOrderStatus', orderIds: ['A1008'] }],
-    ['is a1003 going to make it by friday', { toolName: 'getOrderStatus', orderIds: ['A1003'] }],
-    ['A1006 到底发没发货', { toolName: 'getOrderStatus', orderIds: ['A1006'] }],
-    ["what's left on my plate?", { toolName: 'listTodos' }],
-    ['我还有啥没干完的', { toolName: 'listTodos' }],
-    ['帮我登记一下，洗衣机漏水', { toolName: 'createTicket', title: '洗衣机漏水' }],
-    ['我要反馈：屏幕有坏点', { toolName: 'createTicket', title: '屏幕有坏点' }],
-    ['开个单，快递丢了', { toolName: 'createTicket', title: '快递丢了' }],
+    ['帮我记一下周五去银行', { intent: 'addTodo', title: '周五去银行' }],
+    ['any news on A1008?', { intent: 'getOrderStatus', orderIds: ['A1008'] }],
+    ['is a1003 going to make it by friday', { intent: 'getOrderStatus', orderIds: ['A1003'] }],
+    ['A1006 到底发没发货', { intent: 'getOrderStatus', orderIds: ['A1006'] }],
+    ["what's left on my plate?", { intent: 'listTodos' }],
+    ['我还有啥没干完的', { intent: 'listTodos' }],
+    ['帮我登记一下，洗衣机漏水', { intent: 'createTicket', title: '洗衣机漏水' }],
+    ['我要反馈：屏幕有坏点', { intent: 'createTicket', title: '屏幕有坏点' }],
+    ['开个单，快递丢了', { intent: 'createTicket', title: '快递丢了' }],
     [
       'please tell support that the microwave sparks',
-      { toolName: 'createTicket', title: 'the microwave sparks' },
+      { intent: 'createTicket', title: 'the microwave sparks' },
     ],
-    ['can I get my money back for a sweater that shrank?', { toolName: 'searchKnowledgeBase' }],
-    ['发票怎么申请', { toolName: 'searchKnowledgeBase' }],
+    ['can I get my money back for a sweater that shrank?', { intent: 'searchKnowledgeBase' }],
+    ['发票怎么申请', { intent: 'searchKnowledgeBase' }],
   ] as const)('reads "%s" as one request with its argument', (text, expected) => {
     const { requests } = understand(text);
     expect(requests).toHaveLength(1);
@@ -38,17 +38,17 @@ describe('understand', () => {
 
   it('finds both requests in "Where’s A1005 and how do refunds work?"', () => {
     expect(understand('Where’s A1005 and how do refunds work?').requests).toEqual([
-      { toolName: 'getOrderStatus', orderIds: ['A1005'] },
-      { toolName: 'searchKnowledgeBase', query: 'how do refunds work?' },
+      { intent: 'getOrderStatus', orderIds: ['A1005'] },
+      { intent: 'searchKnowledgeBase', query: 'how do refunds work?' },
     ]);
   });
 
   it('reads every order number of a message into one lookup request', () => {
     expect(understand('订单 A1004、A1006 都到哪了').requests).toEqual([
-      { toolName: 'getOrderStatus', orderIds: ['A1004', 'A1006'] },
+      { intent: 'getOrderStatus', orderIds: ['A1004', 'A1006'] },
     ]);
     expect(understand('where are a1001 and A1002?').requests).toEqual([
-      { toolName: 'getOrderStatus', orderIds: ['A1001', 'A1002'] },
+      { intent: 'getOrderStatus', orderIds: ['A1001', 'A1002'] },
     ]);
   });
 
@@ -56,26 +56,26 @@ describe('understand', () => {
     expect(
       understand('create a ticket: printer broken and create a ticket: screen flickers').requests,
     ).toEqual([
-      { toolName: 'createTicket', title: 'printer broken' },
-      { toolName: 'createTicket', title: 'screen flickers' },
+      { intent: 'createTicket', title: 'printer broken' },
+      { intent: 'createTicket', title: 'screen flickers' },
     ]);
     expect(understand('帮我创建一个工单：打印机坏了，再创建一个工单：屏幕闪烁').requests).toEqual([
-      { toolName: 'createTicket', title: '打印机坏了' },
-      { toolName: 'createTicket', title: '屏幕闪烁' },
+      { intent: 'createTicket', title: '打印机坏了' },
+      { intent: 'createTicket', title: '屏幕闪烁' },
     ]);
   });
 
   it('keeps "and" inside a title instead of inventing a second request', () => {
     expect(understand('remind me to call mom and dad').requests).toEqual([
-      { toolName: 'addTodo', title: 'call mom and dad' },
+      { intent: 'addTodo', title: 'call mom and dad' },
     ]);
   });
 
   it('leaves the title empty when a request only says there is a problem', () => {
     expect(understand('I’d like to report a problem').requests).toEqual([
-      { toolName: 'createTicket', title: '' },
+      { intent: 'createTicket', title: '' },
     ]);
-    expect(understand('我想反馈个问题').requests).toEqual([{ toolName: 'createTicket', title: '' }]);
+    expect(understand('我想反馈个问题').requests).toEqual([{ intent: 'createTicket', title: '' }]);
   });
 
   it('asks for nothing on thanks, greetings and bare statements', () => {
@@ -114,7 +114,7 @@ describe('understand, on strings of symbols', () => {
   it('reads no ticket or to-do from a greeting followed by symbols', () => {
     for (const text of ['hello j#MPA{#:to', 'hello f8|G!`:p>9', 'hello >":g^>@=y^', 'hello M*\\(`zF_8:']) {
       const writes = understand(text).requests.filter(
-        (request) => request.toolName === 'createTicket' || request.toolName === 'addTodo',
+        (request) => request.intent === 'createTicket' || request.intent === 'addTodo',
       );
       expect(writes, text).toEqual([]);
     }
@@ -122,7 +122,7 @@ describe('understand, on strings of symbols', () => {
 
   it('still reads a write whose title holds a few symbols', () => {
     expect(understand('add a todo: fix bug #123 in the login form').requests).toEqual([
-      { toolName: 'addTodo', title: 'fix bug #123 in the login form' },
+      { intent: 'addTodo', title: 'fix bug #123 in the login form' },
     ]);
   });
 });

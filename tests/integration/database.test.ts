@@ -8,23 +8,23 @@ import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  addTodo,
   countTickets,
-  createTicket,
   type Db,
   deleteChat,
   getChat,
   getChatMessages,
   getOrder,
+  insertTicket,
+  insertTodo,
   listChats,
   listTickets,
-  listTodos,
   migrate,
   migrations,
   openDatabase,
   saveChat,
   saveMessages,
   searchArticles,
+  selectTodos,
 } from '@/lib/db';
 import { createEmptyDatabase, databaseEngines, type EmptyDatabase } from '../support/test-database';
 
@@ -165,7 +165,7 @@ describe.each(databaseEngines)('database on %s', (engine) => {
       const target = await emptyDatabase(engine);
       const writer = await connect(target);
       const reader = await connect(target);
-      await createTicket(writer, { title: 'from the first process', userId: 'user-a' });
+      await insertTicket(writer, { title: 'from the first process', userId: 'user-a' });
       expect((await listTickets(reader, { userId: 'user-a' })).map((ticket) => ticket.title)).toEqual([
         'from the first process',
       ]);
@@ -175,15 +175,15 @@ describe.each(databaseEngines)('database on %s', (engine) => {
   describe('tickets and todos repositories', () => {
     it('lists tickets and todos newest first', async () => {
       const db = await open(engine);
-      await createTicket(db, { title: 'first', userId: 'user-a' });
-      await createTicket(db, { title: 'second', userId: 'user-a' });
-      await addTodo(db, { title: 'a', userId: 'user-a' });
-      await addTodo(db, { title: 'b', userId: 'user-a' });
+      await insertTicket(db, { title: 'first', userId: 'user-a' });
+      await insertTicket(db, { title: 'second', userId: 'user-a' });
+      await insertTodo(db, { title: 'a', userId: 'user-a' });
+      await insertTodo(db, { title: 'b', userId: 'user-a' });
       expect((await listTickets(db, { userId: 'user-a' })).map((ticket) => ticket.ticketId)).toEqual([
         'TK-000002',
         'TK-000001',
       ]);
-      expect((await listTodos(db, { userId: 'user-a' })).map((todo) => todo.title)).toEqual(['b', 'a']);
+      expect((await selectTodos(db, { userId: 'user-a' })).map((todo) => todo.title)).toEqual(['b', 'a']);
     });
 
     it('gives 30 tickets created at once on two connections 30 distinct numbers', async () => {
@@ -191,7 +191,7 @@ describe.each(databaseEngines)('database on %s', (engine) => {
       const [first, second] = [await connect(target), await connect(target)];
       const created = await Promise.all(
         Array.from({ length: 30 }, (_, index) =>
-          createTicket(index % 2 === 0 ? first : second, { title: `ticket ${index}`, userId: 'user-a' }),
+          insertTicket(index % 2 === 0 ? first : second, { title: `ticket ${index}`, userId: 'user-a' }),
         ),
       );
       expect(new Set(created.map((ticket) => ticket.ticketId)).size).toBe(30);
@@ -200,10 +200,10 @@ describe.each(databaseEngines)('database on %s', (engine) => {
 
     it('never hands out a deleted ticket’s number again', async () => {
       const db = await open(engine);
-      await createTicket(db, { title: 'one', userId: 'user-a' });
-      const second = await createTicket(db, { title: 'two', userId: 'user-a' });
+      await insertTicket(db, { title: 'one', userId: 'user-a' });
+      const second = await insertTicket(db, { title: 'two', userId: 'user-a' });
       await db.deleteFrom('tickets').execute();
-      const third = await createTicket(db, { title: 'three', userId: 'user-a' });
+      const third = await insertTicket(db, { title: 'three', userId: 'user-a' });
       expect(second.ticketId).toBe('TK-000002');
       expect(third.ticketId).toBe('TK-000003');
     });
@@ -332,7 +332,7 @@ describe('database on sqlite only', () => {
   it('adopts a file of an earlier release, which counted its migrations in user_version', async () => {
     const target = await emptyDatabase('sqlite');
     const db = await connect(target);
-    await createTicket(db, { title: 'kept', userId: 'user-a' });
+    await insertTicket(db, { title: 'kept', userId: 'user-a' });
     await sql`DROP TABLE schema_migrations`.execute(db);
     await sql.raw(`PRAGMA user_version = ${migrations.length}`).execute(db);
     await db.destroy();

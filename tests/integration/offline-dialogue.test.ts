@@ -2,7 +2,7 @@ import { convertToModelMessages, generateText, stepCountIs, type ToolSet, type U
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOfflineModel } from '@/lib/ai/offline-model';
 import { routeWorker } from '@/lib/ai/router';
-import { countTickets, type Db, listTodos } from '@/lib/db';
+import { countTickets, type Db, selectTodos } from '@/lib/db';
 import { wrapToolsWithApproval } from '@/lib/shells';
 import { createMemoryApprovalRegistry } from '@/lib/stores';
 import { createWorkerTools, type WorkerName } from '@/lib/tools';
@@ -128,7 +128,7 @@ describe('a conversation with the offline model', () => {
     const added = await say('renew my passport');
     expect(added.worker).toBe('assistant');
     expect(added.calls).toEqual([{ toolName: 'addTodo', input: { title: 'renew my passport' } }]);
-    expect((await listTodos(db, testUser)).map((todo) => todo.title)).toEqual(['renew my passport']);
+    expect((await selectTodos(db, testUser)).map((todo) => todo.title)).toEqual(['renew my passport']);
   });
 
   it('switches worker when the reply to a question starts a new topic', async () => {
@@ -224,7 +224,7 @@ describe('/tool commands', () => {
     expect(turn.text).toContain('Order A1001 is shipped');
     const todo = await say('/tool addTodo {"title":"demo"}');
     expect(todo.worker).toBe('assistant');
-    expect((await listTodos(db, testUser)).map((item) => item.title)).toEqual(['demo']);
+    expect((await selectTodos(db, testUser)).map((item) => item.title)).toEqual(['demo']);
   });
 
   it('name what this worker can do when the tool is not in its table', async () => {
@@ -237,7 +237,7 @@ describe('/tool commands', () => {
     expect(result.steps.flatMap((step) => step.toolCalls)).toEqual([]);
     expect(result.text).toMatch(/^There is no tool named addTodo here\. I can:/);
     expect(result.text).toContain('getOrderStatus');
-    expect(await listTodos(db, testUser)).toEqual([]);
+    expect(await selectTodos(db, testUser)).toEqual([]);
   });
 
   it('explain the form when the input is not JSON', async () => {

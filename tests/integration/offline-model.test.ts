@@ -3,7 +3,7 @@ import { generateText, stepCountIs, streamText, type ToolSet } from 'ai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOfflineModel, isOfflineModel } from '@/lib/ai/offline-model';
 import { routeWorker } from '@/lib/ai/router';
-import { countTickets, type Db, listTodos } from '@/lib/db';
+import { countTickets, type Db, selectTodos } from '@/lib/db';
 import { PublicError } from '@/lib/errors/public-error';
 import { wrapToolsWithApproval } from '@/lib/shells';
 import { createMemoryApprovalRegistry } from '@/lib/stores';
@@ -204,7 +204,7 @@ describe('createOfflineModel', () => {
     expect(turn.calls.map((call) => call.toolName)).toEqual(['addTodo', 'listTodos']);
     expect(turn.steps).toBe(3);
     expect(turn.text).toContain('- 买牛奶');
-    expect((await listTodos(db, testUser)).map((todo) => todo.title)).toEqual(['买牛奶']);
+    expect((await selectTodos(db, testUser)).map((todo) => todo.title)).toEqual(['买牛奶']);
   });
 
   it('looks up two orders of one message in one step, as parallel calls', async () => {
@@ -250,7 +250,7 @@ describe('createOfflineModel', () => {
     const turn = await runTurn(createWorkerTools('knowledge', db, testUser), 'add a todo: buy milk');
     expect(turn.calls).toEqual([]);
     expect(turn.text).toContain('searchKnowledgeBase');
-    expect(await listTodos(db, testUser)).toEqual([]);
+    expect(await selectTodos(db, testUser)).toEqual([]);
   });
 
   it('answers thanks with you are welcome, not with "I didn’t understand"', async () => {
@@ -275,7 +275,7 @@ describe('createOfflineModel', () => {
       expect(turn.calls).toEqual([]);
       expect(turn.text.startsWith(greeting)).toBe(true);
     }
-    expect(await listTodos(db, testUser)).toEqual([]);
+    expect(await selectTodos(db, testUser)).toEqual([]);
   });
 
   it('names what the other workers can do when it does not understand', async () => {

@@ -1,4 +1,4 @@
-import { getDb, listTodos } from '@/lib/db';
+import { getDb, selectTodos } from '@/lib/db';
 import { withSession } from '@/lib/http/with-session';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 
@@ -6,5 +6,5 @@ export const dynamic = 'force-dynamic';
 
 /** This user's to-dos, newest first. */
 export const GET = withUnavailableAs503(
-  withSession(async (_request, user) => Response.json(await listTodos(await getDb(), { userId: user.id }))),
+  withSession(async (_request, user) => Response.json(await selectTodos(await getDb(), { userId: user.id }))),
 );

@@ -16,3 +16,6 @@ export const intentLabels = [
 
 /** One of `intentLabels`. */
 export type IntentLabel = (typeof intentLabels)[number];
+
+/** A label that asks for a tool call; a tool's facts name the one it answers (`offline.intent`). */
+export type RequestIntent = Exclude<IntentLabel, 'greeting' | 'thanks' | 'other'>;

@@ -1,15 +1,44 @@
 import { classifyIntent, type IntentReading } from './classify-intent';
-import { endWithout, extractTitle } from './extract-title';
+import { cleanTitle, endWithout, extractTitle } from './extract-title';
 import { findOrderIds } from './features';
-import type { IntentLabel } from './intent-labels';
+import type { IntentLabel, RequestIntent } from './intent-labels';
 
-/** One tool call a message asks for, with the arguments read from it (`''` / `[]` when missing). */
+/**
+ * One request a message makes: the classifier's label for it, with the argument read from it
+ * (`''` / `[]` when missing). The tool whose facts name the label (`offline.intent`) answers it.
+ */
 export type ToolRequest =
-  | { toolName: 'createTicket'; title: string }
-  | { toolName: 'getOrderStatus'; orderIds: string[] }
-  | { toolName: 'searchKnowledgeBase'; query: string }
-  | { toolName: 'addTodo'; title: string }
-  | { toolName: 'listTodos' };
+  | { intent: 'createTicket'; title: string }
+  | { intent: 'getOrderStatus'; orderIds: string[] }
+  | { intent: 'searchKnowledgeBase'; query: string }
+  | { intent: 'addTodo'; title: string }
+  | { intent: 'listTodos' };
+
+/**
+ * What a request gives its tool: its title, question or order numbers; `undefined` for a request
+ * that takes nothing. The tool's facts say which input field it fills (`offline.argument`).
+ */
+export function requestArgument(request: ToolRequest): string | readonly string[] | undefined {
+  if ('title' in request) return request.title;
+  if ('query' in request) return request.query;
+  if ('orderIds' in request) return request.orderIds;
+  return undefined;
+}
+
+/** Reads a whole message as the argument of a request of `intent`: the answer to the question asking for it. */
+export function answerRequest(intent: RequestIntent, text: string): ToolRequest {
+  switch (intent) {
+    case 'createTicket':
+    case 'addTodo':
+      return { intent, title: cleanTitle(text) };
+    case 'getOrderStatus':
+      return { intent, orderIds: findOrderIds(text) };
+    case 'searchKnowledgeBase':
+      return { intent, query: text.trim() };
+    case 'listTodos':
+      return { intent };
+  }
+}
 
 /** What a whole message asks for. */
 export type Understanding = {
@@ -153,14 +182,14 @@ function requestOf(
   switch (intent) {
     case 'createTicket':
     case 'addTodo':
-      return { toolName: intent, title: extractTitle(text, intent) };
+      return { intent, title: extractTitle(text, intent) };
     case 'getOrderStatus':
-      return { toolName: intent, orderIds: findOrderIds(text) };
+      return { intent, orderIds: findOrderIds(text) };
     case 'searchKnowledgeBase':
       // A one-question message is searched as typed; a clause is searched on its own.
-      return { toolName: intent, query: single ? whole.trim() : text.trim() };
+      return { intent, query: single ? whole.trim() : text.trim() };
     case 'listTodos':
-      return { toolName: intent };
+      return { intent };
     default:
       return undefined;
   }
@@ -200,7 +229,7 @@ export function understand(message: string): Understanding {
       const orderIds = findOrderIds(clause);
       if (orderIds.length > 0) {
         confidence ??= reading.probabilities.getOrderStatus;
-        requests.push({ toolName: 'getOrderStatus', orderIds });
+        requests.push({ intent: 'getOrderStatus', orderIds });
       } else {
         unsureWrite ??= reading.intent as NonNullable<Understanding['unsureWrite']>;
       }
