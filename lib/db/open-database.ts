@@ -44,6 +44,36 @@ function createPostgresDialect({ url, poolSize = 10, statementTimeoutMs = 10_000
   return new PostgresDialect({ pool });
 }
 
+/**
+ * Sets `journal_mode = WAL`, retrying while another process holds the lock: two instances
+ * starting on a new file switch it together, and SQLite answers SQLITE_BUSY at once to
+ * the loser of that switch instead of waiting out `busy_timeout`. Blocks briefly, once,
+ * at start-up.
+ */
+export function switchToWal(
+  database: { pragma: (source: string) => unknown },
+  {
+    timeoutMs,
+    now = Date.now,
+    pause = pauseSync,
+  }: { timeoutMs: number; now?: () => number; pause?: (ms: number) => void },
+): void {
+  const deadline = now() + timeoutMs;
+  for (let delayMs = 5; ; delayMs = Math.min(delayMs * 2, 100)) {
+    try {
+      database.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || now() >= deadline) throw error;
+      pause(delayMs);
+    }
+  }
+}
+
+function pauseSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
 function createSqliteDialect({ path = '.data/toolgate.db', busyTimeoutMs = 5000 }: DatabaseTarget) {
   const inMemory = path === ':memory:' || path === '';
   if (!inMemory) mkdirSync(dirname(path), { recursive: true });
@@ -52,7 +82,7 @@ function createSqliteDialect({ path = '.data/toolgate.db', busyTimeoutMs = 5000 
     // WAL lets readers run while one process writes; busy_timeout makes a second process
     // wait for the lock instead of failing. Foreign keys are per connection in SQLite.
     database.pragma(`busy_timeout = ${Math.max(0, Math.trunc(busyTimeoutMs))}`);
-    if (!inMemory) database.pragma('journal_mode = WAL');
+    if (!inMemory) switchToWal(database, { timeoutMs: busyTimeoutMs });
     database.pragma('synchronous = NORMAL');
     database.pragma('foreign_keys = ON');
   } catch (error) {
