@@ -1,7 +1,7 @@
 import 'server-only';
 import { getConfig } from '@/lib/config';
 import { findAccountByEmail, getDb, recordAccountEvent } from '@/lib/db';
-import { clientAddressOf } from '@/lib/http/client-address';
+import { addressBudgetKey, clientAddressOf } from '@/lib/http/client-address';
 import { jsonError } from '@/lib/http/json';
 import { readLimitedBody } from '@/lib/http/read-limited-body';
 import { withSecureCookies } from '@/lib/http/site-origin';
@@ -121,7 +121,7 @@ export async function handleAuthRequest(request: Request): Promise<Response> {
     if (limited !== undefined) return limited;
   }
   if (signInPaths.has(path)) {
-    const limited = await spendAuthLimit('address', clientAddressOf(request, trust));
+    const limited = await spendAuthLimit('address', addressBudgetKey(clientAddressOf(request, trust)));
     if (limited !== undefined) return limited;
   }
   const bodyEmail =

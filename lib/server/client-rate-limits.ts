@@ -1,7 +1,7 @@
 import 'server-only';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { type AppConfig, getConfig } from '@/lib/config';
-import { clientAddressOf } from '@/lib/http/client-address';
+import { addressBudgetKey, clientAddressOf } from '@/lib/http/client-address';
 import type { ToolRateLimiter } from '@/lib/shells';
 import { createToolRateLimiter } from './rate-limiter';
 
@@ -30,7 +30,9 @@ export async function checkClientLimit(request: Request, limit: ClientLimit): Pr
   const limiters = globalForLimits.__toolgateClientLimiters;
   limiters[limit] ??= createToolRateLimiter(setting, config.REDIS_URL, `toolgate:client:${limit}`);
   try {
-    await limiters[limit].consume(clientAddressOf(request, { trustProxy: config.TOOLGATE_TRUST_PROXY }));
+    await limiters[limit].consume(
+      addressBudgetKey(clientAddressOf(request, { trustProxy: config.TOOLGATE_TRUST_PROXY })),
+    );
     return undefined;
   } catch (error) {
     // A limiter that cannot count (Redis down) refuses: fail closed.
