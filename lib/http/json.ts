@@ -17,25 +17,10 @@ export async function readJsonBody(
   request: Request,
   { maxBytes = maxBodyBytes }: { maxBytes?: number } = {},
 ): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
-  const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > maxBytes)
-    return { ok: false, response: jsonError(413, `Body larger than ${maxBytes} bytes`) };
-  if (request.body === null) return { ok: false, response: jsonError(400, 'Expected a JSON body') };
-
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      return { ok: false, response: jsonError(413, `Body larger than ${maxBytes} bytes`) };
-    }
-    chunks.push(value);
-  }
-  const text = new TextDecoder().decode(Buffer.concat(chunks));
+  const read = await readLimitedBody(request, maxBytes);
+  if (!read.ok) return read;
+  if (read.bytes === null) return { ok: false, response: jsonError(400, 'Expected a JSON body') };
+  const text = new TextDecoder().decode(read.bytes);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -56,4 +41,34 @@ export function describeZodError(error: {
   if (issue === undefined) return 'Invalid request';
   const path = issue.path.map(String).join('.');
   return path === '' ? issue.message : `${path}: ${issue.message}`;
+}
+
+/**
+ * Reads a request body of at most `maxBytes`, as a stream, so an oversized upload is cut
+ * off rather than buffered whole: 413 `{ error }` past the limit.
+ */
+export async function readLimitedBody(
+  request: Request,
+  maxBytes: number,
+): Promise<{ ok: true; bytes: Uint8Array<ArrayBuffer> | null } | { ok: false; response: Response }> {
+  const tooLarge = () => ({
+    ok: false as const,
+    response: jsonError(413, `Body larger than ${maxBytes} bytes`),
+  });
+  if (Number(request.headers.get('content-length') ?? '0') > maxBytes) return tooLarge();
+  if (request.body === null) return { ok: true, bytes: null };
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      return tooLarge();
+    }
+    chunks.push(value);
+  }
+  return { ok: true, bytes: new Uint8Array(Buffer.concat(chunks)) };
 }

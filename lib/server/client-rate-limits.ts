@@ -1,9 +1,8 @@
 import 'server-only';
-import { RateLimiterRes } from 'rate-limiter-flexible';
 import { type AppConfig, getConfig } from '@/lib/config';
 import { addressBudgetKey, clientAddressOf } from '@/lib/http/client-address';
 import type { ToolRateLimiter } from '@/lib/shells';
-import { createToolRateLimiter } from './rate-limiter';
+import { createToolRateLimiter, spendOrRefuse } from './rate-limiter';
 
 /** The per-client limits: new guest sessions (on by default), and chat turns (off unless set). */
 export type ClientLimit = 'guest' | 'turn';
@@ -29,28 +28,11 @@ export async function checkClientLimit(request: Request, limit: ClientLimit): Pr
   globalForLimits.__toolgateClientLimiters ??= {};
   const limiters = globalForLimits.__toolgateClientLimiters;
   limiters[limit] ??= createToolRateLimiter(setting, config.REDIS_URL, `toolgate:client:${limit}`);
-  try {
-    await limiters[limit].consume(
-      addressBudgetKey(clientAddressOf(request, { trustProxy: config.TOOLGATE_TRUST_PROXY })),
-    );
-    return undefined;
-  } catch (error) {
-    // A limiter that cannot count (Redis down) refuses: fail closed.
-    if (!(error instanceof RateLimiterRes)) {
-      return Response.json(
-        { error: 'Rate limits are unavailable right now; try again shortly' },
-        { status: 503 },
-      );
-    }
-    const seconds = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
-    return Response.json(
-      {
-        error:
-          limit === 'guest'
-            ? 'Too many new sessions from this address; try again later'
-            : 'Too many messages; slow down',
-      },
-      { status: 429, headers: { 'Retry-After': String(seconds) } },
-    );
-  }
+  return spendOrRefuse(
+    limiters[limit],
+    addressBudgetKey(clientAddressOf(request, { trustProxy: config.TOOLGATE_TRUST_PROXY })),
+    limit === 'guest'
+      ? 'Too many new sessions from this address; try again later'
+      : 'Too many messages; slow down',
+  );
 }

@@ -1,5 +1,5 @@
 import 'server-only';
-import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { type AppConfig, getConfig } from '@/lib/config';
 import type { ToolRateLimiter } from '@/lib/shells';
 import { getRedisClient } from '@/lib/stores';
@@ -27,6 +27,9 @@ export function getToolRateLimiter(): ToolRateLimiter | undefined {
   return globalForRateLimiter.__toolgateRateLimiter;
 }
 
+/** A budget that can also give a unit back (a sign-in that succeeded was no failure). */
+export type RefundableRateLimiter = ToolRateLimiter & { reward: (key: string) => Promise<unknown> };
+
 /**
  * A limiter of `points` calls per `windowMs` and key. rate-limiter-flexible counts
  * in seconds; Redis keys expire in whole seconds, so a Redis window is rounded up
@@ -36,7 +39,7 @@ export function createToolRateLimiter(
   { points, windowMs }: NonNullable<AppConfig['AGENT_TOOL_RATE_LIMIT']>,
   redisUrl?: string,
   keyPrefix = 'toolgate:rate',
-): ToolRateLimiter {
+): RefundableRateLimiter {
   if (redisUrl === undefined) {
     return new RateLimiterMemory({ keyPrefix, points, duration: windowMs / 1000 });
   }
@@ -57,5 +60,33 @@ export function createToolRateLimiter(
       await ensureRedisReady(client);
       return limiter.consume(key, consumed);
     },
+    reward: async (key) => {
+      await ensureRedisReady(client);
+      return limiter.reward(key);
+    },
   };
+}
+
+/**
+ * Spends one unit of `limiter` for `key`: undefined to go on, 429 `{ error: tooMany }` with
+ * `Retry-After` once the budget is spent, 503 when it cannot be counted (Redis down: fail closed).
+ */
+export async function spendOrRefuse(
+  limiter: ToolRateLimiter,
+  key: string,
+  tooMany: string,
+): Promise<Response | undefined> {
+  try {
+    await limiter.consume(key);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof RateLimiterRes)) {
+      return Response.json(
+        { error: 'Rate limits are unavailable right now; try again shortly' },
+        { status: 503 },
+      );
+    }
+    const seconds = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
+    return Response.json({ error: tooMany }, { status: 429, headers: { 'Retry-After': String(seconds) } });
+  }
 }
