@@ -37,6 +37,7 @@ const framesByLanguage: Record<Language, { prefixes: readonly string[]; suffixes
 
 const requestIntents = new Set<IntentLabel>([
   'createTicket',
+  'issueRefund',
   'getOrderStatus',
   'searchKnowledgeBase',
   'addTodo',
@@ -83,6 +84,12 @@ function realize(
         break;
       case '{topic}':
         text += pick(random, source.values.topic[language]);
+        break;
+      case '{amount}':
+        text += pick(random, source.values.amount[language]);
+        break;
+      case '{reason}':
+        text += pick(random, source.values.refundReason[language]);
         break;
       default:
         text += piece;
