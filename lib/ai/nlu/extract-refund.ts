@@ -94,22 +94,23 @@ export function findRefundAmount(text: string, { answer = false }: { answer?: bo
   if (amounts.size !== 1) return {};
   const [amount] = amounts;
   if (amount === undefined) return {};
-  const currencies = new Set(found.flatMap((candidate) => (candidate.currency === undefined ? [] : [candidate.currency])));
+  const currencies = new Set(
+    found.flatMap((candidate) => (candidate.currency === undefined ? [] : [candidate.currency])),
+  );
   return currencies.size === 1 ? { amount, currency: [...currencies][0] } : { amount };
 }
 
 // What introduces the reason itself.
-const reasonLead = /\b(?:because|since|due\s+to|the\s+reason\s+is|reason\s*[:：])\s*|因为|由于|原因是?[:：]?|理由是?[:：]?/iu;
+const reasonLead =
+  /\b(?:because|since|due\s+to|the\s+reason\s+is|reason\s*[:：])\s*|因为|由于|原因是?[:：]?|理由是?[:：]?/iu;
 // Where a message's pieces meet: sentence ends, commas, dashes.
 const pieceBoundary = /[,，。!！?？;；\n]+|\.(?=\s|$)|\s[-–—]+\s|—/u;
 // A piece that asks for the money (not a reason), or states the amount.
 const requestPiece =
   /refund|money\s+back|\bback\b|reimburs|\bamount\b|退|金额|申请|[$¥￥]|\b(?:dollars?|usd|cny|rmb|yuan|bucks)\b|块|元/iu;
 // The words around an order number ("on order A1002", "订单号 A1007", "A1004 的").
-const orderPhrase = new RegExp(
-  String.raw`(?:\b(?:on|for|of|from|with)\s+)?(?:\b(?:my|the)\s+)?(?:\border\s*(?:number|no\.?)?\s*[:：#]?\s*)?#?(?:订单号?|单号)?\s*[:：]?\s*(?<![A-Za-z0-9])[A-Za-z]\d{4,8}(?![A-Za-z0-9])\s*(?:的|[:：])?`,
-  'giu',
-);
+const orderPhrase =
+  /(?:\b(?:on|for|of|from|with)\s+)?(?:\b(?:my|the)\s+)?(?:\border\s*(?:number|no\.?)?\s*[:：#]?\s*)?#?(?:订单号?|单号)?\s*[:：]?\s*(?<![A-Za-z0-9])[A-Za-z]\d{4,8}(?![A-Za-z0-9])\s*(?:的|[:：])?/giu;
 
 /** The reason a refund request gives, in the person's words, cleaned; `''` when it gives none. */
 export function findRefundReason(text: string): string {
@@ -121,7 +122,9 @@ export function findRefundReason(text: string): string {
   const pieces = text
     .split(pieceBoundary)
     .map((piece) => cleanTitle(piece.replace(orderPhrase, ' ').replace(/\s+/g, ' ')))
-    .filter((piece) => piece !== '' && !requestPiece.test(piece) && /[\p{L}]{2,}|\p{Script=Han}/u.test(piece));
+    .filter(
+      (piece) => piece !== '' && !requestPiece.test(piece) && /[\p{L}]{2,}|\p{Script=Han}/u.test(piece),
+    );
   const joiner = /\p{Script=Han}/u.test(text) ? '，' : ', ';
   return pieces.join(joiner).slice(0, 500);
 }

@@ -86,7 +86,11 @@ function completedRefund(text: string, earlier: readonly string[]): RefundReques
  * asking for it. `earlier`: the user messages of the same request before the question (oldest
  * first), for a request that takes several fields (a refund's order, amount and reason).
  */
-export function answerRequest(intent: RequestIntent, text: string, earlier: readonly string[] = []): ToolRequest {
+export function answerRequest(
+  intent: RequestIntent,
+  text: string,
+  earlier: readonly string[] = [],
+): ToolRequest {
   switch (intent) {
     case 'issueRefund':
       return completedRefund(text, earlier);
@@ -342,7 +346,8 @@ function withOneRefund(requests: readonly ToolRequest[], text: string): ToolRequ
   const refundOrders = new Set(findOrderIds(text).length === 1 ? findOrderIds(text) : []);
   return requests.flatMap((request, index) => {
     if (request.intent === 'issueRefund') return index === first ? [refund] : [];
-    if (request.intent === 'getOrderStatus' && request.orderIds.every((id) => refundOrders.has(id))) return [];
+    if (request.intent === 'getOrderStatus' && request.orderIds.every((id) => refundOrders.has(id)))
+      return [];
     return [request];
   });
 }
