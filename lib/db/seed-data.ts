@@ -35,7 +35,7 @@ export const sampleOrders: readonly SeedOrder[] = [
     ],
     placedAt: '2025-06-10T14:30:00.000Z',
     totalMinor: 52000,
-    currency: 'CNY',
+    currency: 'USD',
   },
   {
     id: 'A1003',

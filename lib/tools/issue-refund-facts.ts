@@ -59,6 +59,8 @@ export const issueRefundFacts = defineToolFacts({
         },
       },
     ],
+    // A refund is not held up for its reason: the person who approves it sees this one.
+    defaults: { reason: { en: 'Refund requested in chat', zh: '用户在对话中申请退款' } },
     quote: (orderIds, language) => {
       if (language === 'zh') return orderIds === '' ? '退款' : `订单 ${orderIds} 退款`;
       return orderIds === '' ? 'a refund' : `a refund on order ${orderIds}`;

@@ -54,6 +54,8 @@ export type OfflineToolFacts<FIELD extends string = string> = {
    * such a question completes the request made before it.
    */
   details?: readonly { field: FIELD; question: Localized }[];
+  /** What a call fills in for a field the message gives no value for, in the user's language (a refund's reason). */
+  defaults?: Readonly<Partial<Record<FIELD, Localized>>>;
   /**
    * How a reply quotes a request for it that this worker cannot make, given the request's
    * argument (several values joined by ", "; '' for none). Default: the argument itself.

@@ -72,7 +72,7 @@ describe.each(databaseEngines)('refunds on %s', (engine) => {
         expect(Number.isInteger(order?.totalMinor)).toBe(true);
       }
       expect(new Set(orders.map((order) => order?.currency))).toEqual(new Set(['CNY', 'USD']));
-      expect(await getOrder(db, 'A1002')).toMatchObject({ totalMinor: 520_00, currency: 'CNY' });
+      expect(await getOrder(db, 'A1002')).toMatchObject({ totalMinor: 520_00, currency: 'USD' });
     });
 
     it('fills the totals of a database made before orders had them, and keeps a deleted order deleted', async () => {
@@ -116,7 +116,7 @@ describe.each(databaseEngines)('refunds on %s', (engine) => {
         refundId: 'RF-000001',
         orderId: 'A1002',
         amount: 80,
-        currency: 'CNY',
+        currency: 'USD',
         status: 'issued',
       });
       expect(await execute(tool, { orderId: 'A1005', amount: 45.5, reason: 'wrong size' })).toEqual({
@@ -131,7 +131,7 @@ describe.each(databaseEngines)('refunds on %s', (engine) => {
         totalMinor: 520_00,
         refundedMinor: 80_00,
         remainingMinor: 440_00,
-        currency: 'CNY',
+        currency: 'USD',
       });
     });
 
@@ -167,7 +167,7 @@ describe.each(databaseEngines)('refunds on %s', (engine) => {
         remaining: 20,
         total: 520,
         refunded: 500,
-        currency: 'CNY',
+        currency: 'USD',
         message: expect.stringMatching(/Nothing was refunded/),
       });
       expect(await listRefunds(db, { userId: 'user-a' })).toHaveLength(1);
@@ -192,14 +192,14 @@ describe.each(databaseEngines)('refunds on %s', (engine) => {
       const db = await connect(await emptyDatabase(engine));
       const tool = createIssueRefundTool(db, userA);
       expect(
-        await execute(tool, { orderId: 'A1002', amount: 80, reason: 'x', currency: 'usd' }),
+        await execute(tool, { orderId: 'A1002', amount: 80, reason: 'x', currency: 'cny' }),
       ).toMatchObject({
         refused: true,
         reason: 'currency_mismatch',
-        currency: 'CNY',
+        currency: 'USD',
       });
       expect(
-        await execute(tool, { orderId: 'A1002', amount: 80, reason: 'x', currency: 'CNY' }),
+        await execute(tool, { orderId: 'A1002', amount: 80, reason: 'x', currency: 'USD' }),
       ).toMatchObject({
         status: 'issued',
       });
@@ -232,13 +232,13 @@ describe.each(databaseEngines)('refunds on %s', (engine) => {
       await refundOrder(db, { orderId: 'A1002', amountMinor: 100_00, reason: 'first', ...userA });
       const preview = await previewOf(db, { orderId: 'A1002', amount: 80, reason: 'x' }, userA);
       expect(preview.lines.map((line) => [line.label.en, line.value])).toEqual([
-        ['Order total', '520.00 CNY'],
-        ['Refunded so far', '100.00 CNY'],
-        ['Left after this refund', '340.00 CNY'],
+        ['Order total', '520.00 USD'],
+        ['Refunded so far', '100.00 USD'],
+        ['Left after this refund', '340.00 USD'],
       ]);
       expect(preview.warnings).toEqual([]);
       const over = await previewOf(db, { orderId: 'A1002', amount: 421, reason: 'x' }, userA);
-      expect(over.warnings[0]?.en).toMatch(/more than the 420.00 CNY left/);
+      expect(over.warnings[0]?.en).toMatch(/more than the 420.00 USD left/);
     });
   });
 

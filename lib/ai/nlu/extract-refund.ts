@@ -7,6 +7,11 @@ import { orderIdPattern } from './features';
  * as money (a currency sign or word) or put right after a word asking for money back; a bare
  * number elsewhere (a shoe size, a date) is never taken for one. The classifier only decides
  * that the clause asks for a refund.
+ *
+ * 元 and 块 mark an amount but name no currency: Chinese says 元 of any currency (美元 is "US
+ * yuan"), so only a sign, a code or a currency's own name (¥, RMB, 人民币, yuan, $, USD, 美元,
+ * dollars) names one, and only a named currency can make the tool refuse a refund for not being
+ * the order's.
  */
 
 /** An amount as written: digits with optional thousands commas, and up to any decimals (more than two is refused). */
@@ -14,7 +19,7 @@ const number = String.raw`(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?`;
 
 const currencyBefore = new RegExp(String.raw`(US\$|\$|¥|￥|\b(?:usd|cny|rmb)\b)\s*${number}`, 'giu');
 const currencyAfter = new RegExp(
-  String.raw`${number}\s*(块钱|块|元|美元|美金|刀|\b(?:dollars?|bucks|usd|cny|rmb|yuan|kuai)\b)`,
+  String.raw`${number}\s*(块钱|块|元|美元|美金|刀|人民币|\b(?:dollars?|bucks|usd|cny|rmb|yuan|kuai)\b)`,
   'giu',
 );
 // "refund 50", "back 60", "退 120", "退款 100", "金额 30", "amount: 12.5", "refund of 30".
@@ -42,9 +47,7 @@ const currencyOfMark: Readonly<Record<string, string>> = {
   rmb: 'CNY',
   yuan: 'CNY',
   kuai: 'CNY',
-  元: 'CNY',
-  块: 'CNY',
-  块钱: 'CNY',
+  人民币: 'CNY',
 };
 
 /** What a message says about money: the amount (when exactly one was given), and the currency it named. */

@@ -344,7 +344,7 @@ function withOneRefund(requests: readonly ToolRequest[], text: string): ToolRequ
   if (first < 0) return [...requests];
   const refund = refundRequestOf(text);
   const refundOrders = new Set(findOrderIds(text).length === 1 ? findOrderIds(text) : []);
-  return requests.flatMap((request, index) => {
+  return requests.flatMap((request, index): ToolRequest[] => {
     if (request.intent === 'issueRefund') return index === first ? [refund] : [];
     if (request.intent === 'getOrderStatus' && request.orderIds.every((id) => refundOrders.has(id)))
       return [];
