@@ -244,6 +244,15 @@ function withoutTrailingJoiner(clause: string): string {
   return clause.slice(0, end);
 }
 
+/**
+ * "Is A1005 eligible for a refund?", "can I get my money back for a sweater that shrank?": a
+ * question about refunds that names no amount is a help-centre search. Money moves only for a
+ * request that says how much; the person can still ask for the refund itself.
+ */
+function refundQuestion(clause: string, whole: string, single: boolean): ToolRequest {
+  return { intent: 'searchKnowledgeBase', query: single ? whole.trim() : clause.trim() };
+}
+
 function requestOf(
   intent: IntentLabel,
   clause: string,
@@ -255,9 +264,13 @@ function requestOf(
     case 'createTicket':
     case 'addTodo':
       return { intent, title: extractTitle(text, intent) };
-    case 'issueRefund':
+    case 'issueRefund': {
       // The reason may sit in a clause of its own ("订单 A1002 退 80 元，收到时坏了").
-      return refundRequestOf(single ? whole : text);
+      const refund = refundRequestOf(single ? whole : text);
+      return refund.amount === undefined && looksLikeQuestion(text)
+        ? refundQuestion(text, whole, single)
+        : refund;
+    }
     case 'getOrderStatus':
       return { intent, orderIds: findOrderIds(text) };
     case 'searchKnowledgeBase':
@@ -299,6 +312,16 @@ export function understand(message: string): Understanding {
   for (const { text: clause, reading } of clauses) {
     const writes = isWriteIntent(reading.intent);
     if (writes && !readsLikeWords(clause)) continue;
+    if (
+      reading.intent === 'issueRefund' &&
+      marginOf(reading) < writeMargin &&
+      looksLikeQuestion(clause) &&
+      findRefundAmount(clause).amount === undefined
+    ) {
+      confidence ??= reading.probabilities.searchKnowledgeBase;
+      requests.push(refundQuestion(clause, text, single));
+      continue;
+    }
     if (writes && marginOf(reading) < writeMargin) {
       // Not sure it asks for a write; naming an order, it is most likely about that order (a read is safe).
       const orderIds = findOrderIds(clause);
