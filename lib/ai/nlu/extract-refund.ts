@@ -15,7 +15,7 @@ import { orderIdPattern } from './features';
  */
 
 /** An amount as written: digits with optional thousands commas, and up to any decimals (more than two is refused). */
-const number = String.raw`(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?`;
+const number = String.raw`(?<!\d)(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?`;
 
 const currencyBefore = new RegExp(String.raw`(US\$|\$|¥|￥|\b(?:usd|cny|rmb)\b)\s*${number}`, 'giu');
 const currencyAfter = new RegExp(
@@ -111,20 +111,39 @@ const pieceBoundary = /[,，。!！?？;；\n]+|\.(?=\s|$)|\s[-–—]+\s|—/u;
 // A piece that asks for the money (not a reason), or states the amount.
 const requestPiece =
   /refund|money\s+back|\bback\b|reimburs|\bamount\b|退|金额|申请|[$¥￥]|\b(?:dollars?|usd|cny|rmb|yuan|bucks)\b|块|元/iu;
-// The words around an order number ("on order A1002", "订单号 A1007", "A1004 的").
-const orderPhrase =
-  /(?:\b(?:on|for|of|from|with)\s+)?(?:\b(?:my|the)\s+)?(?:\border\s*(?:number|no\.?)?\s*[:：#]?\s*)?#?(?:订单号?|单号)?\s*[:：]?\s*(?<![A-Za-z0-9])[A-Za-z]\d{4,8}(?![A-Za-z0-9])\s*(?:的|[:：])?/giu;
+// The words before and after an order number ("on order A1002", "订单号 A1007", "A1004 的"). The
+// quantifiers are bounded, and the words before are looked for only in the few characters before
+// the number, so a long run of spaces costs no more than a short one.
+const beforeOrderId =
+  /(?:\b(?:on|for|of|from|with)\s{1,3})?(?:\b(?:my|the)\s{1,3})?(?:\border(?:\s{1,3}(?:number|no\.?))?\s{0,3}[:：#]?\s{0,3})?(?:(?:订单号?|单号)\s{0,3}[:：]?\s{0,3})?$/iu;
+const afterOrderId = /^\s{0,3}(?:的|[:：])?/u;
+
+/** The text with each order number, and the words that introduce it, replaced by a space. */
+function withoutOrderPhrases(text: string): string {
+  let result = '';
+  let last = 0;
+  for (const match of text.matchAll(orderIdPattern)) {
+    const window = Math.max(last, match.index - 30);
+    const before = beforeOrderId.exec(text.slice(window, match.index));
+    const start = before === null ? match.index : window + before.index;
+    const end = match.index + match[0].length;
+    const after = afterOrderId.exec(text.slice(end, end + 4))?.[0].length ?? 0;
+    result += `${text.slice(last, start)} `;
+    last = end + after;
+  }
+  return result + text.slice(last);
+}
 
 /** The reason a refund request gives, in the person's words, cleaned; `''` when it gives none. */
 export function findRefundReason(text: string): string {
   const lead = reasonLead.exec(text);
   if (lead !== null) {
-    const rest = cleanTitle(text.slice(lead.index + lead[0].length).replace(orderPhrase, ' '));
+    const rest = cleanTitle(withoutOrderPhrases(text.slice(lead.index + lead[0].length)));
     if (rest !== '') return rest.slice(0, 500);
   }
   const pieces = text
     .split(pieceBoundary)
-    .map((piece) => cleanTitle(piece.replace(orderPhrase, ' ').replace(/\s+/g, ' ')))
+    .map((piece) => cleanTitle(withoutOrderPhrases(piece).replace(/\s+/g, ' ')))
     .filter(
       (piece) => piece !== '' && !requestPiece.test(piece) && /[\p{L}]{2,}|\p{Script=Han}/u.test(piece),
     );
