@@ -141,13 +141,15 @@ export function failureReply(
   switch (outcome.kind) {
     case 'denied': {
       if (subject !== undefined) return partialDenialReply(outcome, subject, language);
-      const nothingDone = writeToolNames.has(outcome.toolName)
-        ? zh
-          ? '没有创建任何内容'
-          : 'nothing was created'
-        : zh
-          ? '这个操作没有执行'
-          : 'that action was not run';
+      const nothingDone =
+        toolFactsOf(outcome.toolName)?.offline?.nothingDone?.[language] ??
+        (writeToolNames.has(outcome.toolName)
+          ? zh
+            ? '没有创建任何内容'
+            : 'nothing was created'
+          : zh
+            ? '这个操作没有执行'
+            : 'that action was not run');
       if (outcome.reason === 'timeout') {
         return zh
           ? `审批请求已超时，没有人确认，所以${nothingDone}。如果仍然需要，请重新发起请求。`

@@ -59,6 +59,7 @@ export const issueRefundFacts = defineToolFacts({
         },
       },
     ],
+    nothingDone: { en: 'no money was refunded', zh: '没有退款' },
     // A refund is not held up for its reason: the person who approves it sees this one.
     defaults: { reason: { en: 'Refund requested in chat', zh: '用户在对话中申请退款' } },
     quote: (orderIds, language) => {

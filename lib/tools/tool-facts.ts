@@ -54,6 +54,8 @@ export type OfflineToolFacts<FIELD extends string = string> = {
    * such a question completes the request made before it.
    */
   details?: readonly { field: FIELD; question: Localized }[];
+  /** How a reply says that a declined or expired call did nothing (default: "nothing was created" for a write). */
+  nothingDone?: Localized;
   /** What a call fills in for a field the message gives no value for, in the user's language (a refund's reason). */
   defaults?: Readonly<Partial<Record<FIELD, Localized>>>;
   /**

@@ -1,8 +1,9 @@
-import { convertToModelMessages, generateText, stepCountIs, type UIMessage } from 'ai';
+import { convertToModelMessages, generateText, stepCountIs, type ToolSet, type UIMessage } from 'ai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOfflineModel } from '@/lib/ai/offline-model';
 import { routeWorker } from '@/lib/ai/router';
 import { type Db, getRefundBalance, listRefunds } from '@/lib/db';
+import { toolDenial } from '@/lib/shells/wrap-tools-with-approval';
 import { createWorkerTools, type WorkerName } from '@/lib/tools';
 
 import { openTestDatabase } from '../support/test-database';
@@ -28,7 +29,13 @@ type Turn = { worker: WorkerName; calls: { toolName: string; input: unknown }[];
  * history, the chosen worker's tools answer through the real SDK loop, and the answer is saved
  * with the worker that wrote it. `pinned`: the worker the client chose instead of routing.
  */
-function conversation({ pinned }: { pinned?: WorkerName } = {}) {
+function conversation({
+  pinned,
+  tools = (worker) => createWorkerTools(worker, db, testUser),
+}: {
+  pinned?: WorkerName;
+  tools?: (worker: WorkerName) => ToolSet;
+} = {}) {
   const history: UIMessage[] = [];
   let next = 0;
   return async (text: string): Promise<Turn> => {
@@ -36,7 +43,7 @@ function conversation({ pinned }: { pinned?: WorkerName } = {}) {
     const worker = pinned ?? ((await routeWorker({ text, messages: history })) as WorkerName);
     const result = await generateText({
       model,
-      tools: createWorkerTools(worker, db, testUser),
+      tools: tools(worker),
       messages: await convertToModelMessages(history),
       stopWhen: stepCountIs(10),
     });
@@ -162,6 +169,22 @@ describe('refunds with the offline model', () => {
     const turn = await conversation()(text);
     expect(turn.worker).toBe(worker);
     expect(turn.calls.map((call) => call.toolName)).toEqual([toolName]);
+    expect(await listRefunds(db, { userId: 'user-a' })).toEqual([]);
+  });
+
+  it('says no money was refunded when the person declines the card', async () => {
+    // What the approval shell returns for a "no": the call never reaches the tool.
+    const declining = (worker: WorkerName): ToolSet => {
+      const table: ToolSet = createWorkerTools(worker, db, testUser);
+      const refund = table.issueRefund;
+      if (refund === undefined) return table;
+      return {
+        ...table,
+        issueRefund: { ...refund, execute: async () => toolDenial('denied', 'issueRefund') },
+      };
+    };
+    const turn = await conversation({ tools: declining })('refund $80 on A1002, it arrived broken');
+    expect(turn.text).toBe('Understood: no money was refunded, and I won’t try again.');
     expect(await listRefunds(db, { userId: 'user-a' })).toEqual([]);
   });
 
