@@ -281,7 +281,7 @@ function planStep(options: LanguageModelV4CallOptions, generateId: () => string)
 
   if (requests.length === 0) {
     if (understanding.intent === 'thanks') return answer(thanksReply(language));
-    // Unsure whether a ticket or to-do was meant: ask, rather than write what nobody asked for.
+    // Unsure whether a ticket, refund or to-do was meant: ask, rather than write what nobody asked for.
     const unsure =
       understanding.unsureWrite === undefined ? undefined : toolOfIntent(understanding.unsureWrite)?.name;
     if (unsure !== undefined && available.has(unsure)) return answer(unsureWriteReply(unsure, language));

@@ -115,7 +115,7 @@ export type Understanding = {
   /** The classifier's probability for the first request (or for `intent` when there is none). */
   confidence: number;
   /**
-   * A write (ticket or to-do) the message may ask for, read without the margin a write needs:
+   * A write (ticket, refund or to-do) the message may ask for, read without the margin a write needs:
    * it is not in `requests`, and the caller asks before writing anything.
    */
   unsureWrite?: WriteIntent;
@@ -128,7 +128,7 @@ const isWriteIntent = (intent: IntentLabel): intent is WriteIntent =>
   intent === 'createTicket' || intent === 'issueRefund' || intent === 'addTodo';
 
 /**
- * How far ahead of the runner-up a ticket or to-do reading must be (in probability) to become a
+ * How far ahead of the runner-up a ticket, refund or to-do reading must be (in probability) to become a
  * call. Calibrated on the generated held-out corpus: the wrong write readings there lead by
  * 0.08 and 0.14, and 99 % of the right ones by more than 0.16. A missed write costs a rephrase;
  * an unwanted one costs trust.
