@@ -89,7 +89,33 @@ function readConversation(prompt: LanguageModelV4Prompt, lastUserIndex: number) 
     const message = earlier[index];
     if (message?.role === 'user') language = detectLanguage(understoodPart(messageText(message)).text);
   }
-  return { asked: lastAnswer === undefined ? undefined : questionAskedIn(messageText(lastAnswer)), language };
+  const asked = lastAnswer === undefined ? undefined : questionAskedIn(messageText(lastAnswer));
+  return { asked, language, earlier: asked === undefined ? [] : requestSoFar(earlier, asked) };
+}
+
+/**
+ * The user messages of a request that is being asked about, oldest first: walking back from the
+ * latest question of `asked`, each user message before a question of that same tool. The answer
+ * to the latest question completes what they said ("refund A1002" → "how much?" → "80").
+ */
+function requestSoFar(earlier: LanguageModelV4Prompt, asked: ToolName): string[] {
+  const texts: string[] = [];
+  let index = earlier.length - 1;
+  for (let turns = 0; turns < 5; turns += 1) {
+    const question = earlier.findLastIndex(
+      (message, position) => position <= index && message.role === 'assistant' && messageText(message) !== '',
+    );
+    if (
+      question < 0 ||
+      questionAskedIn(messageText(earlier[question] as LanguageModelV4Prompt[number])) !== asked
+    )
+      break;
+    const user = earlier.findLastIndex((message, position) => position < question && message.role === 'user');
+    if (user < 0) break;
+    texts.unshift(understoodPart(messageText(earlier[user] as LanguageModelV4Prompt[number])).text);
+    index = user - 1;
+  }
+  return texts;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -242,8 +268,10 @@ function planStep(options: LanguageModelV4CallOptions, generateId: () => string)
 
   const understanding = understand(text);
   const answered =
-    conversation.asked !== undefined && available.has(conversation.asked) && !startsNewTopic(understanding)
-      ? answerTo(conversation.asked, text)
+    conversation.asked !== undefined &&
+    available.has(conversation.asked) &&
+    !startsNewTopic(understanding, { text, asked: conversation.asked })
+      ? answerTo(conversation.asked, text, conversation.earlier)
       : undefined;
   // Each request goes to the tool whose facts name its label; a label no built-in tool answers asks for nothing.
   const requests = (answered === undefined ? understanding.requests : [answered]).flatMap((request) => {
@@ -253,7 +281,7 @@ function planStep(options: LanguageModelV4CallOptions, generateId: () => string)
 
   if (requests.length === 0) {
     if (understanding.intent === 'thanks') return answer(thanksReply(language));
-    // Unsure whether a ticket or to-do was meant: ask, rather than write what nobody asked for.
+    // Unsure whether a ticket, refund or to-do was meant: ask, rather than write what nobody asked for.
     const unsure =
       understanding.unsureWrite === undefined ? undefined : toolOfIntent(understanding.unsureWrite)?.name;
     if (unsure !== undefined && available.has(unsure)) return answer(unsureWriteReply(unsure, language));
@@ -280,7 +308,7 @@ function planStep(options: LanguageModelV4CallOptions, generateId: () => string)
   const questions = mine.flatMap(({ request }) => missingArgumentQuestion(request, language) ?? []);
   const planned = mine
     .filter(({ request }) => missingArgumentQuestion(request, language) === undefined)
-    .flatMap(({ request }) => callsFor(request));
+    .flatMap(({ request }) => callsFor(request, language));
   const elsewhere = requests
     .filter(({ toolName }) => !available.has(toolName))
     .map(({ request, toolName }) => otherWorkerReply(toolName, request, language));

@@ -1,7 +1,7 @@
 import { findErrorReference } from '@/lib/errors/error-reference';
 import { type ToolName, toolFactsOf, writeToolNames } from '@/lib/tools/tool-catalog';
 import { describeCapabilities, toolCapabilities } from './capabilities';
-import { missingArgumentQuestions } from './follow-up';
+import { questionForField } from './follow-up';
 import type { Language } from './language';
 import { type ToolRequest, understoodLength } from './nlu/understand';
 import { offlineTools, quotedArgument, toolOfIntent } from './offline-tools';
@@ -71,10 +71,9 @@ export function thanksReply(language: Language): string {
     : 'You’re welcome! Tell me whenever you need anything else.';
 }
 
-function missingInputReply(toolName: string, language: Language): string | undefined {
-  return Object.hasOwn(missingArgumentQuestions, toolName)
-    ? missingArgumentQuestions[toolName as ToolName]?.[language]
-    : undefined;
+/** The question for what a rejected input lacks: the field the validation error names, else the tool's argument. */
+function missingInputReply(toolName: string, message: string, language: Language): string | undefined {
+  return questionForField(toolName, message, language);
 }
 
 /** The answer to `/tool <name>` for a tool this worker does not hold. */
@@ -142,13 +141,15 @@ export function failureReply(
   switch (outcome.kind) {
     case 'denied': {
       if (subject !== undefined) return partialDenialReply(outcome, subject, language);
-      const nothingDone = writeToolNames.has(outcome.toolName)
-        ? zh
-          ? '没有创建任何内容'
-          : 'nothing was created'
-        : zh
-          ? '这个操作没有执行'
-          : 'that action was not run';
+      const nothingDone =
+        toolFactsOf(outcome.toolName)?.offline?.nothingDone?.[language] ??
+        (writeToolNames.has(outcome.toolName)
+          ? zh
+            ? '没有创建任何内容'
+            : 'nothing was created'
+          : zh
+            ? '这个操作没有执行'
+            : 'that action was not run');
       if (outcome.reason === 'timeout') {
         return zh
           ? `审批请求已超时，没有人确认，所以${nothingDone}。如果仍然需要，请重新发起请求。`
@@ -171,7 +172,9 @@ export function failureReply(
         : `Too many requests right now. Please try again in ${seconds} second${seconds === 1 ? '' : 's'}.`;
     }
     case 'error': {
-      const missing = outcome.validation ? missingInputReply(outcome.toolName, language) : undefined;
+      const missing = outcome.validation
+        ? missingInputReply(outcome.toolName, outcome.message, language)
+        : undefined;
       if (missing !== undefined) return missing;
       // A failure the server logged: its reference is all the user needs (and all there is to say).
       const reference = findErrorReference(outcome.message);

@@ -1,7 +1,8 @@
 import { type ToolName, toolCatalog } from '@/lib/tools/tool-catalog';
 import type { OfflineToolFacts, ToolFacts } from '@/lib/tools/tool-facts';
+import type { Language } from './language';
 import type { RequestIntent } from './nlu/intent-labels';
-import { requestArgument, type ToolRequest } from './nlu/understand';
+import { requestArgument, requestDetails, type ToolRequest } from './nlu/understand';
 
 /** A built-in tool the offline model can reach by understanding a message (its facts declare `offline`). */
 export type OfflineTool = ToolFacts<ToolName> & { offline: OfflineToolFacts };
@@ -28,14 +29,38 @@ export function lacksArgument(request: ToolRequest): boolean {
   return typeof argument === 'string' ? argument.trim() === '' : argument.length === 0;
 }
 
+/** The first further field (a refund's amount) a request leaves out, with the question asking for it. */
+export function missingDetail(
+  request: ToolRequest,
+): NonNullable<OfflineToolFacts['details']>[number] | undefined {
+  const values = requestDetails(request);
+  return toolOfIntent(request.intent)?.offline.details?.find(({ field }) => {
+    const value = Object.hasOwn(values, field) ? values[field] : undefined;
+    return value === undefined || value === '';
+  });
+}
+
 /** A tool call planned from a request. */
 export type PlannedCall = { toolName: string; input: unknown };
 
-/** The calls one request makes: the argument fills the tool's field, one call per value of a list (order numbers). */
-export function callsFor(request: ToolRequest): PlannedCall[] {
+/**
+ * The calls one request makes: the argument fills the tool's field, one call per value of a list
+ * (order numbers); the further fields it read go in each call, and a field it left empty takes
+ * the tool's default in the user's language.
+ */
+export function callsFor(request: ToolRequest, language: Language): PlannedCall[] {
   const tool = toolOfIntent(request.intent);
   if (tool === undefined) return [];
-  return inputsFor(tool, requestArgument(request)).map((input) => ({ toolName: tool.name, input }));
+  const details: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(requestDetails(request))) {
+    const fallback = tool.offline.defaults?.[field]?.[language];
+    if (value !== undefined && value !== '') details[field] = value;
+    else if (fallback !== undefined) details[field] = fallback;
+  }
+  return inputsFor(tool, requestArgument(request)).map((input) => ({
+    toolName: tool.name,
+    input: { ...input, ...details },
+  }));
 }
 
 /** The inputs a tool gets from an argument read from a message. */

@@ -64,15 +64,16 @@ function routeWithoutModel(text: string, messages: readonly UIMessage[]): Worker
     const askedFor = questionAskedIn(previousText);
     const asker = workerOf(previous) ?? (askedFor === undefined ? undefined : workerHoldingTool(askedFor));
     const asked = askedFor !== undefined || /[?？]\s*$/.test(previousText);
-    if (asker !== undefined && asked && !startsNewTopic(understand(text))) return asker;
+    if (asker !== undefined && asked && !startsNewTopic(understand(text), { text, asked: askedFor }))
+      return asker;
   }
   return classifyWorker(text);
 }
 
 const routerInstructions = `You route the latest message of a customer conversation to exactly one worker.
 - order: the status, location or delivery date of specific orders (e.g. "where is my order A1001").
-- refund: the user wants a support ticket opened, e.g. for a refund, a broken or missing item, a complaint.
-- knowledge: general questions about policies and how things work (returns, refunds, shipping, warranty, payment, cancelling), greetings, anything else.
+- refund: the user wants money back on an order (a refund), or a support ticket opened, e.g. for a broken or missing item, a complaint.
+- knowledge: general questions about policies and how things work (returns, refund policy and timing, shipping, warranty, payment, cancelling), greetings, anything else.
 - assistant: the user's personal to-do list (add a to-do, remind me to…, list my to-dos).
 Assistant messages are marked with the worker that wrote them. When the latest message answers a question the previous assistant message asked, choose that worker; when it starts a new topic, choose by the new topic.`;
 

@@ -15,6 +15,10 @@ export type Order = {
   eta: string | null;
   items: OrderItem[];
   placedAt: string;
+  /** What the order cost, in minor units of `currency` (cents, fen); null when it was entered without one. */
+  totalMinor: number | null;
+  /** ISO 4217 code, e.g. `CNY`; null with `totalMinor`. */
+  currency: string | null;
 };
 
 type OrderRow = {
@@ -24,6 +28,8 @@ type OrderRow = {
   eta: string | null;
   items: string;
   placed_at: string;
+  total_minor: number | string | null;
+  currency: string | null;
 };
 
 /** The order with this id (exact, already normalised), or undefined. */
@@ -39,5 +45,7 @@ export async function getOrder(db: Db, orderId: string): Promise<Order | undefin
     eta: row.eta,
     items: JSON.parse(row.items) as OrderItem[],
     placedAt: row.placed_at,
+    totalMinor: row.total_minor === null ? null : Number(row.total_minor),
+    currency: row.currency,
   };
 }

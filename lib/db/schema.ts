@@ -34,6 +34,27 @@ export type OrderTable = {
   /** JSON array of `{ sku, name, quantity }`. */
   items: string;
   placed_at: string;
+  /** What the order cost, in minor units of `currency` (cents, fen); null for an order entered without one. */
+  total_minor: number | null;
+  /** ISO 4217 code of `total_minor`, e.g. `CNY`, `USD`. */
+  currency: string | null;
+};
+
+/** Money paid back on an order; the issued refunds of an order never add up to more than its total. */
+export type RefundTable = {
+  /** AUTOINCREMENT on SQLite, an identity on Postgres: `RF-000001`, never reused. */
+  id: Generated<number>;
+  order_id: string;
+  /** In minor units of the order's currency, at the time of the refund. */
+  amount_minor: number;
+  currency: string;
+  reason: string;
+  /** `issued`, or `voided` once taken back (a voided refund no longer counts against the total). */
+  status: 'issued' | 'voided';
+  /** The user who asked for it; only they see it. */
+  user_id: string;
+  chat_id: string | null;
+  created_at: string;
 };
 
 export type KnowledgeArticleTable = {
@@ -201,6 +222,7 @@ export type DatabaseSchema = {
   tickets: TicketTable;
   todos: TodoTable;
   orders: OrderTable;
+  refunds: RefundTable;
   knowledge_articles: KnowledgeArticleTable;
   knowledge_fts: KnowledgeFtsTable;
   chats: ChatTable;

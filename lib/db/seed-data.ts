@@ -7,6 +7,9 @@ type SeedOrder = {
   eta: string | null;
   items: { sku: string; name: string; quantity: number }[];
   placedAt: string;
+  /** What it cost, in minor units (cents, fen) of `currency`. */
+  totalMinor: number;
+  currency: 'CNY' | 'USD';
 };
 
 /** The sample orders every fresh database starts with (ids A1001…A1008). */
@@ -18,6 +21,8 @@ export const sampleOrders: readonly SeedOrder[] = [
     eta: '2025-06-12',
     items: [{ sku: 'HP-200', name: 'Wireless headphones', quantity: 1 }],
     placedAt: '2025-06-08T09:12:00.000Z',
+    totalMinor: 89900,
+    currency: 'CNY',
   },
   {
     id: 'A1002',
@@ -29,6 +34,8 @@ export const sampleOrders: readonly SeedOrder[] = [
       { sku: 'TEA-05', name: 'Jasmine tea (100 g)', quantity: 1 },
     ],
     placedAt: '2025-06-10T14:30:00.000Z',
+    totalMinor: 52000,
+    currency: 'USD',
   },
   {
     id: 'A1003',
@@ -37,6 +44,8 @@ export const sampleOrders: readonly SeedOrder[] = [
     eta: '2025-06-03',
     items: [{ sku: 'KB-87', name: 'Mechanical keyboard', quantity: 1 }],
     placedAt: '2025-05-30T08:00:00.000Z',
+    totalMinor: 64900,
+    currency: 'USD',
   },
   {
     id: 'A1004',
@@ -45,6 +54,8 @@ export const sampleOrders: readonly SeedOrder[] = [
     eta: '2025-06-18',
     items: [{ sku: 'LMP-3', name: 'Desk lamp', quantity: 1 }],
     placedAt: '2025-06-09T19:45:00.000Z',
+    totalMinor: 56800,
+    currency: 'CNY',
   },
   {
     id: 'A1005',
@@ -53,6 +64,8 @@ export const sampleOrders: readonly SeedOrder[] = [
     eta: null,
     items: [{ sku: 'BAG-22', name: 'Laptop backpack', quantity: 1 }],
     placedAt: '2025-06-01T11:20:00.000Z',
+    totalMinor: 51250,
+    currency: 'USD',
   },
   {
     id: 'A1006',
@@ -61,6 +74,8 @@ export const sampleOrders: readonly SeedOrder[] = [
     eta: null,
     items: [{ sku: 'SHOE-41', name: 'Running shoes (EU 41)', quantity: 1 }],
     placedAt: '2025-05-20T16:05:00.000Z',
+    totalMinor: 79900,
+    currency: 'CNY',
   },
   {
     id: 'A1007',
@@ -72,6 +87,8 @@ export const sampleOrders: readonly SeedOrder[] = [
       { sku: 'CHG-65', name: '65 W charger', quantity: 1 },
     ],
     placedAt: '2025-06-10T07:55:00.000Z',
+    totalMinor: 53000,
+    currency: 'USD',
   },
   {
     id: 'A1008',
@@ -80,6 +97,8 @@ export const sampleOrders: readonly SeedOrder[] = [
     eta: '2025-06-20',
     items: [{ sku: 'MON-27', name: '27-inch monitor', quantity: 1 }],
     placedAt: '2025-06-11T21:10:00.000Z',
+    totalMinor: 249900,
+    currency: 'CNY',
   },
 ];
 
@@ -229,7 +248,10 @@ export const sampleArticles: readonly SeedArticle[] = [
   },
 ];
 
-/** Inserts the sample orders. Called by the seeding migration only. */
+/**
+ * Inserts the sample orders, without their totals: the seeding migration runs before orders had
+ * a total, and `fillSampleOrderTotals` (the migration that added it) fills them in.
+ */
 export async function seedOrders(db: Db): Promise<void> {
   await db
     .insertInto('orders')
@@ -244,6 +266,22 @@ export async function seedOrders(db: Db): Promise<void> {
       })),
     )
     .execute();
+}
+
+/**
+ * Gives each sample order that has no total yet its total and currency: a new database and one
+ * seeded before orders had totals end up the same. An order an operator deleted stays deleted,
+ * and a total already set is left alone.
+ */
+export async function fillSampleOrderTotals(db: Db): Promise<void> {
+  for (const order of sampleOrders) {
+    await db
+      .updateTable('orders')
+      .set({ total_minor: order.totalMinor, currency: order.currency })
+      .where('id', '=', order.id)
+      .where('total_minor', 'is', null)
+      .execute();
+  }
 }
 
 /** Inserts the sample articles (on SQLite the FTS index follows through triggers). Called by the seeding migration only. */

@@ -1,6 +1,6 @@
 import type { Language } from '@/lib/ai/language';
 import type { OrderStatus } from '@/lib/db/orders';
-import { recordsIn, replyText, textField } from './text-field';
+import { formatAmount, recordsIn, replyText, textField } from './text-field';
 import { defineToolFacts, type Localized } from './tool-facts';
 
 /** Each order status in words, in each UI language. */
@@ -68,7 +68,8 @@ function orderReply(output: Readonly<Record<string, unknown>>, language: Languag
     .map((item) => `${replyText(item.name)} × ${replyText(item.quantity)}`)
     .join(language === 'zh' ? '、' : ', ');
   const none = language === 'zh' ? '暂无' : 'not yet known';
+  const total = typeof output.total === 'number' ? formatAmount(output.total, output.currency) : none;
   return language === 'zh'
-    ? `订单 ${orderId} 当前状态：${status}。\n\n- 承运商：${replyText(output.carrier) || none}\n- 预计送达：${replyText(output.eta) || none}\n- 商品：${items || none}`
-    : `Order ${orderId} is ${status}.\n\n- Carrier: ${replyText(output.carrier) || none}\n- Estimated delivery: ${replyText(output.eta) || none}\n- Items: ${items || none}`;
+    ? `订单 ${orderId} 当前状态：${status}。\n\n- 承运商：${replyText(output.carrier) || none}\n- 预计送达：${replyText(output.eta) || none}\n- 商品：${items || none}\n- 订单总额：${total}`
+    : `Order ${orderId} is ${status}.\n\n- Carrier: ${replyText(output.carrier) || none}\n- Estimated delivery: ${replyText(output.eta) || none}\n- Items: ${items || none}\n- Total: ${total}`;
 }

@@ -1,6 +1,7 @@
 import { tool } from 'ai';
 import { z } from 'zod';
 import type { Db } from '@/lib/db/engine';
+import { fromMinorUnits } from '@/lib/db/money';
 import { getOrder } from '@/lib/db/orders';
 import { getOrderStatusFacts } from './get-order-status-facts';
 import { orderIdSchema } from './order-id-schema';
@@ -15,7 +16,7 @@ const getOrderStatusInput = z.object({
 export function createGetOrderStatusTool(db: Db) {
   return tool({
     description:
-      'Look up one order by its number (e.g. A1001) and return its status, carrier, estimated delivery date and items. ' +
+      'Look up one order by its number (e.g. A1001) and return its status, carrier, estimated delivery date, items and total. ' +
       'Call it when the user asks where an order is, what state it is in, or when it will arrive, and gives an order number. ' +
       'Do not call it without an order number (ask for one), for general shipping or return questions (those are help-centre topics), ' +
       'or to change, cancel or refund an order: it only reads.',
@@ -30,6 +31,8 @@ export function createGetOrderStatusTool(db: Db) {
         carrier: order.carrier,
         eta: order.eta,
         items: order.items,
+        total: order.totalMinor === null ? null : fromMinorUnits(order.totalMinor),
+        currency: order.currency,
       };
     },
   });

@@ -2,6 +2,7 @@ import type { Db } from '@/lib/db/engine';
 import { addTodoTool } from './add-todo';
 import { createTicketTool } from './create-ticket';
 import { getOrderStatusTool } from './get-order-status';
+import { issueRefundTool } from './issue-refund';
 import { listTodosTool } from './list-todos';
 import { searchKnowledgeBaseTool } from './search-knowledge-base';
 import type { ToolName, WorkerToolName } from './tool-catalog';
@@ -17,6 +18,7 @@ import { isWorkerName, type WorkerName, workerNames } from './worker-names';
 export const toolRegistry = [
   getOrderStatusTool,
   createTicketTool,
+  issueRefundTool,
   searchKnowledgeBaseTool,
   addTodoTool,
   listTodosTool,

@@ -28,3 +28,10 @@ export function recordsIn(
     ? value.filter((item): item is Record<string, unknown> => typeof item === 'object' && item !== null)
     : [];
 }
+
+/** An amount as replies and cards write it: two decimals and the currency code, `45.50 USD`. */
+export function formatAmount(amount: unknown, currency: unknown): string {
+  const value = typeof amount === 'number' && Number.isFinite(amount) ? amount.toFixed(2) : replyText(amount);
+  const code = replyText(currency);
+  return code === '' ? value : `${value} ${code}`;
+}

@@ -1,6 +1,7 @@
 import { addTodoFacts } from './add-todo-facts';
 import { createTicketFacts } from './create-ticket-facts';
 import { getOrderStatusFacts } from './get-order-status-facts';
+import { issueRefundFacts } from './issue-refund-facts';
 import { listTodosFacts } from './list-todos-facts';
 import { searchKnowledgeBaseFacts } from './search-knowledge-base-facts';
 import type { ToolFacts } from './tool-facts';
@@ -14,6 +15,7 @@ import { type WorkerName, workerNames } from './worker-names';
 export const toolCatalog = [
   getOrderStatusFacts,
   createTicketFacts,
+  issueRefundFacts,
   searchKnowledgeBaseFacts,
   addTodoFacts,
   listTodosFacts,

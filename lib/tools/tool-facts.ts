@@ -49,6 +49,16 @@ export type OfflineToolFacts<FIELD extends string = string> = {
    */
   argument?: { field: FIELD; question: Localized };
   /**
+   * Further input fields the request must fill before a call, each with the question asked when
+   * the message leaves it out (after `argument`'s, one at a time, in this order). The answer to
+   * such a question completes the request made before it.
+   */
+  details?: readonly { field: FIELD; question: Localized }[];
+  /** How a reply says that a declined or expired call did nothing (default: "nothing was created" for a write). */
+  nothingDone?: Localized;
+  /** What a call fills in for a field the message gives no value for, in the user's language (a refund's reason). */
+  defaults?: Readonly<Partial<Record<FIELD, Localized>>>;
+  /**
    * How a reply quotes a request for it that this worker cannot make, given the request's
    * argument (several values joined by ", "; '' for none). Default: the argument itself.
    */

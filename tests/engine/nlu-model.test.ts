@@ -39,7 +39,7 @@ describe('the intent model', () => {
         expect(shared).toEqual([]);
       }
     }
-    for (const slot of ['todoTitle', 'ticketTitle', 'item'] as const) {
+    for (const slot of ['todoTitle', 'ticketTitle', 'item', 'amount', 'refundReason'] as const) {
       for (const language of ['en', 'zh'] as const) {
         const seen = new Set(trainSource.values[slot][language]);
         expect(heldOutSource.values[slot][language].filter((value) => seen.has(value))).toEqual([]);

@@ -55,9 +55,28 @@ const hostileText = fc.oneof(
   cluster([0x61, 0x7a], [0x0300, 0x036f]),
   fc.string({ unit: 'binary', maxLength: 300 }),
   fc
-    .array(fc.constantFrom(':', '：', ',', '，', ' ', 'ticket', '工单', '待办', 'and', '然后', 'A1001'), {
-      maxLength: 300,
-    })
+    .array(
+      fc.constantFrom(
+        ':',
+        '：',
+        ',',
+        '，',
+        ' ',
+        'ticket',
+        '工单',
+        '待办',
+        'and',
+        '然后',
+        'A1001',
+        'refund',
+        '退',
+        '$',
+        '80',
+        '元',
+        '.',
+      ),
+      { maxLength: 300 },
+    )
     .map((parts) => parts.join('')),
   fc
     .array(fc.tuple(fc.constantFrom('A', 'b', 'Z'), fc.integer({ min: 1000, max: 99_999_999 })), {
@@ -71,7 +90,7 @@ const longMessage = fc
   .tuple(
     hostileText,
     fc.integer({ min: 1, max: 400 }),
-    fc.constantFrom('', 'create a ticket: ', '帮我记一下'),
+    fc.constantFrom('', 'create a ticket: ', '帮我记一下', 'refund 80 on A1002 because '),
   )
   .map(([text, times, lead]) => `${lead}${text.repeat(times)}`);
 
@@ -98,6 +117,8 @@ describe('understand', () => {
     ['many clauses', 'remind me to buy milk, '.repeat(4_000)],
     ['many spaces inside a request', `create a ticket ${' '.repeat(100_000)}x`],
     ['many order numbers', 'A1001 '.repeat(20_000)],
+    ['many spaces inside a refund', `refund${' '.repeat(100_000)}80`],
+    ['many digits in a refund', `refund ${'1'.repeat(100_000)}`],
   ])('reads only the first 2,000 characters of %s', (_name, text) => {
     const understanding = understand(text);
     const read = understoodLength;

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '@/lib/config';
 
 describe('parseConfig', () => {
-  it('asks for approval of createTicket, waits 60 s and keeps writes 10 min by default', () => {
+  it('asks for approval of createTicket and issueRefund, waits 60 s and keeps writes 10 min by default', () => {
     const config = parseConfig({});
-    expect([...config.AGENT_CONFIRM_TOOLS]).toEqual(['createTicket']);
+    expect([...config.AGENT_CONFIRM_TOOLS]).toEqual(['createTicket', 'issueRefund']);
     expect(config.AGENT_CONFIRM_TIMEOUT_MS).toBe(60_000);
     expect(config.IDEMPOTENCY_TTL_MS).toBe(600_000);
     expect(config.IDEMPOTENCY_MAX_ENTRIES).toBe(500);
@@ -24,7 +24,7 @@ describe('parseConfig', () => {
   it('rejects an unknown tool name and lists the known tools, so a typo cannot turn approval off', () => {
     expect(() => parseConfig({ AGENT_CONFIRM_TOOLS: 'createTikcet' })).toThrow(ConfigError);
     expect(() => parseConfig({ AGENT_CONFIRM_TOOLS: 'createTikcet' })).toThrow(
-      /"createTikcet".*known tools: getOrderStatus, createTicket, searchKnowledgeBase, addTodo, listTodos/,
+      /"createTikcet".*known tools: getOrderStatus, createTicket, issueRefund, searchKnowledgeBase, addTodo, listTodos/,
     );
   });
 

@@ -31,7 +31,7 @@ function createTable() {
 
 describe('wrapToolsWithIdempotency', () => {
   it('guards the write tools by default', () => {
-    expect([...writeToolNames].sort()).toEqual(['addTodo', 'createTicket']);
+    expect([...writeToolNames].sort()).toEqual(['addTodo', 'createTicket', 'issueRefund']);
   });
 
   it('answers a repeated write with the first result and executes once', async () => {

@@ -45,7 +45,7 @@ describe('server start-up', () => {
     expect(code).toBe(1);
     expect(output).toContain('"createTikcet"');
     expect(output).toContain(
-      'known tools: getOrderStatus, createTicket, searchKnowledgeBase, addTodo, listTodos',
+      'known tools: getOrderStatus, createTicket, issueRefund, searchKnowledgeBase, addTodo, listTodos',
     );
   });
 

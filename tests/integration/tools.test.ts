@@ -88,6 +88,8 @@ describe.each(databaseEngines)('tools on %s', (engine) => {
         carrier: 'SF Express',
         eta: '2025-06-12',
         items: [{ sku: 'HP-200', name: 'Wireless headphones', quantity: 1 }],
+        total: 899,
+        currency: 'CNY',
       });
     });
 
@@ -173,9 +175,16 @@ describe.each(databaseEngines)('tools on %s', (engine) => {
   });
 
   describe('createWorkerTools', () => {
+    it('gives the order worker no way to refund: only the refund worker holds issueRefund', () => {
+      expect(createWorkerTools('order', db, testUser)).not.toHaveProperty('issueRefund');
+      expect(Object.keys(createWorkerTools('refund', db, testUser))).toContain('issueRefund');
+      for (const worker of ['order', 'knowledge', 'assistant'] as const)
+        expect(Object.keys(createWorkerTools(worker, db, testUser))).not.toContain('issueRefund');
+    });
+
     it('gives each worker exactly the tools of its table', () => {
       expect(Object.keys(createWorkerTools('order', db, testUser))).toEqual(['getOrderStatus']);
-      expect(Object.keys(createWorkerTools('refund', db, testUser))).toEqual(['createTicket']);
+      expect(Object.keys(createWorkerTools('refund', db, testUser))).toEqual(['createTicket', 'issueRefund']);
       expect(Object.keys(createWorkerTools('knowledge', db, testUser))).toEqual(['searchKnowledgeBase']);
       expect(Object.keys(createWorkerTools('assistant', db, testUser))).toEqual(['addTodo', 'listTodos']);
       for (const worker of workerNames) {
@@ -199,10 +208,17 @@ describe.each(databaseEngines)('tools on %s', (engine) => {
   });
 
   describe('createToolbox', () => {
-    it('holds all five tools, each with a description and an input schema', () => {
+    it('holds all six tools, each with a description and an input schema', () => {
       const toolbox = createToolbox(db, testUser);
       expect(Object.keys(toolbox).sort()).toEqual(
-        ['addTodo', 'createTicket', 'getOrderStatus', 'listTodos', 'searchKnowledgeBase'].sort(),
+        [
+          'addTodo',
+          'createTicket',
+          'getOrderStatus',
+          'issueRefund',
+          'listTodos',
+          'searchKnowledgeBase',
+        ].sort(),
       );
       for (const tool of Object.values(toolbox)) {
         expect(tool.description?.length).toBeGreaterThan(40);

@@ -8,7 +8,12 @@
  * question before them (the dialogue tests cover that).
  *
  * Slots: `{title}` (a to-do or ticket title — tagged for the title extractor), `{id}` and
- * `{id2}` (order numbers), `{item}` (a product), `{topic}` (a help-centre subject).
+ * `{id2}` (order numbers), `{item}` (a product), `{topic}` (a help-centre subject), `{amount}`
+ * (money, with or without a currency) and `{reason}` (why a refund is wanted).
+ *
+ * A refund request ("refund 80 on A1002") is `issueRefund`; a request to open a ticket stays
+ * `createTicket` even when the ticket is about a refund ("create a ticket: my refund never came"),
+ * and a question about refunds ("how long does a refund take") is a help-centre search.
  */
 import type { IntentLabel } from './intent-labels';
 
@@ -22,6 +27,8 @@ export type CorpusSource = {
     ticketTitle: Bilingual;
     item: Bilingual;
     topic: Bilingual;
+    amount: Bilingual;
+    refundReason: Bilingual;
     orderLetters: string;
   };
 };
@@ -50,7 +57,6 @@ export const trainSource: CorpusSource = {
           'make a ticket for',
           'new ticket -',
           'get support to look at this:',
-          'I want a refund because',
           'open a case:',
           'file a complaint:',
           'I have a complaint,',
@@ -92,7 +98,6 @@ export const trainSource: CorpusSource = {
         '{title}, please open a ticket',
         '{title} - I want to file a complaint',
         '{title}. can support look into it?',
-        '{title}, I need a refund',
         'create a ticket',
         'open a support ticket',
         'I want to file a complaint',
@@ -101,7 +106,6 @@ export const trainSource: CorpusSource = {
         'raise a ticket please',
         'I have a problem with my order',
         'something is wrong, I need support',
-        'I want to request a refund',
         'I want to complain',
         'get me customer support',
       ],
@@ -124,7 +128,6 @@ export const trainSource: CorpusSource = {
             '新建工单：',
             '请帮我报修：',
             '报修，',
-            '我想申请退款，因为',
             '联系客服处理一下：',
             '给售后提个单子：',
             '反馈：',
@@ -168,6 +171,66 @@ export const trainSource: CorpusSource = {
         '我要申请售后',
         '我的订单出问题了，找客服',
         '我要报修',
+      ],
+    },
+    issueRefund: {
+      en: [
+        'refund {amount} on {id}',
+        'refund {amount} for order {id}',
+        'please refund {amount} on order {id}, {reason}',
+        'I want a refund of {amount} for {id}',
+        'I want {amount} back for {id}',
+        'I want my money back for {id}, {amount}',
+        'can I get {amount} refunded on {id}',
+        'issue a refund of {amount} on {id}',
+        '{id}: refund {amount}, {reason}',
+        'refund {amount} on {id} because {reason}',
+        '{reason}, refund {amount} on {id}',
+        '{reason}. I want {amount} back on order {id}',
+        'give me {amount} back on {id}',
+        'pay me back {amount} for {id}',
+        'I need a refund of {amount} on {id}',
+        'order {id}: please refund me {amount}',
+        'partial refund of {amount} on {id}',
+        'reimburse {amount} for order {id}',
+        'I want a refund for {id}',
+        'refund order {id}',
+        'I want my money back on {id}',
+        'I want a refund for {id} because {reason}',
+        '{reason}, I want a refund for {id}',
+        'I want a refund',
+        'I want to request a refund',
+        'I want a refund because {reason}',
+        '{reason}, I need a refund',
+        'give me my money back',
+        'refund {amount} please',
+        'I need a refund',
+      ],
+      zh: [
+        '订单 {id} 退 {amount}',
+        '{id} 退款 {amount}',
+        '给订单 {id} 退 {amount}，{reason}',
+        '{id} 申请退款 {amount}',
+        '我要退款，订单 {id}，{amount}',
+        '订单{id}退{amount}',
+        '{reason}，订单 {id} 退 {amount}',
+        '{id} {reason}，退我 {amount}',
+        '帮我给 {id} 退款 {amount}',
+        '订单 {id} 申请退款，金额 {amount}，{reason}',
+        '退 {amount} 给我，订单 {id}',
+        '{id} 的钱退我 {amount}',
+        '请退还订单 {id} 的 {amount}',
+        '我要 {id} 退 {amount}，因为{reason}',
+        '{id} 我要退款',
+        '订单 {id} 申请退款',
+        '{id} 退钱',
+        '订单 {id} {reason}，我要退款',
+        '我要退款',
+        '我想申请退款，因为{reason}',
+        '申请退款',
+        '我要退钱',
+        '退款 {amount}',
+        '{reason}，我要申请退款',
       ],
     },
     getOrderStatus: {
@@ -286,6 +349,9 @@ export const trainSource: CorpusSource = {
         'what is the return window',
         'who pays for return shipping',
         'can I get express delivery',
+        'when will my refund arrive',
+        'are refunds paid back to my card',
+        'can I get a refund without the receipt',
       ],
       zh: [
         '退货政策是什么',
@@ -320,6 +386,9 @@ export const trainSource: CorpusSource = {
         '{topic}有什么限制',
         '退货有什么条件',
         '保修期多久',
+        '退款多久能到',
+        '退款会到哪个账户',
+        '没有发票能退款吗',
       ],
     },
     addTodo: {
@@ -731,6 +800,43 @@ export const trainSource: CorpusSource = {
       en: ['return', 'refund', 'shipping', 'warranty', 'exchange', 'payment'],
       zh: ['退货', '退款', '运费', '保修', '换货', '付款'],
     },
+    amount: {
+      en: [
+        '80',
+        '$80',
+        '25 dollars',
+        '$12.50',
+        '150 USD',
+        '45.5',
+        '$300',
+        '9.99 dollars',
+        '60 bucks',
+        '¥120',
+      ],
+      zh: ['80 元', '120', '¥45', '30块', '200元', '15.5 元', '¥99.90', '60 块钱', '88', '$20'],
+    },
+    refundReason: {
+      en: [
+        'it arrived broken',
+        'the size is wrong',
+        'it stopped working after a day',
+        'I was charged twice',
+        'a part is missing',
+        'it never arrived',
+        'the colour is wrong',
+        'it is not as described',
+      ],
+      zh: [
+        '收到时坏了',
+        '尺码不合适',
+        '用了一天就坏了',
+        '被多扣了钱',
+        '少了配件',
+        '一直没收到',
+        '颜色发错了',
+        '和描述不符',
+      ],
+    },
     orderLetters: 'AAB',
   },
 };
@@ -767,6 +873,23 @@ export const heldOutSource: CorpusSource = {
         '{title}，能开个工单吗',
         '我想开个工单',
         '帮我登记个投诉',
+      ],
+    },
+    issueRefund: {
+      en: [
+        'could you refund {amount} to me for order {id}',
+        'requesting {amount} back on {id}, {reason}',
+        'refund of {amount} needed for {id}',
+        "I'd like my {amount} back for {id}",
+        'money back please: {id}, {amount}',
+        'I would like a refund on {id}',
+      ],
+      zh: [
+        '麻烦给 {id} 退 {amount}',
+        '订单 {id} 要退 {amount}，{reason}',
+        '{id} 想退款 {amount}',
+        '请帮我退订单 {id} 的钱',
+        '申请退款：订单 {id}，{amount}',
       ],
     },
     getOrderStatus: {
@@ -926,6 +1049,14 @@ export const heldOutSource: CorpusSource = {
     topic: {
       en: ['returns', 'refunds', 'delivery', 'repairs'],
       zh: ['退换货', '退款', '配送', '维修'],
+    },
+    amount: {
+      en: ['$42', '18.75 dollars', '95', '$7.5'],
+      zh: ['66 元', '¥18.8', '230块', '75'],
+    },
+    refundReason: {
+      en: ['the glass was shattered', 'it smells of smoke', 'the battery is dead'],
+      zh: ['玻璃碎了', '有烟味', '电池坏了'],
     },
     orderLetters: 'CD',
   },

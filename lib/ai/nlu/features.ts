@@ -79,6 +79,9 @@ export function intentFeatures(text: string): string[] {
       features.add('p:?');
     } else if (token === ':' || token === '：') {
       features.add('p::');
+    } else if (token === '$' || token === '¥' || token === '￥') {
+      // A currency sign: money is being talked about.
+      features.add('p:money');
     }
   }
   flushHan();

@@ -23,6 +23,23 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
+/**
+ * The labels the corpus began with. They draw their slot values and frames from one shared
+ * stream, in this order, so their utterances (and so the held-out set they are graded on) stay
+ * as they were when a label joins later; each later label draws from a stream of its own (the
+ * next seeds, in label order), after them.
+ */
+const firstLabels: readonly IntentLabel[] = [
+  'createTicket',
+  'getOrderStatus',
+  'searchKnowledgeBase',
+  'addTodo',
+  'listTodos',
+  'greeting',
+  'thanks',
+  'other',
+];
+
 const pick = <VALUE>(random: () => number, values: readonly VALUE[]): VALUE =>
   values[Math.floor(random() * values.length)] as VALUE;
 
@@ -37,6 +54,7 @@ const framesByLanguage: Record<Language, { prefixes: readonly string[]; suffixes
 
 const requestIntents = new Set<IntentLabel>([
   'createTicket',
+  'issueRefund',
   'getOrderStatus',
   'searchKnowledgeBase',
   'addTodo',
@@ -84,6 +102,12 @@ function realize(
       case '{topic}':
         text += pick(random, source.values.topic[language]);
         break;
+      case '{amount}':
+        text += pick(random, source.values.amount[language]);
+        break;
+      case '{reason}':
+        text += pick(random, source.values.refundReason[language]);
+        break;
       default:
         text += piece;
     }
@@ -117,12 +141,17 @@ function frame(realization: Realization, intent: IntentLabel, language: Language
  */
 export function generateCorpus(split: 'train' | 'heldOut'): Utterance[] {
   const source = split === 'train' ? trainSource : heldOutSource;
-  const random = seededRandom(split === 'train' ? 20261201 : 777);
+  const seed = split === 'train' ? 20261201 : 777;
+  const shared = seededRandom(seed);
+  const laterLabels = intentLabels.filter((label) => !firstLabels.includes(label));
   const perTitleTemplate = split === 'train' ? 6 : 5;
   const perOtherTemplate = split === 'train' ? 6 : 3;
   const seen = new Set<string>();
   const utterances: Utterance[] = [];
-  for (const intent of intentLabels) {
+  for (const intent of [...firstLabels, ...laterLabels]) {
+    const random = firstLabels.includes(intent)
+      ? shared
+      : seededRandom(seed + 1 + laterLabels.indexOf(intent));
     for (const language of ['en', 'zh'] as const) {
       const titles =
         intent === 'createTicket'

@@ -1,10 +1,11 @@
 /**
- * What one clause of a user message asks for. Five are tool requests; `greeting` asks what
+ * What one clause of a user message asks for. Six are tool requests; `greeting` asks what
  * the assistant can do; `thanks` thanks it or closes the conversation; `other` asks for nothing
  * (chat, or a bare answer to a question).
  */
 export const intentLabels = [
   'createTicket',
+  'issueRefund',
   'getOrderStatus',
   'searchKnowledgeBase',
   'addTodo',

@@ -1,0 +1,152 @@
+import { cleanTitle } from './extract-title';
+import { orderIdPattern } from './features';
+
+/*
+ * The parts of a refund request besides its order number: how much, in which currency if the
+ * person named one, and why. Read by rules, not learned: an amount is a number the person marked
+ * as money (a currency sign or word) or put right after a word asking for money back; a bare
+ * number elsewhere (a shoe size, a date) is never taken for one. The classifier only decides
+ * that the clause asks for a refund.
+ *
+ * 元 and 块 mark an amount but name no currency: Chinese says 元 of any currency (美元 is "US
+ * yuan"), so only a sign, a code or a currency's own name (¥, RMB, 人民币, yuan, $, USD, 美元,
+ * dollars) names one, and only a named currency can make the tool refuse a refund for not being
+ * the order's.
+ */
+
+/** An amount as written: digits with optional thousands commas, and up to any decimals (more than two is refused). */
+const number = String.raw`(?<!\d)(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?`;
+
+const currencyBefore = new RegExp(String.raw`(US\$|\$|¥|￥|\b(?:usd|cny|rmb)\b)\s*${number}`, 'giu');
+const currencyAfter = new RegExp(
+  String.raw`${number}\s*(块钱|块|元|美元|美金|刀|人民币|\b(?:dollars?|bucks|usd|cny|rmb|yuan|kuai)\b)`,
+  'giu',
+);
+// "refund 50", "back 60", "退 120", "退款 100", "金额 30", "amount: 12.5", "refund of 30".
+const afterRefundWord = new RegExp(
+  String.raw`(?:\brefund(?:ed)?(?:\s+(?:me|of|for))?|\bback|\bamount(?:\s+(?:of|is))?|退款?(?:金额)?|退回|退给我|退我|金额(?:是|为)?)\s*[:：]?\s*${number}(?![\d.])`,
+  'giu',
+);
+// "120 refunded", "80 back".
+const beforeRefundWord = new RegExp(String.raw`${number}\s+(?:refunded|back)\b`, 'giu');
+const anyNumber = new RegExp(String.raw`${number}(?![\d.])`, 'gu');
+
+const currencyOfMark: Readonly<Record<string, string>> = {
+  $: 'USD',
+  us$: 'USD',
+  usd: 'USD',
+  dollar: 'USD',
+  dollars: 'USD',
+  bucks: 'USD',
+  美元: 'USD',
+  美金: 'USD',
+  刀: 'USD',
+  '¥': 'CNY',
+  '￥': 'CNY',
+  cny: 'CNY',
+  rmb: 'CNY',
+  yuan: 'CNY',
+  kuai: 'CNY',
+  人民币: 'CNY',
+};
+
+/** What a message says about money: the amount (when exactly one was given), and the currency it named. */
+export type RefundAmount = { amount?: number; currency?: string };
+
+type Candidate = { amount: number | undefined; currency?: string };
+
+function toAmount(whole: string | undefined, fraction: string | undefined): number | undefined {
+  if (whole === undefined) return undefined;
+  // More than two decimals is no amount a person pays: ask rather than round it.
+  if (fraction !== undefined && fraction.length > 2) return undefined;
+  const value = Number(`${whole.replaceAll(',', '')}${fraction === undefined ? '' : `.${fraction}`}`);
+  return Number.isFinite(value) && value > 0 ? value : undefined;
+}
+
+/** The text with its order numbers blanked out, so their digits are never read as money. */
+const withoutOrderIds = (text: string) => text.replace(orderIdPattern, (id) => ' '.repeat(id.length));
+
+function candidates(text: string, answer: boolean): Candidate[] {
+  const marked = [
+    ...[...text.matchAll(currencyBefore)].map((match) => ({
+      amount: toAmount(match[2], match[3]),
+      currency: currencyOfMark[(match[1] ?? '').toLowerCase()],
+    })),
+    ...[...text.matchAll(currencyAfter)].map((match) => ({
+      amount: toAmount(match[1], match[2]),
+      currency: currencyOfMark[(match[3] ?? '').toLowerCase()],
+    })),
+  ];
+  if (marked.length > 0) return marked;
+  const nearRefund = [...text.matchAll(afterRefundWord), ...text.matchAll(beforeRefundWord)].map((match) => ({
+    amount: toAmount(match[1], match[2]),
+  }));
+  if (nearRefund.length > 0 || !answer) return nearRefund;
+  // The answer to "how much?" may be the number alone.
+  return [...text.matchAll(anyNumber)].map((match) => ({ amount: toAmount(match[1], match[2]) }));
+}
+
+/**
+ * The amount a refund request names, and its currency when the person named one. No amount when
+ * it names none, several different ones, or one with more than two decimals: the model then asks.
+ * `answer`: the message answers "how much?", so a bare number counts.
+ */
+export function findRefundAmount(text: string, { answer = false }: { answer?: boolean } = {}): RefundAmount {
+  const found = candidates(withoutOrderIds(text), answer);
+  const amounts = new Set(found.map((candidate) => candidate.amount));
+  if (amounts.size !== 1) return {};
+  const [amount] = amounts;
+  if (amount === undefined) return {};
+  const currencies = new Set(
+    found.flatMap((candidate) => (candidate.currency === undefined ? [] : [candidate.currency])),
+  );
+  return currencies.size === 1 ? { amount, currency: [...currencies][0] } : { amount };
+}
+
+// What introduces the reason itself.
+const reasonLead =
+  /\b(?:because|since|due\s+to|the\s+reason\s+is|reason\s*[:：])\s*|因为|由于|原因是?[:：]?|理由是?[:：]?/iu;
+// Where a message's pieces meet: sentence ends, commas, dashes.
+const pieceBoundary = /[,，。!！?？;；\n]+|\.(?=\s|$)|\s[-–—]+\s|—/u;
+// A piece that asks for the money (not a reason), or states the amount.
+const requestPiece =
+  /refund|money\s+back|\bback\b|reimburs|\bamount\b|退|金额|申请|[$¥￥]|\b(?:dollars?|usd|cny|rmb|yuan|bucks)\b|块|元/iu;
+// The words before and after an order number ("on order A1002", "订单号 A1007", "A1004 的"). The
+// quantifiers are bounded, and the words before are looked for only in the few characters before
+// the number, so a long run of spaces costs no more than a short one.
+const beforeOrderId =
+  /(?:\b(?:on|for|of|from|with)\s{1,3})?(?:\b(?:my|the)\s{1,3})?(?:\border(?:\s{1,3}(?:number|no\.?))?\s{0,3}[:：#]?\s{0,3})?(?:(?:订单号?|单号)\s{0,3}[:：]?\s{0,3})?$/iu;
+const afterOrderId = /^\s{0,3}(?:的|[:：])?/u;
+
+/** The text with each order number, and the words that introduce it, replaced by a space. */
+function withoutOrderPhrases(text: string): string {
+  let result = '';
+  let last = 0;
+  for (const match of text.matchAll(orderIdPattern)) {
+    const window = Math.max(last, match.index - 30);
+    const before = beforeOrderId.exec(text.slice(window, match.index));
+    const start = before === null ? match.index : window + before.index;
+    const end = match.index + match[0].length;
+    const after = afterOrderId.exec(text.slice(end, end + 4))?.[0].length ?? 0;
+    result += `${text.slice(last, start)} `;
+    last = end + after;
+  }
+  return result + text.slice(last);
+}
+
+/** The reason a refund request gives, in the person's words, cleaned; `''` when it gives none. */
+export function findRefundReason(text: string): string {
+  const lead = reasonLead.exec(text);
+  if (lead !== null) {
+    const rest = cleanTitle(withoutOrderPhrases(text.slice(lead.index + lead[0].length)));
+    if (rest !== '') return rest.slice(0, 500);
+  }
+  const pieces = text
+    .split(pieceBoundary)
+    .map((piece) => cleanTitle(withoutOrderPhrases(piece).replace(/\s+/g, ' ')))
+    .filter(
+      (piece) => piece !== '' && !requestPiece.test(piece) && /[\p{L}]{2,}|\p{Script=Han}/u.test(piece),
+    );
+  const joiner = /\p{Script=Han}/u.test(text) ? '，' : ', ';
+  return pieces.join(joiner).slice(0, 500);
+}

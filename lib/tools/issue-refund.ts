@@ -1,0 +1,182 @@
+import { tool } from 'ai';
+import { z } from 'zod';
+import type { Db } from '@/lib/db/engine';
+import { formatMoney, fromMinorUnits, hasAtMostTwoDecimals, toMinorUnits } from '@/lib/db/money';
+import { getRefundBalance, insertRefund, type RefundAttempt } from '@/lib/db/refunds';
+import { writeTransaction } from '@/lib/db/write-transaction';
+import { issueRefundFacts } from './issue-refund-facts';
+import { orderIdSchema } from './order-id-schema';
+import type { ToolContext } from './tool-context';
+import { defineTool, type ToolPreview } from './tool-descriptor';
+
+/** The largest refund one call may ask for, in major units: far above any order, far below float trouble. */
+const maxAmount = 1_000_000;
+
+/** What an `issueRefund` call takes; its messages and descriptions are written for the model. */
+const issueRefundInput = z.object({
+  orderId: orderIdSchema.describe('The order to refund, exactly as the user gave it, e.g. "A1002".'),
+  amount: z
+    .number({
+      error:
+        'amount is required: how much to pay back as a number in the order’s currency, e.g. 80 or 45.5 (no currency sign). If the user did not say, ask them.',
+    })
+    .positive('amount must be more than 0: ask the user how much they want back.')
+    .max(
+      maxAmount,
+      `amount is more than ${maxAmount}: no order is that large; check the amount with the user.`,
+    )
+    .refine(
+      hasAtMostTwoDecimals,
+      'amount has more than two decimals: give it in cents at most, e.g. 45.5 or 45.55.',
+    )
+    .describe(
+      'How much to pay back, in the order’s currency, as a number with at most two decimals, e.g. 80 or 45.5. Never guess it: ask the user.',
+    ),
+  reason: z
+    .string({ error: 'reason is required: why the user wants the money back, in a few words.' })
+    .trim()
+    .min(1, 'reason is empty: say in a few words why the user wants the money back, e.g. "arrived broken".')
+    .max(500, 'reason is longer than 500 characters: summarise it in a sentence.')
+    .describe('Why the user wants the money back, in their words (1–500 characters), e.g. "arrived broken".'),
+  currency: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z]{3}$/, 'currency is a three-letter code such as "CNY" or "USD"; leave it out if unsure.')
+    .optional()
+    .describe(
+      'Optional: the currency the user named, as an ISO code ("CNY" for 元/¥/RMB, "USD" for $). The refund is refused when it is not the order’s currency. Leave it out when the user named none.',
+    ),
+});
+
+type IssueRefundInput = z.output<typeof issueRefundInput>;
+
+/** The model's view of a refused or unknown-order attempt: a result it can explain, never a thrown error. */
+function attemptResult(attempt: Exclude<RefundAttempt, { kind: 'issued' }>, amount: number) {
+  switch (attempt.kind) {
+    case 'unknown-order':
+      return { found: false as const, orderId: attempt.orderId };
+    case 'no-total':
+      return {
+        refused: true as const,
+        reason: 'no_total' as const,
+        orderId: attempt.orderId,
+        message: `Order ${attempt.orderId} has no total on record, so it cannot be refunded here. Tell the user to contact support; do not retry.`,
+      };
+    case 'exceeds-remaining': {
+      const { balance } = attempt;
+      const remaining = formatMoney(balance.remainingMinor, balance.currency);
+      return {
+        refused: true as const,
+        reason: 'exceeds_remaining' as const,
+        orderId: balance.orderId,
+        requested: amount,
+        remaining: fromMinorUnits(balance.remainingMinor),
+        total: fromMinorUnits(balance.totalMinor),
+        refunded: fromMinorUnits(balance.refundedMinor),
+        currency: balance.currency,
+        message:
+          `Refused: ${amount} is more than what is left to refund on order ${balance.orderId} (${remaining} of ` +
+          `${formatMoney(balance.totalMinor, balance.currency)}). Nothing was refunded. Tell the user; do not retry ` +
+          'with the same amount, and refund at most the remaining amount only if they ask for it.',
+      };
+    }
+  }
+}
+
+/** Builds `issueRefund`: a write that pays money back on an order, never more than what is left of its total. */
+export function createIssueRefundTool(db: Db, { userId, chatId }: ToolContext) {
+  return tool({
+    description:
+      'Refund money on one order: pays back `amount` (in the order’s currency) and returns the refund number, e.g. RF-000001. ' +
+      'Call it only when the user asks for their money back on a specific order and has said how much; if the order number or the amount is missing, ask for it instead of guessing. ' +
+      'All refunds of an order together never exceed its total: a larger amount comes back refused with what remains. ' +
+      'Do not call it for questions about refund policy or timing (search the help centre), do not repeat a call that succeeded, and do not call it again after the user declined it.',
+    inputSchema: issueRefundInput,
+    execute: async ({ orderId, amount, reason, currency }: IssueRefundInput) => {
+      const attempt = await writeTransaction(db, async (transaction) => {
+        if (currency !== undefined) {
+          const balance = await getRefundBalance(transaction, orderId);
+          if (balance !== undefined && balance.currency !== currency)
+            return { kind: 'currency-mismatch' as const, currency: balance.currency };
+        }
+        return insertRefund(transaction, {
+          orderId,
+          amountMinor: toMinorUnits(amount),
+          reason,
+          userId,
+          chatId,
+        });
+      });
+      if (attempt.kind === 'currency-mismatch') {
+        return {
+          refused: true as const,
+          reason: 'currency_mismatch' as const,
+          orderId,
+          requestedCurrency: currency,
+          currency: attempt.currency,
+          message: `Refused: order ${orderId} is paid in ${attempt.currency}, not ${currency}. Nothing was refunded. Ask the user for the amount in ${attempt.currency}; never convert it yourself.`,
+        };
+      }
+      if (attempt.kind !== 'issued') return attemptResult(attempt, amount);
+      const { refund } = attempt;
+      return {
+        refundId: refund.refundId,
+        orderId: refund.orderId,
+        amount: fromMinorUnits(refund.amountMinor),
+        currency: refund.currency,
+        status: 'issued' as const,
+      };
+    },
+  });
+}
+
+/** What the card shows before a person decides: the order's total, refunded so far, and what would remain. */
+async function previewRefund(db: Db, { orderId, amount, currency }: IssueRefundInput): Promise<ToolPreview> {
+  const balance = await getRefundBalance(db, orderId);
+  if (balance === undefined) {
+    return {
+      lines: [],
+      warnings: [
+        {
+          en: `Order ${orderId} does not exist or has no total: nothing can be refunded.`,
+          zh: `订单 ${orderId} 不存在或没有金额记录：无法退款。`,
+        },
+      ],
+    };
+  }
+  const money = (minor: number) => formatMoney(minor, balance.currency);
+  const after = balance.remainingMinor - toMinorUnits(amount);
+  return {
+    lines: [
+      { label: { en: 'Order total', zh: '订单总额' }, value: money(balance.totalMinor) },
+      { label: { en: 'Refunded so far', zh: '已退金额' }, value: money(balance.refundedMinor) },
+      { label: { en: 'Left after this refund', zh: '本次退款后剩余' }, value: money(Math.max(0, after)) },
+    ],
+    warnings: [
+      ...(after < 0
+        ? [
+            {
+              en: `This is more than the ${money(balance.remainingMinor)} left to refund: it will be refused.`,
+              zh: `超过了剩余可退的 ${money(balance.remainingMinor)}：将被拒绝。`,
+            },
+          ]
+        : []),
+      ...(currency !== undefined && currency !== balance.currency
+        ? [
+            {
+              en: `The order is paid in ${balance.currency}, not ${currency}: it will be refused.`,
+              zh: `订单币种是 ${balance.currency}，不是 ${currency}：将被拒绝。`,
+            },
+          ]
+        : []),
+    ],
+  };
+}
+
+/** `issueRefund`, declared once: its facts, its factory and its preview. */
+export const issueRefundTool = defineTool(issueRefundFacts, {
+  inputSchema: issueRefundInput,
+  create: createIssueRefundTool,
+  preview: previewRefund,
+});
