@@ -151,7 +151,10 @@ const en = {
   todos: 'Todos',
   noTickets: 'No tickets yet.',
   noTodos: 'No todos yet.',
-  ticketStatuses: { open: 'Open', closed: 'Closed' } as Record<Ticket['status'], string>,
+  ticketStatuses: { open: 'Open', closed: 'Closed', cancelled: 'Cancelled' } as Record<
+    Ticket['status'],
+    string
+  >,
   todoStatuses: { open: 'To do', done: 'Done' } as Record<Todo['status'], string>,
   loadFailed: 'Could not load.',
   account: 'Account',
@@ -216,6 +219,7 @@ const en = {
     error: 'Failed',
     rate_limited: 'Rate limited',
     approved_by_rule: 'Allowed by rule',
+    undone: 'Undone',
   } satisfies Record<AuditOutcome, string> as Record<AuditOutcome, string>,
 };
 
@@ -327,7 +331,7 @@ const zh: Dictionary = {
   todos: '待办',
   noTickets: '还没有工单。',
   noTodos: '还没有待办。',
-  ticketStatuses: { open: '待处理', closed: '已关闭' },
+  ticketStatuses: { open: '待处理', closed: '已关闭', cancelled: '已取消' },
   todoStatuses: { open: '未完成', done: '已完成' },
   loadFailed: '加载失败。',
   account: '账户',
@@ -387,6 +391,7 @@ const zh: Dictionary = {
     error: '失败',
     rate_limited: '已限流',
     approved_by_rule: '按规则允许',
+    undone: '已撤销',
   },
 };
 
