@@ -443,6 +443,7 @@ const toolEffectsAndUndo = (engine: DatabaseEngine) => [
     user_id TEXT,
     tool_name TEXT NOT NULL,
     tool_call_id TEXT NOT NULL,
+    input TEXT NOT NULL,
     result TEXT NOT NULL,
     created_at BIGINT NOT NULL,
     expires_at BIGINT NOT NULL,

@@ -194,6 +194,8 @@ export type ToolEffectTable = {
   tool_name: string;
   /** The call that executed (a replay keeps the first call's id). */
   tool_call_id: string;
+  /** The validated input, as JSON (an undo drops the idempotency store's entry by it). */
+  input: string;
   /** What the model saw, as JSON. */
   result: string;
   /** Epoch milliseconds of the commit. */

@@ -10,6 +10,8 @@ export type ToolEffectCall = {
   scope: string;
   toolName: string;
   toolCallId: string;
+  /** The validated input the key was derived from. */
+  input: unknown;
   /** The user whose turn made the call. */
   userId?: string | null;
 };
@@ -66,6 +68,7 @@ export async function commitToolEffect<OUTPUT>(
           user_id: call.userId ?? null,
           tool_name: call.toolName,
           tool_call_id: call.toolCallId,
+          input: JSON.stringify(call.input ?? null),
           result: JSON.stringify(output ?? null),
           created_at: current,
           expires_at: current + ttlMs,
@@ -115,6 +118,7 @@ export type ToolEffectRecord = {
   userId: string | null;
   toolName: string;
   toolCallId: string;
+  input: unknown;
   output: unknown;
   createdAt: number;
   undoneAt: number | null;
@@ -141,6 +145,7 @@ export async function findToolEffect(
     userId: row.user_id,
     toolName: row.tool_name,
     toolCallId: row.tool_call_id,
+    input: JSON.parse(row.input),
     output: JSON.parse(row.result),
     createdAt: Number(row.created_at),
     undoneAt: row.undone_at === null ? null : Number(row.undone_at),

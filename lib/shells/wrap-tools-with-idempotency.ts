@@ -13,6 +13,8 @@ export type EffectCall = {
   scope: string;
   toolName: string;
   toolCallId: string;
+  /** The validated input the key was derived from. */
+  input: unknown;
   partition?: string;
 };
 
@@ -70,7 +72,14 @@ export function wrapToolsWithIdempotency<TOOLS extends ToolSet>(
         const key = downstreamIdempotencyKey(scope, toolName, input);
         const idempotency: WriteExecution = { idempotencyKey: key };
         if (effects !== undefined) {
-          const call = { idempotencyKey: key, scope, toolName, toolCallId: options.toolCallId, partition };
+          const call = {
+            idempotencyKey: key,
+            scope,
+            toolName,
+            toolCallId: options.toolCallId,
+            input,
+            partition,
+          };
           idempotency.commit = async (effect) => {
             const committed = await effects.commit(call, effect);
             if (committed.replayed) replayed?.();
