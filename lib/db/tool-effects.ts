@@ -27,10 +27,15 @@ export type CommitToolEffectOptions = {
   retentionMs?: number;
   /** The clock, in epoch ms. Default `Date.now`. */
   now?: () => number;
+  /** Every how many commits (of this process) a batch of old records is pruned. Default 16. */
+  pruneEvery?: number;
 };
 
-// Records pruned per commit: old rows go a few at a time, and never pile up.
-const pruneBatch = 50;
+// Every `pruneEvery`-th commit of a process also deletes up to `pruneBatch` long-expired
+// records: more than it adds, so old rows never pile up, at a small cost per write.
+const defaultPruneEvery = 16;
+const pruneBatch = 64;
+let commitsSincePrune = 0;
 const oneDayMs = 86_400_000;
 
 /**
@@ -39,25 +44,29 @@ const oneDayMs = 86_400_000;
  * effect does not run and the recorded output is returned instead, as the model saw it
  * the first time. Two instances racing on one key: the standing-key unique index lets one
  * commit; the other's transaction rolls back (its effect with it) and it replays the winner.
- * A few long-expired records are pruned in the same transaction.
+ * Now and then a batch of long-expired records is pruned in the same transaction.
  */
 export async function commitToolEffect<OUTPUT>(
   db: Db,
   call: ToolEffectCall,
   effect: (transaction: Db) => Promise<OUTPUT>,
-  { ttlMs, retentionMs = oneDayMs, now = Date.now }: CommitToolEffectOptions,
+  { ttlMs, retentionMs = oneDayMs, now = Date.now, pruneEvery = defaultPruneEvery }: CommitToolEffectOptions,
 ): Promise<CommittedEffect<OUTPUT>> {
   try {
     return await writeTransaction(db, async (transaction) => {
       const current = now();
-      const standing = await findStandingEffect(transaction, call.idempotencyKey, current);
-      if (standing !== undefined) return { output: standing as OUTPUT, replayed: true };
-      // An expired record of this key gives way to the new execution.
-      await transaction
-        .deleteFrom('tool_effects')
+      const existing = await transaction
+        .selectFrom('tool_effects')
+        .select(['id', 'result', 'expires_at'])
         .where('idempotency_key', '=', call.idempotencyKey)
         .where('undone_at', 'is', null)
-        .execute();
+        .executeTakeFirst();
+      if (existing !== undefined && Number(existing.expires_at) > current) {
+        return { output: JSON.parse(existing.result) as OUTPUT, replayed: true };
+      }
+      // An expired record of this key gives way to the new execution.
+      if (existing !== undefined)
+        await transaction.deleteFrom('tool_effects').where('id', '=', existing.id).execute();
       const output = await effect(transaction);
       await transaction
         .insertInto('tool_effects')
@@ -75,7 +84,11 @@ export async function commitToolEffect<OUTPUT>(
           undone_at: null,
         })
         .execute();
-      await pruneToolEffects(transaction, current - Math.max(ttlMs, retentionMs));
+      commitsSincePrune += 1;
+      if (commitsSincePrune >= pruneEvery) {
+        commitsSincePrune = 0;
+        await pruneToolEffects(transaction, current - Math.max(ttlMs, retentionMs));
+      }
       return { output, replayed: false };
     });
   } catch (error) {

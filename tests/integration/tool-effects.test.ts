@@ -137,7 +137,7 @@ describe.each(databaseEngines)('write effects and their records on %s', (engine)
 
   it('prunes records long past their window as new ones commit', async () => {
     let now = 1_000_000;
-    const options = { ttlMs: 1_000, retentionMs: 1_000, now: () => now };
+    const options = { ttlMs: 1_000, retentionMs: 1_000, now: () => now, pruneEvery: 1 };
     for (const title of ['a', 'b', 'c']) {
       const key = downstreamIdempotencyKey('chat-1', 'addTodo', { title });
       await commitToolEffect(
