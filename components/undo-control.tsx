@@ -100,9 +100,8 @@ export function UndoControl({ part, chatId }: { part: ToolPart; chatId: string }
         onClick={() => void undo()}
       >
         <Undo2 aria-hidden="true" />
-        <span role="timer" aria-live="off" className="tabular-nums">
-          {t.undoIn(secondsLeft)}
-        </span>
+        {/* Not a `timer` role: that is the approval countdown's, which ends with the decision. */}
+        <span className="tabular-nums">{t.undoIn(secondsLeft)}</span>
       </Button>
     </div>
   );
