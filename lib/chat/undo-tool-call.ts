@@ -26,8 +26,6 @@ export type UndoResult = { status: number; body: Record<string, unknown> };
 
 const notFound: UndoResult = { status: 404, body: { error: 'No such tool call' } };
 
-type Located = { record: ToolEffectRecord; undo: NonNullable<(typeof toolRegistry)[number]['undo']> };
-
 /** The call's effect record and its tool's undo, when the call is `userId`'s; else undefined. */
 async function locate(db: Db, input: z.output<typeof undoRequestSchema>, userId: string) {
   let chatId: string;
@@ -44,7 +42,7 @@ async function locate(db: Db, input: z.output<typeof undoRequestSchema>, userId:
   const record = await findToolEffect(db, { scope: chatId, toolCallId, userId });
   if (record === undefined) return undefined;
   const descriptor = toolRegistry.find((candidate) => candidate.name === record.toolName);
-  return { record, undo: descriptor?.undo } as Located | (Omit<Located, 'undo'> & { undo: undefined });
+  return { record, undo: descriptor?.undo };
 }
 
 /** The undo window of `record`, in epoch ms. */

@@ -82,7 +82,12 @@ describe.each(databaseEngines)('POST /api/chat/undo on %s', (engine) => {
     }[];
     expect(rows.map((row) => row.outcome)).toContain('undone');
     const part = (await savedParts(chatId)).find((candidate) => candidate.toolCallId === output.toolCallId);
-    expect(part?.output).toMatchObject({ ticketId: output.ticketId, undone: true });
+    // What the model reads of this call on the next turn (the history comes from the saved chat).
+    expect(part?.output).toMatchObject({
+      ticketId: output.ticketId,
+      undone: true,
+      undoneMessage: expect.stringContaining(`The user undid ticket ${output.ticketId}`),
+    });
 
     // The undone call no longer replays: asked again, a new ticket is opened.
     const again = await allowedTicket(chatId, 'wrong printer');
