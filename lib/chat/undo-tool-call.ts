@@ -6,9 +6,11 @@ import { getApproval, getChatMessages, insertAuditRow, updateChatMessage } from 
 import type { Db } from '@/lib/db/engine';
 import { getDb } from '@/lib/db/get-db';
 import { findToolEffect, markToolEffectUndone, type ToolEffectRecord } from '@/lib/db/tool-effects';
+import { reportError } from '@/lib/errors/report-error';
 import { describeZodError } from '@/lib/http/json';
 import { getIdempotencyStore } from '@/lib/server/stores';
 import { hashToolArguments } from '@/lib/shells/wrap-tools-with-audit';
+import { observeAuditedCall } from '@/lib/telemetry/observe-audited-call';
 import { toolRegistry } from '@/lib/tools/registry';
 import { summarizeToolCall } from '@/lib/tools/tool-summaries';
 
@@ -94,22 +96,31 @@ export async function undoToolCall(input: unknown, userId: string): Promise<Undo
       ? { status: 409, body: { error: 'This call was already undone' } }
       : { status: 409, body: { error: 'The undo window of this call has passed' } };
   }
-  await Promise.allSettled([
+  const auditRow = {
+    userId,
+    chatId: record.scope,
+    worker: workerOf(record.toolName),
+    toolName: record.toolName,
+    toolCallId: record.toolCallId,
+    argsHash: hashToolArguments(record.input),
+    outcome: 'undone' as const,
+    durationMs: Date.now() - started,
+    createdAt: new Date(started).toISOString(),
+    summary: summarizeToolCall(record.toolName, record.input),
+  };
+  // Counted like every audited outcome (toolgate_tool_calls_total{outcome="undone"}).
+  observeAuditedCall(auditRow);
+  // The undo stands once committed; what follows is reported when it fails, never undone.
+  const followUps = await Promise.allSettled([
     Promise.resolve(getIdempotencyStore().forget(record.scope, record.toolName, record.input)),
-    insertAuditRow(db, {
-      userId,
-      chatId: record.scope,
-      worker: workerOf(record.toolName),
-      toolName: record.toolName,
-      toolCallId: record.toolCallId,
-      argsHash: hashToolArguments(record.input),
-      outcome: 'undone',
-      durationMs: Date.now() - started,
-      createdAt: new Date(started).toISOString(),
-      summary: summarizeToolCall(record.toolName, record.input),
-    }),
+    insertAuditRow(db, auditRow),
     markSavedPartUndone(db, record),
   ]);
+  const steps = ['forgetting the idempotency entry', 'auditing', 'marking the saved tool part'];
+  followUps.forEach((result, index) => {
+    if (result.status === 'rejected')
+      reportError(result.reason, `undo of ${record.toolName}: ${steps[index]}`);
+  });
   return { status: 200, body: { undone: true } };
 }
 
