@@ -2,7 +2,7 @@ import type { UIMessageChunk } from 'ai';
 import { createClient } from 'redis';
 import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
 import { userMessage } from '../support/chat-client';
-import { guestCookie, postChat } from '../support/http-chat';
+import { guestCookie, postChat, postDecision } from '../support/http-chat';
 import { type NextServer, startNextServer } from '../support/next-server';
 import { createEmptyDatabase, type EmptyDatabase } from '../support/test-database';
 
@@ -99,6 +99,48 @@ describe.each(setups)('a write on $engine with the $store store', (setup) => {
     expect((await ticketsOf(restarted, cookie)).map((ticket) => ticket.ticketId)).toEqual([
       committed[0].ticketId,
     ]);
+  }, 90_000);
+});
+
+describe('a write behind an approval card', () => {
+  it('asks again after the crash, and the allowed repeat replays the committed ticket', async () => {
+    const environment = await environmentFor({ engine: 'sqlite', store: 'memory' });
+    delete environment.AGENT_CONFIRM_TOOLS;
+    const faulty = await start({
+      ...environment,
+      TOOLGATE_FAULT: 'crash-after-effect',
+      TOOLGATE_TESTING: '1',
+    });
+    const cookie = await guestCookie(faulty.url);
+    const chatId = `crash-approval-${Date.now()}`;
+    const command = '/tool createTicket {"title":"allowed, then the lights went out"}';
+    const exited = new Promise((resolve) => faulty.process.once('exit', resolve));
+
+    const first = await postChat(faulty.url, { id: chatId, messages: [userMessage(command)] }, { cookie });
+    const asked = await first.until('tool-approval-request');
+    await postDecision(
+      faulty.url,
+      { approvalId: asked.approvalId, sessionId: chatId, approved: true },
+      { cookie },
+    ).catch(() => undefined);
+    await first.rest().catch(() => undefined);
+    await exited;
+
+    const restarted = await start(environment, faulty.port);
+    const committed = await ticketsOf(restarted, cookie);
+    expect(committed).toHaveLength(1);
+    // Approval sits outside idempotency: the repeat shows a card of its own.
+    const again = await postChat(restarted.url, { id: chatId, messages: [userMessage(command)] }, { cookie });
+    const askedAgain = await again.until('tool-approval-request');
+    expect(askedAgain.approvalId).not.toBe(asked.approvalId);
+    const decision = await postDecision(
+      restarted.url,
+      { approvalId: askedAgain.approvalId, sessionId: chatId, approved: true },
+      { cookie },
+    );
+    expect(decision.status).toBe(200);
+    expect(outputOf(await again.rest())).toMatchObject({ ticketId: committed[0].ticketId });
+    expect(await ticketsOf(restarted, cookie)).toHaveLength(1);
   }, 90_000);
 });
 
