@@ -449,8 +449,8 @@ const toolEffectsAndUndo = (engine: DatabaseEngine) => [
     expires_at BIGINT NOT NULL,
     undone_at BIGINT
   )`,
-  // One standing record per key: two instances committing the same call at once cannot both win.
-  'CREATE UNIQUE INDEX IF NOT EXISTS tool_effects_standing_key ON tool_effects (idempotency_key) WHERE undone_at IS NULL',
+  // One standing record per key and user: two instances committing the same call at once cannot both win.
+  'CREATE UNIQUE INDEX IF NOT EXISTS tool_effects_standing_key ON tool_effects (idempotency_key, user_id) WHERE undone_at IS NULL',
   'CREATE INDEX IF NOT EXISTS tool_effects_call ON tool_effects (scope, tool_call_id)',
   'CREATE INDEX IF NOT EXISTS tool_effects_expires ON tool_effects (expires_at)',
   ...(engine === 'postgres'

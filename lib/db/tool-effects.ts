@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import type { ExpressionBuilder } from 'kysely';
 import type { Db } from './engine';
+import type { DatabaseSchema } from './schema';
 import { writeTransaction } from './write-transaction';
 
 /** Which call an effect record belongs to. */
@@ -59,6 +61,7 @@ export async function commitToolEffect<OUTPUT>(
         .selectFrom('tool_effects')
         .select(['id', 'result', 'expires_at'])
         .where('idempotency_key', '=', call.idempotencyKey)
+        .where((eb) => ownedBy(eb, call.userId))
         .where('undone_at', 'is', null)
         .executeTakeFirst();
       if (existing !== undefined && Number(existing.expires_at) > current) {
@@ -93,22 +96,36 @@ export async function commitToolEffect<OUTPUT>(
     });
   } catch (error) {
     // Lost a race to another instance: its record stands, and this effect rolled back.
-    const standing = await findStandingEffect(db, call.idempotencyKey, now()).catch(() => undefined);
+    const standing = await findStandingEffect(db, call, now()).catch(() => undefined);
     if (standing !== undefined) return { output: standing as OUTPUT, replayed: true };
     throw error;
   }
 }
 
-/** The recorded output of a standing record of `idempotencyKey`, or undefined. */
-async function findStandingEffect(db: Db, idempotencyKey: string, now: number): Promise<unknown> {
+/** The recorded output of a standing record of the call's key and user, or undefined. */
+async function findStandingEffect(db: Db, call: ToolEffectCall, now: number): Promise<unknown> {
   const row = await db
     .selectFrom('tool_effects')
     .select('result')
-    .where('idempotency_key', '=', idempotencyKey)
+    .where('idempotency_key', '=', call.idempotencyKey)
+    .where((eb) => ownedBy(eb, call.userId))
     .where('undone_at', 'is', null)
     .where('expires_at', '>', now)
     .executeTakeFirst();
   return row === undefined ? undefined : JSON.parse(row.result);
+}
+
+/**
+ * Records are per user as well as per chat: a chat id the client picked again after a
+ * deletion, by someone else, must never replay another user's result.
+ */
+function ownedBy(eb: ExpressionBuilder<DatabaseSchema, 'tool_effects'>, userId: string | null | undefined) {
+  return userId == null ? eb('user_id', 'is', null) : eb('user_id', '=', userId);
+}
+
+/** Deletes every record of one chat (the chat was deleted: nothing of it may replay). */
+export async function deleteToolEffectsOfScope(db: Db, scope: string): Promise<void> {
+  await db.deleteFrom('tool_effects').where('scope', '=', scope).execute();
 }
 
 /** Deletes up to a batch of records that expired before `before` (epoch ms). */

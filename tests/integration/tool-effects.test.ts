@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { countTickets, type Db, listTickets } from '@/lib/db';
-import { commitToolEffect } from '@/lib/db/tool-effects';
+import { migrations } from '@/lib/db/migrations';
+import { commitToolEffect, deleteToolEffectsOfScope } from '@/lib/db/tool-effects';
 import { downstreamIdempotencyKey, type EffectRecorder, wrapToolsWithIdempotency } from '@/lib/shells';
 import { createMemoryIdempotencyStore } from '@/lib/stores';
 import { createCreateTicketTool } from '@/lib/tools/create-ticket';
@@ -157,5 +158,42 @@ describe.each(databaseEngines)('write effects and their records on %s', (engine)
     );
     const rows = await db.selectFrom('tool_effects').select('tool_call_id').execute();
     expect(rows.map((row) => row.tool_call_id)).toEqual(['d']);
+  });
+
+  it('never replays another user’s record of the same chat id and call, and forgets a deleted chat', async () => {
+    const key = downstreamIdempotencyKey('reused-chat', 'addTodo', { title: 'mine' });
+    const callOf = (userId: string) => ({
+      idempotencyKey: key,
+      scope: 'reused-chat',
+      toolName: 'addTodo',
+      toolCallId: `call-${userId}`,
+      input: { title: 'mine' },
+      userId,
+    });
+    const options = { ttlMs: 60_000 };
+    await commitToolEffect(db, callOf('user-a'), async () => 'a’s result', options);
+    expect(await commitToolEffect(db, callOf('user-b'), async () => 'b’s result', options)).toEqual({
+      output: 'b’s result',
+      replayed: false,
+    });
+    await deleteToolEffectsOfScope(db, 'reused-chat');
+    expect(await commitToolEffect(db, callOf('user-a'), async () => 'a again', options)).toEqual({
+      output: 'a again',
+      replayed: false,
+    });
+  });
+
+  it('migrates again over its own step without harm (IF NOT EXISTS)', async () => {
+    const last = migrations.at(-1);
+    if (last === undefined) throw new Error('no migrations');
+    await last.up(db, engine);
+    const key = downstreamIdempotencyKey('chat-1', 'addTodo', { title: 'after' });
+    const committed = await commitToolEffect(
+      db,
+      { idempotencyKey: key, scope: 'chat-1', toolName: 'addTodo', toolCallId: 'c', input: {}, userId: 'u' },
+      async () => 'ok',
+      { ttlMs: 60_000 },
+    );
+    expect(committed.replayed).toBe(false);
   });
 });
