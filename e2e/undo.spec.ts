@@ -5,7 +5,10 @@ test.use({ locale: 'en-US' });
 test.describe('undo a write (en)', () => {
   test('Undo after allowing a ticket: the panel shows it cancelled and the card says Undone, also after a reload', async ({
     chatPage,
+    page,
   }) => {
+    // The browser's clock is an hour fast: the countdown must come from the server's remaining time.
+    await page.clock.setSystemTime(Date.now() + 60 * 60_000);
     await chatPage.goto('/');
     await chatPage.send('create a ticket: wrong order number');
     const card = chatPage.toolCards('createTicket').last();
@@ -14,7 +17,7 @@ test.describe('undo a write (en)', () => {
     const ticketId = await chatPage.ticketIdIn(chatPage.agentMessages.last());
     await expect(chatPage.tickets(ticketId)).toContainText('Open');
 
-    // The button counts down the window the server sent (30 s by default).
+    // The button counts down the window the server sent (30 s by default), whatever the clock says.
     const undo = card.getByRole('button', { name: /^Undo this call \(\d+ seconds left\)$/ });
     await expect(undo).toBeVisible();
     const seconds = Number(/\d+/.exec((await undo.getAttribute('aria-label')) ?? '')?.[0]);
