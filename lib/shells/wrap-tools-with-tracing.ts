@@ -169,6 +169,8 @@ function endApproval(call: ToolCallObservation, event?: string): void {
 
 /** How the idempotency shell answered: the tool ran, an earlier result, or a concurrent run's. */
 function idempotencyOf(call: ToolCallObservation): 'executed' | 'replayed' | 'shared' {
+  // A tool that commits through its effect record reaches `execute` even when the record answers.
+  if (call.outcome === 'replayed') return 'replayed';
   if (call.executed) return 'executed';
   return call.keyInFlight ? 'shared' : 'replayed';
 }
