@@ -170,8 +170,7 @@ function endApproval(call: ToolCallObservation, event?: string): void {
 /** How the idempotency shell answered: the tool ran, an earlier result, or a concurrent run's. */
 function idempotencyOf(call: ToolCallObservation): 'executed' | 'replayed' | 'shared' {
   // A tool that commits through its effect record reaches `execute` even when the record answers.
-  if (call.outcome === 'replayed') return 'replayed';
-  if (call.executed) return 'executed';
+  if (call.executed) return call.outcome === 'replayed' ? 'replayed' : 'executed';
   return call.keyInFlight ? 'shared' : 'replayed';
 }
 
