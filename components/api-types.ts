@@ -54,7 +54,7 @@ export type Ticket = {
   title: string;
   detail?: string | null;
   orderId?: string | null;
-  status: 'open' | 'closed';
+  status: 'open' | 'closed' | 'cancelled';
   createdAt: string | number;
 };
 

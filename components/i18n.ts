@@ -131,6 +131,12 @@ const en = {
   denied: 'Denied',
   expired: 'Expired',
   cancelled: 'Cancelled',
+  undo: 'Undo',
+  undoIn: (seconds: number) => `Undo (${seconds} s)`,
+  undoLabel: (seconds: number) => `Undo this call (${seconds} seconds left)`,
+  undone: 'Undone',
+  undoneExplain: 'You took this back; the model is told on your next message.',
+  undoFailed: 'Could not undo this call.',
   replayed: 'Replayed',
   replayedExplain:
     'Same request in this chat: the earlier result was returned and the tool did not run again.',
@@ -151,7 +157,10 @@ const en = {
   todos: 'Todos',
   noTickets: 'No tickets yet.',
   noTodos: 'No todos yet.',
-  ticketStatuses: { open: 'Open', closed: 'Closed' } as Record<Ticket['status'], string>,
+  ticketStatuses: { open: 'Open', closed: 'Closed', cancelled: 'Cancelled' } as Record<
+    Ticket['status'],
+    string
+  >,
   todoStatuses: { open: 'To do', done: 'Done' } as Record<Todo['status'], string>,
   loadFailed: 'Could not load.',
   account: 'Account',
@@ -244,6 +253,7 @@ const en = {
     error: 'Failed',
     rate_limited: 'Rate limited',
     approved_by_rule: 'Allowed by rule',
+    undone: 'Undone',
   } satisfies Record<AuditOutcome, string> as Record<AuditOutcome, string>,
 };
 
@@ -337,6 +347,12 @@ const zh: Dictionary = {
   denied: '已拒绝',
   expired: '已过期',
   cancelled: '已取消',
+  undo: '撤销',
+  undoIn: (seconds: number) => `撤销（${seconds} 秒）`,
+  undoLabel: (seconds: number) => `撤销这次调用（还剩 ${seconds} 秒）`,
+  undone: '已撤销',
+  undoneExplain: '你已撤销这次操作；下一条消息时会告诉模型。',
+  undoFailed: '撤销失败。',
   replayed: '幂等命中',
   replayedExplain: '本会话里同样的请求：返回的是上次的结果，工具没有再执行一次。',
   autoDenyIn: (seconds: number) => `${seconds} 秒后自动拒绝`,
@@ -355,7 +371,7 @@ const zh: Dictionary = {
   todos: '待办',
   noTickets: '还没有工单。',
   noTodos: '还没有待办。',
-  ticketStatuses: { open: '待处理', closed: '已关闭' },
+  ticketStatuses: { open: '待处理', closed: '已关闭', cancelled: '已取消' },
   todoStatuses: { open: '未完成', done: '已完成' },
   loadFailed: '加载失败。',
   account: '账户',
@@ -442,6 +458,7 @@ const zh: Dictionary = {
     error: '失败',
     rate_limited: '已限流',
     approved_by_rule: '按规则允许',
+    undone: '已撤销',
   },
 };
 

@@ -18,6 +18,7 @@ import { Button } from './ui/button';
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from './ui/card';
 import { cn } from './ui/cn';
 import { Textarea } from './ui/textarea';
+import { UndoControl } from './undo-control';
 import { maxExtensions, useApprovalCard } from './use-approval-card';
 import { useWorkspace } from './workspace-provider';
 
@@ -144,6 +145,7 @@ export function ToolCard({
           </p>
         )}
         <ToolBody part={part} denial={denial} outcome={outcome} />
+        <UndoControl part={part} chatId={chatId} />
         {deniedNote !== undefined && (
           <Section label={t.yourNote}>
             <p className="text-xs" data-testid="denial-note">

@@ -301,6 +301,17 @@ const environmentFields = z.object({
     .string()
     .optional()
     .transform((value) => value === '1'),
+  TOOLGATE_UNDO_WINDOW_MS: positiveInteger('TOOLGATE_UNDO_WINDOW_MS', 30_000),
+  // Test-only fault injection; honoured only together with TOOLGATE_TESTING=1 (checked below).
+  TOOLGATE_TESTING: flag('TOOLGATE_TESTING'),
+  TOOLGATE_FAULT: optionalText.pipe(
+    z
+      .enum(['crash-after-effect'], {
+        error: (issue) =>
+          `TOOLGATE_FAULT must be crash-after-effect (or unset), got "${String(issue.input)}"`,
+      })
+      .optional(),
+  ),
 });
 
 // Checked once every field is parsed: an MCP tool name is valid only for a configured server.
@@ -315,6 +326,13 @@ const environmentSchema = environmentFields
         code: 'custom',
         message:
           'SMTP_URL needs BETTER_AUTH_URL (the public URL of this deployment, e.g. https://chat.example.com): verification links are built from it',
+      });
+    }
+    // A fault left set in production would kill the server after every write.
+    if (config.TOOLGATE_FAULT !== undefined && !config.TOOLGATE_TESTING) {
+      context.addIssue({
+        code: 'custom',
+        message: `TOOLGATE_FAULT=${config.TOOLGATE_FAULT} is a test-only fault and needs TOOLGATE_TESTING=1; unset it outside tests`,
       });
     }
   });

@@ -26,6 +26,7 @@ const variantByOutcome: Record<AuditOutcome, BadgeVariant> = {
   error: 'destructive',
   rate_limited: 'warning',
   approved_by_rule: 'success',
+  undone: 'outline',
 };
 
 /** The text filters' look (user id, chat id). */

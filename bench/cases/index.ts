@@ -2,6 +2,7 @@ import type { BenchCase } from '../support/types';
 import { approvalResume } from './approval-resume';
 import { chatThroughput } from './chat-throughput';
 import { databaseEngines } from './database-engines';
+import { effectRecords } from './effect-records';
 import { keyDerivation } from './key-derivation';
 import { memory } from './memory';
 import { nlu } from './nlu';
@@ -21,5 +22,6 @@ export const benchCases: Record<string, BenchCase> = {
   'approval-resume': approvalResume,
   'parked-approvals': parkedApprovals,
   'database-engines': databaseEngines,
+  'effect-records': effectRecords,
   tracing: tracing,
 };

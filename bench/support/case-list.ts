@@ -12,6 +12,7 @@ const needsBuildByCase: Record<string, boolean> = {
   'approval-resume': true,
   'parked-approvals': true,
   'database-engines': true,
+  'effect-records': false,
   tracing: true,
 };
 

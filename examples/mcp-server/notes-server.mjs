@@ -7,7 +7,8 @@
  *
  * Environment, for tests and demos:
  * - NOTES_MCP_CALL_LOG: a file that gets one JSON line per tool call, so a test can count
- *   what the server really ran (a replay answered by Toolgate never reaches it).
+ *   what the server really ran (a replay answered by Toolgate never reaches it), with the
+ *   idempotency key Toolgate sent in `_meta["io.toolgate/idempotency-key"]` for a write.
  * - NOTES_MCP_OUTAGE_FILE: while this file exists the server refuses to start, which is
  *   how a test keeps a killed stdio server down until it lets it come back.
  */
@@ -31,10 +32,14 @@ const notes = new Map([
   ['n3', 'Renew the passport before June'],
 ]);
 
-function logCall(tool, args) {
+/** The key Toolgate sends with each write: the same for every repeat of one call, so a server can dedupe too. */
+const idempotencyKeyOf = (extra) => extra?._meta?.['io.toolgate/idempotency-key'];
+
+function logCall(tool, args, idempotencyKey) {
   const file = process.env.NOTES_MCP_CALL_LOG;
   if (!file) return;
-  appendFileSync(file, `${JSON.stringify({ tool, args, pid: process.pid, at: new Date().toISOString() })}\n`);
+  const line = { tool, args, idempotencyKey, pid: process.pid, at: new Date().toISOString() };
+  appendFileSync(file, `${JSON.stringify(line)}\n`);
 }
 
 const text = (value) => ({ content: [{ type: 'text', text: value }] });
@@ -49,8 +54,8 @@ function createNotesServer() {
       inputSchema: { query: z.string().max(200).optional().describe('Only notes containing this text') },
       annotations: { readOnlyHint: true },
     },
-    async ({ query }) => {
-      logCall('list_notes', { query });
+    async ({ query }, extra) => {
+      logCall('list_notes', { query }, idempotencyKeyOf(extra));
       const lines = [...notes]
         .filter(([, note]) => !query || note.toLowerCase().includes(query.toLowerCase()))
         .map(([id, note]) => `${id}: ${note}`);
@@ -65,8 +70,8 @@ function createNotesServer() {
       inputSchema: { id: z.string().min(1).max(64).describe('The id of the note, e.g. "n1"') },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
     },
-    async ({ id }) => {
-      logCall('delete_note', { id });
+    async ({ id }, extra) => {
+      logCall('delete_note', { id }, idempotencyKeyOf(extra));
       const note = notes.get(id);
       if (note === undefined) return text(`There is no note ${id}; nothing was deleted.`);
       notes.delete(id);

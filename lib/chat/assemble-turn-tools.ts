@@ -4,6 +4,7 @@ import {
   type ApprovalDecisionEvent,
   type ApprovalShellOptions,
   composeToolShells,
+  type EffectRecorder,
   type IdempotencyReplayEvent,
   type ToolRateLimiter,
   type ToolShell,
@@ -50,6 +51,8 @@ export type AssembleTurnToolsOptions = {
   /** Absent: no approval shell (the non-streaming endpoint). */
   approval?: TurnApprovalOptions;
   store: IdempotencyStore;
+  /** Records each built-in write's result in the write's own transaction (see `wrapToolsWithIdempotency`). */
+  effects?: EffectRecorder;
   /** Tools the idempotency shell guards (the table's `writeTools`); default the built-in write tools. */
   writeTools?: Iterable<string>;
   /** Writes one audit row per tool call; absent: no audit shell. */
@@ -83,6 +86,7 @@ export function assembleTurnTools({
   ownerId,
   approval,
   store,
+  effects,
   writeTools,
   audit,
   rateLimiter,
@@ -151,6 +155,7 @@ export function assembleTurnTools({
       scope: chatId,
       partition: ownerId,
       tools: writeTools,
+      effects,
       onReplay: (event) => {
         if (audit !== undefined) replayedCallIds.add(event.toolCallId);
         onReplay?.(event);

@@ -3,6 +3,7 @@ import { generateId, streamText } from 'ai';
 import { getConfig } from '@/lib/config';
 import { publicErrorText } from '@/lib/errors/public-error';
 import { mcpConfirmToolNames, waitForMcpServers } from '@/lib/mcp/merge-mcp-tools';
+import { getEffectRecorder } from '@/lib/server/effect-recorder';
 import { getToolRateLimiter } from '@/lib/server/rate-limiter';
 import { getIdempotencyStore } from '@/lib/server/stores';
 import { startTurnTelemetry } from '@/lib/telemetry/turn-telemetry';
@@ -50,6 +51,7 @@ export async function completeChatTurn(request: ChatTurnRequest): Promise<Comple
     chatId: request.chatId,
     ownerId: request.ownerId,
     store: getIdempotencyStore(),
+    effects: getEffectRecorder(),
     writeTools: table.writeTools,
     audit: auditWriter.record,
     rateLimiter: getToolRateLimiter(),

@@ -12,6 +12,7 @@ import {
   transitionApproval,
   upsertMessage,
 } from '@/lib/db';
+import { getEffectRecorder } from '@/lib/server/effect-recorder';
 import { getIdempotencyStore } from '@/lib/server/stores';
 import { toolDenial } from '@/lib/shells';
 import { finalOutput, type ToolExecute } from '@/lib/shells/wrap-execute';
@@ -101,6 +102,7 @@ async function carryOut(db: Db, row: ApprovalRecord, approved: boolean): Promise
         timeoutMs: 1,
       },
       store: getIdempotencyStore(),
+      effects: getEffectRecorder(),
       writeTools: table.writeTools,
       audit: auditWriter.record,
       // No rate limit: this call was counted when it first ran up to its card.

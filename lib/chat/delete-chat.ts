@@ -1,11 +1,12 @@
 import 'server-only';
 import { deleteChatApprovalRules, deleteChat as deleteChatRow, getChat, getDb } from '@/lib/db';
+import { deleteToolEffectsOfScope } from '@/lib/db/tool-effects';
 import { getApprovalRegistry, getIdempotencyStore } from '@/lib/server/stores';
 import { endPendingApprovals } from './end-chat-approvals';
 
 /**
  * Deletes a chat the caller owns. Its pending approvals are denied with reason
- * `closed` and its idempotency scope is cleared, so nothing of the chat can act
+ * `closed` and its idempotency scope and effect records are cleared, so nothing of the chat can act
  * or replay after it is gone. Returns false for an unknown chat or another owner.
  */
 export async function deleteOwnedChat({
@@ -21,6 +22,7 @@ export async function deleteOwnedChat({
   await endPendingApprovals(db, getApprovalRegistry(), chatId, 'closed');
   await getApprovalRegistry().closeSession(chatId);
   await getIdempotencyStore().clearScope(chatId);
+  await deleteToolEffectsOfScope(db, chatId);
   // A chat id could come back (the client picks it): its rules must not.
   await deleteChatApprovalRules(db, chatId);
   await deleteChatRow(db, chatId);

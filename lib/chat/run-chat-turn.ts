@@ -11,6 +11,7 @@ import {
 import type { AppConfig } from '@/lib/config';
 import { clearChatStream, type Db, hasApprovalRule, setChatStream, upsertMessage } from '@/lib/db';
 import { publicErrorText } from '@/lib/errors/public-error';
+import { getEffectRecorder } from '@/lib/server/effect-recorder';
 import { getToolRateLimiter } from '@/lib/server/rate-limiter';
 import { getApprovalRegistry, getIdempotencyStore } from '@/lib/server/stores';
 import { createPendingApprovalLimiter } from '@/lib/server/user-rate-limits';
@@ -152,6 +153,7 @@ export async function runChatTurn(start: ChatTurnStart): Promise<ReadableStream<
           }
         : undefined,
     store: getIdempotencyStore(),
+    effects: getEffectRecorder(),
     writeTools,
     audit: auditWriter.record,
     rateLimiter: getToolRateLimiter(),

@@ -15,7 +15,8 @@ import { writeTransaction } from './write-transaction';
  * How a tool call ended, as the audit log records it. `denied`, `timeout`,
  * `aborted` and `closed` are the approval shell's denial reasons; `replayed`
  * means the idempotency shell answered from an earlier execution; `approved_by_rule`
- * means the call ran without a card because the user allowed the tool for that chat.
+ * means the call ran without a card because the user allowed the tool for that chat;
+ * `undone` means the user took back a write that ran (a row of its own, after the call's).
  */
 export const auditOutcomes = [
   'executed',
@@ -28,6 +29,7 @@ export const auditOutcomes = [
   'error',
   'rate_limited',
   'approved_by_rule',
+  'undone',
 ] as const;
 
 export type AuditOutcome = (typeof auditOutcomes)[number];

@@ -415,6 +415,78 @@ export const migrations: readonly Migration[] = [
       await run(db, refundTable[engine]);
     },
   },
+  {
+    // A write's rows and the record of its result commit in one transaction, so a repeat
+    // replays the record when the idempotency store lost the call (crash, flush, eviction).
+    // An undone call is audited as `undone`; a ticket's creation undone leaves it `cancelled`.
+    name: 'tool effect records and undo',
+    up: (db, engine) => run(db, toolEffectsAndUndo(engine)),
+  },
+];
+
+const outcomesWithUndone = [...outcomesWithApprovedByRule, 'undone'];
+
+/**
+ * The audit table rebuilt on SQLite with every column it has today (summary and the hash
+ * chain included), for a new list of outcomes. Re-runnable: a half-built copy is dropped first.
+ */
+const rebuildFullSqliteAuditTable = (outcomes: readonly string[]) => [
+  'DROP TABLE IF EXISTS tool_audit_next',
+  `CREATE TABLE tool_audit_next (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    chat_id TEXT NOT NULL,
+    worker TEXT NOT NULL,
+    tool_name TEXT NOT NULL,
+    tool_call_id TEXT NOT NULL,
+    args_hash TEXT NOT NULL,
+    outcome TEXT NOT NULL ${outcomeCheck(outcomes)},
+    duration_ms INTEGER NOT NULL,
+    created_at TEXT NOT NULL,
+    user_id TEXT,
+    detail TEXT,
+    summary TEXT,
+    seq INTEGER,
+    chained_at TEXT,
+    prev_hash TEXT,
+    hash TEXT
+  )`,
+  `INSERT INTO tool_audit_next (id, chat_id, worker, tool_name, tool_call_id, args_hash, outcome, duration_ms,
+      created_at, user_id, detail, summary, seq, chained_at, prev_hash, hash)
+    SELECT id, chat_id, worker, tool_name, tool_call_id, args_hash, outcome, duration_ms,
+      created_at, user_id, detail, summary, seq, chained_at, prev_hash, hash FROM tool_audit`,
+  'DROP TABLE tool_audit',
+  'ALTER TABLE tool_audit_next RENAME TO tool_audit',
+  'CREATE INDEX IF NOT EXISTS tool_audit_chat_id ON tool_audit (chat_id, id)',
+  'CREATE INDEX IF NOT EXISTS tool_audit_user_id ON tool_audit (user_id, id)',
+  'CREATE UNIQUE INDEX IF NOT EXISTS tool_audit_seq ON tool_audit (seq)',
+  'CREATE INDEX IF NOT EXISTS tool_audit_chained_at ON tool_audit (chained_at, seq)',
+];
+
+/** Effect records (lib/db/tool-effects.ts) and the `undone` audit outcome, on each engine. */
+const toolEffectsAndUndo = (engine: DatabaseEngine) => [
+  `CREATE TABLE IF NOT EXISTS tool_effects (
+    id TEXT PRIMARY KEY,
+    idempotency_key TEXT NOT NULL,
+    scope TEXT NOT NULL,
+    user_id TEXT,
+    tool_name TEXT NOT NULL,
+    tool_call_id TEXT NOT NULL,
+    input TEXT NOT NULL,
+    result TEXT NOT NULL,
+    created_at BIGINT NOT NULL,
+    expires_at BIGINT NOT NULL,
+    undone_at BIGINT
+  )`,
+  // One standing record per key and user: two instances committing the same call at once cannot both win.
+  'CREATE UNIQUE INDEX IF NOT EXISTS tool_effects_standing_key ON tool_effects (idempotency_key, user_id) WHERE undone_at IS NULL',
+  'CREATE INDEX IF NOT EXISTS tool_effects_call ON tool_effects (scope, tool_call_id)',
+  'CREATE INDEX IF NOT EXISTS tool_effects_expires ON tool_effects (expires_at)',
+  ...(engine === 'postgres'
+    ? [
+        'ALTER TABLE tool_audit DROP CONSTRAINT IF EXISTS tool_audit_outcome_check',
+        `ALTER TABLE tool_audit ADD CONSTRAINT tool_audit_outcome_check ${outcomeCheck(outcomesWithUndone)}`,
+      ]
+    : rebuildFullSqliteAuditTable(outcomesWithUndone)),
 ];
 
 /** Adds `orders.total_minor` and `orders.currency` unless they are there already. */

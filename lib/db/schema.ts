@@ -11,7 +11,8 @@ export type TicketTable = {
   title: string;
   detail: string | null;
   order_id: string | null;
-  status: 'open' | 'closed';
+  /** `cancelled` once its creation was undone within the undo window. */
+  status: 'open' | 'closed' | 'cancelled';
   chat_id: string | null;
   /** The user the ticket belongs to; null only for rows written before accounts existed. */
   user_id: string | null;
@@ -211,6 +212,33 @@ export type ChatStreamTable = {
   started_at: string;
 };
 
+/**
+ * The record of one write tool call's result, committed in the same transaction as the
+ * write itself (lib/db/tool-effects.ts): a repeat replays it when the idempotency store
+ * never learnt of the call or forgot it.
+ */
+export type ToolEffectTable = {
+  id: string;
+  /** Hex SHA-256 of `scope::toolName::stableStringify(input)`: the key the tool was given. */
+  idempotency_key: string;
+  /** The chat the call came from (the idempotency shell's scope). */
+  scope: string;
+  user_id: string | null;
+  tool_name: string;
+  /** The call that executed (a replay keeps the first call's id). */
+  tool_call_id: string;
+  /** The validated input, as JSON (an undo drops the idempotency store's entry by it). */
+  input: string;
+  /** What the model saw, as JSON. */
+  result: string;
+  /** Epoch milliseconds of the commit. */
+  created_at: number;
+  /** Epoch milliseconds; from then on a repeat executes anew. */
+  expires_at: number;
+  /** Epoch milliseconds of the undo; null while the effect stands. */
+  undone_at: number | null;
+};
+
 export type SchemaMigrationTable = {
   version: number;
   name: string;
@@ -231,6 +259,7 @@ export type DatabaseSchema = {
   approvals: ApprovalTable;
   approval_rules: ApprovalRuleTable;
   chat_streams: ChatStreamTable;
+  tool_effects: ToolEffectTable;
   schema_migrations: SchemaMigrationTable;
   user: UserTable;
   user_role: UserRoleTable;

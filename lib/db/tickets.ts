@@ -8,7 +8,8 @@ export type Ticket = {
   title: string;
   detail: string | null;
   orderId: string | null;
-  status: 'open' | 'closed';
+  /** `cancelled`: its creation was undone. */
+  status: 'open' | 'closed' | 'cancelled';
   chatId: string | null;
   /** The user the ticket belongs to. */
   userId: string | null;
@@ -61,6 +62,22 @@ export async function insertTicket(db: Db, ticket: NewTicket): Promise<Ticket> {
     .returningAll()
     .executeTakeFirstOrThrow();
   return toTicket(row);
+}
+
+/** Marks one of `userId`'s tickets `cancelled` (its creation was undone); false when there is none. */
+export async function cancelTicket(
+  db: Db,
+  { ticketId, userId }: { ticketId: string; userId: string },
+): Promise<boolean> {
+  const match = /^TK-(\d+)$/.exec(ticketId);
+  if (match === null) return false;
+  const result = await db
+    .updateTable('tickets')
+    .set({ status: 'cancelled' })
+    .where('id', '=', Number(match[1]))
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /** One user's tickets, newest first. */

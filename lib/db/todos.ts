@@ -33,6 +33,16 @@ export async function insertTodo(
   return toTodo(row);
 }
 
+/** Deletes one of `userId`'s to-dos (its creation was undone); false when there is none. */
+export async function deleteTodo(db: Db, { id, userId }: { id: number; userId: string }): Promise<boolean> {
+  const result = await db
+    .deleteFrom('todos')
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}
+
 /** One user's to-dos, newest first. */
 export async function selectTodos(
   db: Db,

@@ -40,6 +40,9 @@ export type McpServerConnectionOptions = {
   onToolsChanged?: () => void;
 };
 
+/** The `_meta` field a write's idempotency key travels in. */
+export const idempotencyKeyMeta = 'io.toolgate/idempotency-key';
+
 // A call finding the server down tries to reconnect at once, but not more often than this.
 const minimumRetryGapMs = 1_000;
 
@@ -87,16 +90,27 @@ export class McpServerConnection {
     return this.connecting;
   }
 
-  /** Calls one tool on the server, reconnecting first when it is down. */
-  async callTool(tool: string, input: unknown, signal?: AbortSignal): Promise<CallToolResult> {
+  /**
+   * Calls one tool on the server, reconnecting first when it is down. With an
+   * `idempotencyKey` the request carries it as `_meta["io.toolgate/idempotency-key"]`.
+   */
+  async callTool(
+    tool: string,
+    input: unknown,
+    signal?: AbortSignal,
+    { idempotencyKey }: { idempotencyKey?: string } = {},
+  ): Promise<CallToolResult> {
     const client = await this.connectedClient();
     const generation = this.generation;
+    const call = {
+      name: tool,
+      arguments: (input ?? {}) as Record<string, unknown>,
+      options: { signal, timeout: this.callTimeoutMs },
+    };
     try {
-      return await client.callTool({
-        name: tool,
-        arguments: (input ?? {}) as Record<string, unknown>,
-        options: { signal, timeout: this.callTimeoutMs },
-      });
+      return idempotencyKey === undefined
+        ? await client.callTool(call)
+        : await callToolWithMeta(client, call, { [idempotencyKeyMeta]: idempotencyKey });
     } catch (error) {
       if (signal?.aborted || isApplicationError(error)) throw error;
       this.markDown(generation, client, error);
@@ -202,6 +216,37 @@ export class McpServerConnection {
     this.retryTimer = setTimeout(() => void this.connect(), delay);
     this.retryTimer.unref?.();
   }
+}
+
+type ToolCall = Parameters<MCPClient['callTool']>[0];
+
+/** The client's request method, which `callTool` wraps; it is not part of the typed interface. */
+type RequestingClient = {
+  request(args: {
+    request: { method: 'tools/call'; params: Record<string, unknown> };
+    resultSchema: { parse(value: unknown): CallToolResult };
+    options?: ToolCall['options'];
+  }): Promise<CallToolResult>;
+};
+
+/**
+ * `tools/call` with `_meta` in its params. `@ai-sdk/mcp`'s `callTool` sends only the name
+ * and arguments, so this goes one level down, to the request method `callTool` itself
+ * uses (same timeout, signal and input-required rounds; the pinned version is checked by
+ * the MCP integration test, in which the example server reads the key back). The result is
+ * the server's JSON as `callTool` would return it; `toMcpToolOutput` reads it defensively.
+ */
+function callToolWithMeta(client: MCPClient, call: ToolCall, meta: Record<string, string>) {
+  const requesting = client as unknown as RequestingClient;
+  if (typeof requesting.request !== 'function') return client.callTool(call);
+  return requesting.request({
+    request: {
+      method: 'tools/call',
+      params: { name: call.name, arguments: call.arguments ?? {}, _meta: meta },
+    },
+    resultSchema: { parse: (value) => value as CallToolResult },
+    options: call.options,
+  });
 }
 
 /** Lists every page of the server's tools. */

@@ -1,6 +1,7 @@
 import 'server-only';
 import { type JSONSchema7, jsonSchema, type ToolSet, tool } from 'ai';
 import { getConfig } from '@/lib/config';
+import { writeExecutionOf } from '@/lib/shells/write-execution';
 import type { McpConfig } from './mcp-config';
 import { McpServerConnection, type McpToolDefinition } from './mcp-server-connection';
 import { mcpToolName } from './mcp-tool-name';
@@ -148,10 +149,14 @@ export class McpServerPool {
         properties: definition.inputSchema.properties ?? {},
         additionalProperties: false,
       } as JSONSchema7),
-      execute: async (input, { abortSignal }) =>
-        toMcpToolOutput(await connection.callTool(definition.name, input, abortSignal), {
-          maxChars: maxOutputChars,
-        }),
+      // A write guarded by the idempotency shell carries its key to the server (in `_meta`).
+      execute: async (input, options) =>
+        toMcpToolOutput(
+          await connection.callTool(definition.name, input, options.abortSignal, {
+            idempotencyKey: writeExecutionOf(options)?.idempotencyKey,
+          }),
+          { maxChars: maxOutputChars },
+        ),
     });
   }
 }

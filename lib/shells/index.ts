@@ -20,6 +20,8 @@ export {
   wrapToolsWithErrorReferences,
 } from './wrap-tools-with-error-references';
 export {
+  type EffectCall,
+  type EffectRecorder,
   type IdempotencyReplayEvent,
   type IdempotencyShellOptions,
   wrapToolsWithIdempotency,
@@ -32,4 +34,5 @@ export {
   unavailableRetryAfterMs,
   wrapToolsWithRateLimit,
 } from './wrap-tools-with-rate-limit';
+export { downstreamIdempotencyKey, type WriteExecution, writeExecutionOf } from './write-execution';
 export { writeToolNames } from './write-tool-names';

@@ -169,7 +169,8 @@ function endApproval(call: ToolCallObservation, event?: string): void {
 
 /** How the idempotency shell answered: the tool ran, an earlier result, or a concurrent run's. */
 function idempotencyOf(call: ToolCallObservation): 'executed' | 'replayed' | 'shared' {
-  if (call.executed) return 'executed';
+  // A tool that commits through its effect record reaches `execute` even when the record answers.
+  if (call.executed) return call.outcome === 'replayed' ? 'replayed' : 'executed';
   return call.keyInFlight ? 'shared' : 'replayed';
 }
 

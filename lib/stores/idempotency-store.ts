@@ -33,4 +33,9 @@ export interface IdempotencyStore {
   ): Promise<T>;
   /** Drops every entry of one scope (a deleted chat). */
   clearScope(scope: string): void | Promise<void>;
+  /**
+   * Drops the finished entry of one call (an undone write), so a repeat executes anew.
+   * An execution still in flight is left alone.
+   */
+  forget(scope: string, toolName: string, args: unknown): void | Promise<void>;
 }

@@ -161,9 +161,15 @@ export function createMemoryIdempotencyStore({
     for (const [key, entry] of entries) if (entry.scope === scope) remove(key);
   }
 
+  function forget(scope: string, toolName: string, args: unknown): void {
+    const key = idempotencyKey(scope, toolName, args);
+    if (entries.get(key)?.settled) remove(key);
+  }
+
   return {
     run,
     clearScope,
+    forget,
     get size() {
       const current = now();
       for (const [key, entry] of entries) if (entry.expiresAt <= current) remove(key);

@@ -116,6 +116,13 @@ redis.call('DEL', KEYS[1])
 return #keys
 `;
 
+/** Deletes one finished entry (never a claim in flight). */
+const forgetScript = `
+local value = redis.call('GET', KEYS[1])
+if value and string.sub(value, 1, 2) == '${doneMarker}' then return redis.call('DEL', KEYS[1]) end
+return 0
+`;
+
 type Flight = { scope: string; promise: Promise<{ value: unknown; replayed: boolean }> };
 
 /**
@@ -325,11 +332,16 @@ export function createRedisIdempotencyStore({
     );
   }
 
+  async function forget(scope: string, toolName: string, args: unknown): Promise<void> {
+    const key = `${prefix}${idempotencyKey(scope, toolName, args)}`;
+    await command('forgetting an idempotency key', () => client.eval(forgetScript, { keys: [key] }));
+  }
+
   function close(): Promise<void> {
     return subscription.close();
   }
 
-  return { run, clearScope, close };
+  return { run, clearScope, forget, close };
 }
 
 function assertPositiveInteger(name: string, value: unknown): void {

@@ -1,8 +1,9 @@
 import { tool } from 'ai';
 import { z } from 'zod';
 import type { Db } from '@/lib/db/engine';
-import { insertTodo } from '@/lib/db/todos';
+import { deleteTodo, insertTodo } from '@/lib/db/todos';
 import { addTodoFacts } from './add-todo-facts';
+import { commitWrite } from './commit-write';
 import type { ToolContext } from './tool-context';
 import { defineTool } from './tool-descriptor';
 
@@ -23,12 +24,22 @@ export function createAddTodoTool(db: Db, { userId }: ToolContext) {
       'Add one item to the user’s to-do list. Call it when the user says "add a todo …", "remind me to …", "加一个待办 …" or "记一下 …". ' +
       'Do not call it when the user only asks to see the list (use the list tool), and add each item once: do not repeat a call that succeeded.',
     inputSchema: addTodoInput,
-    execute: async ({ title }) => {
-      const todo = await insertTodo(db, { title, userId });
-      return { id: todo.id, title: todo.title, status: todo.status };
-    },
+    // The to-do and the record of this result commit together: a repeat replays it.
+    execute: ({ title }, options) =>
+      commitWrite(db, options, async (transaction) => {
+        const todo = await insertTodo(transaction, { title, userId });
+        return { id: todo.id, title: todo.title, status: todo.status };
+      }),
   });
 }
 
 /** `addTodo`, declared once: its facts and its factory. */
-export const addTodoTool = defineTool(addTodoFacts, { inputSchema: addTodoInput, create: createAddTodoTool });
+export const addTodoTool = defineTool(addTodoFacts, {
+  inputSchema: addTodoInput,
+  create: createAddTodoTool,
+  // Undone within the window, the to-do is removed.
+  undo: async (db, output, { userId }) => {
+    const { id } = output as { id: number };
+    await deleteTodo(db, { id, userId });
+  },
+});

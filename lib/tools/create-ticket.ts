@@ -1,7 +1,8 @@
 import { tool } from 'ai';
 import { z } from 'zod';
 import type { Db } from '@/lib/db/engine';
-import { insertTicket } from '@/lib/db/tickets';
+import { cancelTicket, insertTicket } from '@/lib/db/tickets';
+import { commitWrite } from './commit-write';
 import { createTicketFacts } from './create-ticket-facts';
 import { orderIdSchema } from './order-id-schema';
 import type { ToolContext } from './tool-context';
@@ -35,10 +36,12 @@ export function createCreateTicketTool(db: Db, { userId, chatId }: ToolContext) 
       'Do not call it to answer questions (search the help centre instead), do not call it twice for the same problem, ' +
       'and do not call it again after the user declined it.',
     inputSchema: createTicketInput,
-    execute: async ({ title, detail, orderId }) => {
-      const ticket = await insertTicket(db, { title, detail, orderId, chatId, userId });
-      return { ticketId: ticket.ticketId, title: ticket.title, status: ticket.status };
-    },
+    // The ticket and the record of this result commit together: a repeat replays it.
+    execute: ({ title, detail, orderId }, options) =>
+      commitWrite(db, options, async (transaction) => {
+        const ticket = await insertTicket(transaction, { title, detail, orderId, chatId, userId });
+        return { ticketId: ticket.ticketId, title: ticket.title, status: ticket.status };
+      }),
   });
 }
 
@@ -46,4 +49,9 @@ export function createCreateTicketTool(db: Db, { userId, chatId }: ToolContext) 
 export const createTicketTool = defineTool(createTicketFacts, {
   inputSchema: createTicketInput,
   create: createCreateTicketTool,
+  // Undone within the window, the ticket stays on record as `cancelled`.
+  undo: async (db, output, { userId }) => {
+    const { ticketId } = output as { ticketId: string };
+    await cancelTicket(db, { ticketId, userId });
+  },
 });

@@ -23,7 +23,10 @@ export type ToolDescriptor<
   create: (db: Db, context: ToolContext) => TOOL;
   /** Optional: what the card shows before a person decides a call (not used yet). */
   preview?: (db: Db, input: z.output<SCHEMA>, context: ToolContext) => Promise<ToolPreview>;
-  /** Optional: takes back a call that ran, within the undo window (not used yet). */
+  /**
+   * Optional: takes back a call that ran, within the undo window (`TOOLGATE_UNDO_WINDOW_MS`).
+   * Gets the call's recorded output and runs in the transaction that marks the record undone.
+   */
   undo?: (db: Db, output: unknown, context: ToolContext) => Promise<void>;
 };
 

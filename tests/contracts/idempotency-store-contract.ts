@@ -231,6 +231,34 @@ export function describeIdempotencyStoreContract(name: string, makeStore: MakeId
       expect(await store.run('s2', 'createTicket', { title: 'x' }, tool.execute)).toBe(3);
     });
 
+    it('forget drops one finished call and leaves the rest, and never a call in flight', async () => {
+      const { store } = await make();
+      const tool = counter((calls) => calls);
+      await store.run('s1', 'createTicket', { title: 'x' }, tool.execute);
+      await store.run('s1', 'createTicket', { title: 'y' }, tool.execute);
+      await store.forget('s1', 'createTicket', { title: 'x' });
+      await store.forget('s1', 'createTicket', { title: 'never called' });
+      expect(await store.run('s1', 'createTicket', { title: 'x' }, tool.execute)).toBe(3);
+      expect(await store.run('s1', 'createTicket', { title: 'y' }, tool.execute)).toBe(2);
+
+      let release: (value: string) => void = () => {};
+      const slow = store.run(
+        's1',
+        'addTodo',
+        { title: 'slow' },
+        () =>
+          new Promise<string>((resolve) => {
+            release = resolve;
+          }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await store.forget('s1', 'addTodo', { title: 'slow' });
+      const joined = store.run('s1', 'addTodo', { title: 'slow' }, async () => 'second');
+      release('first');
+      expect(await slow).toBe('first');
+      expect(await joined).toBe('first');
+    });
+
     it('clearScope escapes glob characters in the scope', async () => {
       const { store } = await make();
       const tool = counter((calls) => calls);

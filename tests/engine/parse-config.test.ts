@@ -111,4 +111,22 @@ describe('parseConfig', () => {
       /TOOLGATE_METRICS_TOKEN must be at least 16/,
     );
   });
+
+  it('gives an undo 30 s unless told otherwise', () => {
+    expect(parseConfig({}).TOOLGATE_UNDO_WINDOW_MS).toBe(30_000);
+    expect(parseConfig({ TOOLGATE_UNDO_WINDOW_MS: '5000' }).TOOLGATE_UNDO_WINDOW_MS).toBe(5_000);
+    expect(() => parseConfig({ TOOLGATE_UNDO_WINDOW_MS: '0' })).toThrow(/TOOLGATE_UNDO_WINDOW_MS/);
+  });
+
+  it('honours the crash fault only in tests, and refuses it alone or misspelt', () => {
+    expect(parseConfig({}).TOOLGATE_FAULT).toBeUndefined();
+    const testing = parseConfig({ TOOLGATE_FAULT: 'crash-after-effect', TOOLGATE_TESTING: '1' });
+    expect(testing.TOOLGATE_FAULT).toBe('crash-after-effect');
+    expect(() => parseConfig({ TOOLGATE_FAULT: 'crash-after-effect' })).toThrow(
+      /TOOLGATE_FAULT=crash-after-effect is a test-only fault and needs TOOLGATE_TESTING=1/,
+    );
+    expect(() => parseConfig({ TOOLGATE_FAULT: 'crash-later', TOOLGATE_TESTING: '1' })).toThrow(
+      /TOOLGATE_FAULT must be crash-after-effect/,
+    );
+  });
 });

@@ -1,7 +1,12 @@
 import { tool } from 'ai';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { wrapToolsWithIdempotency, writeToolNames } from '@/lib/shells';
+import {
+  downstreamIdempotencyKey,
+  wrapToolsWithIdempotency,
+  writeExecutionOf,
+  writeToolNames,
+} from '@/lib/shells';
 import { createMemoryIdempotencyStore } from '@/lib/stores';
 import { call } from '../support/call-tool';
 
@@ -43,6 +48,34 @@ describe('wrapToolsWithIdempotency', () => {
 
     expect(second).toBe(first);
     expect(createTicket).toHaveBeenCalledTimes(1);
+  });
+
+  it('gives the tool its idempotency key: the same for a repeat in the chat, another elsewhere', async () => {
+    const keys: (string | undefined)[] = [];
+    const table = {
+      createTicket: tool({
+        description: 'Create a support ticket.',
+        inputSchema: z.object({ title: z.string() }),
+        execute: async (_input, options) => {
+          keys.push(writeExecutionOf(options)?.idempotencyKey);
+          return { ok: true };
+        },
+      }),
+    };
+    // A new store each time: the key comes from the call, not from what the store remembers.
+    const run = (scope: string, toolCallId: string) =>
+      call(
+        wrapToolsWithIdempotency(table, createMemoryIdempotencyStore(), { scope }).createTicket,
+        { title: 'same' },
+        toolCallId,
+      );
+    await run('chat-1', 'call-1');
+    await run('chat-1', 'call-2');
+    await run('chat-2', 'call-3');
+    expect(keys[0]).toMatch(/^[0-9a-f]{64}$/);
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[2]).not.toBe(keys[0]);
+    expect(keys[0]).toBe(downstreamIdempotencyKey('chat-1', 'createTicket', { title: 'same' }));
   });
 
   it('does not wrap reads by default, so they stay fresh', async () => {

@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { assembleTurnTools } from '@/lib/chat/assemble-turn-tools';
 import type { NewAuditRow } from '@/lib/db/audit';
+import { type EffectRecorder, writeExecutionOf } from '@/lib/shells';
 import type { ToolExecute } from '@/lib/shells/wrap-execute';
 import { createMemoryApprovalRegistry, createMemoryIdempotencyStore } from '@/lib/stores';
 import { observeAuditedCall } from '@/lib/telemetry/observe-audited-call';
@@ -107,6 +108,42 @@ describe('createToolCallTracing', () => {
     expect(
       JSON.stringify(exporter.getFinishedSpans().map((span) => [span.attributes, span.events])),
     ).not.toContain('quetzal');
+  });
+
+  it('calls a repeat answered by its effect record a replay, though the tool was reached', async () => {
+    // A recorder that already holds this call's result: the store lost it, the record did not.
+    const recorded = { ticketId: 'TK-000001', title: secretTitle };
+    const effects: EffectRecorder = { commit: async () => ({ output: recorded as never, replayed: true }) };
+    const table = {
+      createTicket: tool({
+        description: 'Create a support ticket.',
+        inputSchema: z.object({ title: z.string() }),
+        execute: async (_input, options) => {
+          const commit = writeExecutionOf(options)?.commit;
+          if (commit === undefined) throw new Error('no commit');
+          return commit(async () => ({ ticketId: 'TK-000002', title: 'never written' }));
+        },
+      }),
+    };
+    const rows: NewAuditRow[] = [];
+    const tools = assembleTurnTools({
+      baseTools: table,
+      worker: 'refund',
+      chatId: 'chat-1',
+      ownerId: 'user-1',
+      store: createMemoryIdempotencyStore(),
+      effects,
+      audit: (row) => {
+        observeAuditedCall(row);
+        rows.push(row);
+      },
+    });
+    expect(await call(tools.createTicket, { title: secretTitle }, 'call-1')).toEqual(recorded);
+    expect(rows.map((row) => row.outcome)).toEqual(['replayed']);
+    expect(spanOf('call-1')?.attributes).toMatchObject({
+      'toolgate.outcome': 'replayed',
+      'toolgate.idempotency': 'replayed',
+    });
   });
 
   it('measures how long a call waited for a person', async () => {

@@ -4,6 +4,7 @@ import { GET as readAudit } from '@/app/api/activity/route';
 import { POST as approve } from '@/app/api/chat/approve/route';
 import { POST as complete } from '@/app/api/chat/complete/route';
 import { POST as chat } from '@/app/api/chat/route';
+import { POST as undo } from '@/app/api/chat/undo/route';
 import { DELETE as deleteChat, GET as readChat } from '@/app/api/chats/[id]/route';
 import { decideApproval } from '@/lib/chat/resolve-approval';
 import { countTickets, getDb } from '@/lib/db';
@@ -15,6 +16,7 @@ import {
   hostileChatBody,
   hostileDecisionBody,
   hostileJson,
+  hostileUndoBody,
   notJson,
 } from '../support/hostile-bodies';
 import { configureServer } from '../support/server-env';
@@ -116,6 +118,23 @@ describe('endpoints under hostile input', { timeout: 180_000 }, () => {
     );
     console.log('POST /api/chat/approve fuzz:', Object.fromEntries(seen.byStatus));
     expect(pendingApprovals()).toBe(0);
+    expectPrototypeIntact();
+  });
+
+  it(`POST /api/chat/undo answers 4xx to every malformed or unknown undo and changes nothing (${runs} bodies)`, async () => {
+    const seen = tally();
+    const before = await domainRows();
+    await fc.assert(
+      fc.asyncProperty(hostileUndoBody, notJson, async (value, raw) => {
+        const response = await undo(jsonRequest('/api/chat/undo', asBodyText(value, raw ?? undefined)));
+        count(seen, response.status);
+        expect([400, 404, 413]).toContain(response.status);
+        expect(await response.json()).toEqual({ error: expect.any(String) });
+      }),
+      { numRuns: runs },
+    );
+    console.log('POST /api/chat/undo fuzz:', Object.fromEntries(seen.byStatus));
+    expect(await domainRows()).toEqual(before);
     expectPrototypeIntact();
   });
 

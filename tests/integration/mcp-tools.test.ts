@@ -6,6 +6,7 @@ import { POST as approve } from '@/app/api/chat/approve/route';
 import { POST as chat } from '@/app/api/chat/route';
 import { GET as meta } from '@/app/api/meta/route';
 import { closeMcpServerPool } from '@/lib/mcp/mcp-server-pool';
+import { downstreamIdempotencyKey } from '@/lib/shells';
 import { ChatStreamReader, getRequest, jsonRequest, userMessage } from '../support/chat-client';
 import {
   loggedCalls,
@@ -162,6 +163,10 @@ describe.each(transports)('MCP tools over $name', (transport) => {
     });
     expect(first.text()).toContain('Deleted note n1');
     expect(deleteCalls('n1')).toHaveLength(1);
+    // The server got the call's idempotency key, so it could dedupe a repeat itself.
+    expect(deleteCalls('n1')[0].idempotencyKey).toBe(
+      downstreamIdempotencyKey(chatId, 'notes__delete_note', { id: 'n1' }),
+    );
 
     const second = await startTurn(chatId, [
       userMessage(command),

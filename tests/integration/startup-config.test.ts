@@ -49,6 +49,14 @@ describe('server start-up', () => {
     );
   });
 
+  it('refuses to start with the test-only crash fault outside tests', async () => {
+    const { code, output } = await startAndWaitForExit({ TOOLGATE_FAULT: 'crash-after-effect' });
+    expect(code).toBe(1);
+    expect(output).toContain(
+      'TOOLGATE_FAULT=crash-after-effect is a test-only fault and needs TOOLGATE_TESTING=1',
+    );
+  });
+
   it('refuses to start with a bad MCP_CONFIG file, saying which field is wrong', async () => {
     const files = notesServerFiles();
     const path = join(files.folder, 'bad-mcp.json');

@@ -193,3 +193,16 @@ export const notJson = fc.option(
     freq: 8,
   },
 );
+
+/** Undo requests, well-formed or not: the approval or the chat and call to take back. */
+export const hostileUndoBody = fc.oneof(
+  hostileJson,
+  fc.record(
+    {
+      approvalId: fc.oneof(hostileString, hostileJson),
+      chatId: fc.oneof(hostileString, hostileJson),
+      toolCallId: fc.oneof(hostileString, hostileJson),
+    },
+    { requiredKeys: [] },
+  ),
+);

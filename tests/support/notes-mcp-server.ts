@@ -7,7 +7,13 @@ import { join, resolve } from 'node:path';
 export const notesServerScript = resolve('examples/mcp-server/notes-server.mjs');
 
 /** One tool call as the example server logged it. */
-export type LoggedCall = { tool: string; args: Record<string, unknown>; pid: number };
+export type LoggedCall = {
+  tool: string;
+  args: Record<string, unknown>;
+  /** What the call carried in `_meta["io.toolgate/idempotency-key"]` (writes only). */
+  idempotencyKey?: string;
+  pid: number;
+};
 
 /** A scratch folder holding an MCP config, the server's call log and its outage switch. */
 export type NotesServerFiles = { folder: string; callLog: string; outageFile: string };

@@ -54,6 +54,9 @@ export async function configureServer(environment: Record<string, string | undef
     TOOLGATE_MAX_PENDING_APPROVALS: undefined,
     TOOLGATE_TRUST_PROXY: undefined,
     TOOLGATE_ALLOWED_IMAGE_ORIGINS: undefined,
+    TOOLGATE_UNDO_WINDOW_MS: undefined,
+    TOOLGATE_FAULT: undefined,
+    TOOLGATE_TESTING: undefined,
   };
   for (const [key, value] of Object.entries({ ...defaults, ...environment })) {
     if (value === undefined) delete process.env[key];

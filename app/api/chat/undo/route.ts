@@ -1,0 +1,28 @@
+import type { NextRequest } from 'next/server';
+import { readUndoState, undoToolCall } from '@/lib/chat/undo-tool-call';
+import { readJsonBody } from '@/lib/http/json';
+import { withSession } from '@/lib/http/with-session';
+import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
+
+/**
+ * Undoes a write within its window: `{ approvalId }` or `{ chatId, toolCallId }` →
+ * 200 `{ undone: true }`; 409 past the window or when already undone; 404 for an unknown
+ * call or someone else's.
+ */
+export const POST = withUnavailableAs503(
+  withSession(async (request: NextRequest, user) => {
+    const body = await readJsonBody(request, { maxBytes: 1024 });
+    if (!body.ok) return body.response;
+    const result = await undoToolCall(body.value, user.id);
+    return Response.json(result.body, { status: result.status });
+  }),
+);
+
+/** Whether a call can still be undone (`?approvalId=` or `?chatId=&toolCallId=`): `{ undoable, undone, remainingMs }`. */
+export const GET = withUnavailableAs503(
+  withSession(async (request: NextRequest, user) => {
+    const query = Object.fromEntries(request.nextUrl.searchParams);
+    const result = await readUndoState(query, user.id);
+    return Response.json(result.body, { status: result.status });
+  }),
+);

@@ -1,0 +1,165 @@
+import 'server-only';
+import type { UIMessage } from 'ai';
+import { z } from 'zod';
+import { getConfig } from '@/lib/config';
+import { getApproval, getChatMessages, insertAuditRow, updateChatMessage } from '@/lib/db';
+import type { Db } from '@/lib/db/engine';
+import { getDb } from '@/lib/db/get-db';
+import { findToolEffect, markToolEffectUndone, type ToolEffectRecord } from '@/lib/db/tool-effects';
+import { reportError } from '@/lib/errors/report-error';
+import { describeZodError } from '@/lib/http/json';
+import { getIdempotencyStore } from '@/lib/server/stores';
+import { hashToolArguments } from '@/lib/shells/wrap-tools-with-audit';
+import { observeAuditedCall } from '@/lib/telemetry/observe-audited-call';
+import { toolRegistry } from '@/lib/tools/registry';
+import { summarizeToolCall } from '@/lib/tools/tool-summaries';
+
+/** Which call to undo: by its card, or (a call without a card) by chat and tool call id. */
+export const undoRequestSchema = z.union([
+  z.object({ approvalId: z.string().min(1).max(200) }).strict(),
+  z.object({ chatId: z.string().min(1).max(200), toolCallId: z.string().min(1).max(200) }).strict(),
+]);
+
+/** What the saved tool part's output gains once its call is undone (the model reads it next turn). */
+export type UndoneOutput = { undone: true; undoneMessage: string };
+
+/** An HTTP answer: status and JSON body. */
+export type UndoResult = { status: number; body: Record<string, unknown> };
+
+const notFound: UndoResult = { status: 404, body: { error: 'No such tool call' } };
+
+/** The call's effect record and its tool's undo, when the call is `userId`'s; else undefined. */
+async function locate(db: Db, input: z.output<typeof undoRequestSchema>, userId: string) {
+  let chatId: string;
+  let toolCallId: string;
+  if ('approvalId' in input) {
+    const approval = await getApproval(db, input.approvalId);
+    // Someone else's card answers exactly like an unknown one.
+    if (approval === undefined || approval.ownerId !== userId) return undefined;
+    chatId = approval.chatId;
+    toolCallId = approval.toolCallId;
+  } else {
+    ({ chatId, toolCallId } = input);
+  }
+  const record = await findToolEffect(db, { scope: chatId, toolCallId, userId });
+  if (record === undefined) return undefined;
+  const descriptor = toolRegistry.find((candidate) => candidate.name === record.toolName);
+  return { record, undo: descriptor?.undo };
+}
+
+/** The undo window of `record`, in epoch ms. */
+const deadlineOf = (record: ToolEffectRecord) => record.createdAt + getConfig().TOOLGATE_UNDO_WINDOW_MS;
+
+/**
+ * Whether a call can still be undone, for the card's Undo button: `remainingMs` counts
+ * from now on the server's clock (the page counts down from when it received it).
+ */
+export async function readUndoState(input: unknown, userId: string): Promise<UndoResult> {
+  const parsed = undoRequestSchema.safeParse(input);
+  if (!parsed.success) return { status: 400, body: { error: describeZodError(parsed.error) } };
+  const located = await locate(await getDb(), parsed.data, userId);
+  if (located === undefined) return notFound;
+  const remainingMs = Math.max(0, deadlineOf(located.record) - Date.now());
+  const undone = located.record.undoneAt !== null;
+  return {
+    status: 200,
+    body: { undoable: located.undo !== undefined && !undone && remainingMs > 0, undone, remainingMs },
+  };
+}
+
+/**
+ * Takes back a write that ran, within `TOOLGATE_UNDO_WINDOW_MS` of its commit: the tool's
+ * undo and the record's mark commit in one transaction, first come only (a second undo,
+ * even at the same moment, answers 409). Then the idempotency store forgets the call, so a
+ * repeat executes anew; the audit log gets an `undone` row; the saved tool part's output
+ * says `undone: true`, which the card shows and the model reads on the next turn.
+ */
+export async function undoToolCall(input: unknown, userId: string): Promise<UndoResult> {
+  const parsed = undoRequestSchema.safeParse(input);
+  if (!parsed.success) return { status: 400, body: { error: describeZodError(parsed.error) } };
+  const db = await getDb();
+  const located = await locate(db, parsed.data, userId);
+  if (located === undefined) return notFound;
+  const { record, undo } = located;
+  if (undo === undefined) return { status: 409, body: { error: `${record.toolName} cannot be undone` } };
+  if (record.undoneAt !== null) return { status: 409, body: { error: 'This call was already undone' } };
+  const started = Date.now();
+  const context = { userId, chatId: record.scope };
+  const won = await markToolEffectUndone(
+    db,
+    { id: record.id, now: started, deadline: deadlineOf(record) },
+    (transaction) => undo(transaction, record.output, context),
+  );
+  if (!won) {
+    const latest = await findToolEffect(db, { scope: record.scope, toolCallId: record.toolCallId, userId });
+    return latest?.undoneAt != null
+      ? { status: 409, body: { error: 'This call was already undone' } }
+      : { status: 409, body: { error: 'The undo window of this call has passed' } };
+  }
+  const auditRow = {
+    userId,
+    chatId: record.scope,
+    worker: workerOf(record.toolName),
+    toolName: record.toolName,
+    toolCallId: record.toolCallId,
+    argsHash: hashToolArguments(record.input),
+    outcome: 'undone' as const,
+    durationMs: Date.now() - started,
+    createdAt: new Date(started).toISOString(),
+    summary: summarizeToolCall(record.toolName, record.input),
+  };
+  // Counted like every audited outcome (toolgate_tool_calls_total{outcome="undone"}).
+  observeAuditedCall(auditRow);
+  // The undo stands once committed; what follows is reported when it fails, never undone.
+  const followUps = await Promise.allSettled([
+    Promise.resolve(getIdempotencyStore().forget(record.scope, record.toolName, record.input)),
+    insertAuditRow(db, auditRow),
+    markSavedPartUndone(db, record),
+  ]);
+  const steps = ['forgetting the idempotency entry', 'auditing', 'marking the saved tool part'];
+  followUps.forEach((result, index) => {
+    if (result.status === 'rejected')
+      reportError(result.reason, `undo of ${record.toolName}: ${steps[index]}`);
+  });
+  return { status: 200, body: { undone: true } };
+}
+
+function workerOf(toolName: string): string {
+  return toolRegistry.find((candidate) => candidate.name === toolName)?.workers[0] ?? 'unknown';
+}
+
+/** What the model is told about an undone call, in its saved output. */
+function undoneMessageOf(record: ToolEffectRecord): string {
+  const output = record.output as { ticketId?: unknown; title?: unknown };
+  const what =
+    typeof output.ticketId === 'string' ? `ticket ${output.ticketId}` : `this ${record.toolName} call`;
+  return `The user undid ${what}: it no longer stands. Do not repeat the call unless the user asks again.`;
+}
+
+/** Marks the call's saved tool part undone (its output gains `undone: true`). */
+async function markSavedPartUndone(db: Db, record: ToolEffectRecord): Promise<void> {
+  const messages = await getChatMessages(db, record.scope);
+  const holder = messages.find((message) =>
+    message.parts.some((part) => isCallPart(part, record.toolCallId)),
+  );
+  if (holder === undefined) return;
+  const undone: UndoneOutput = { undone: true, undoneMessage: undoneMessageOf(record) };
+  await updateChatMessage(db, record.scope, holder.id, (message) => ({
+    ...message,
+    parts: message.parts.map((part) => {
+      if (!isCallPart(part, record.toolCallId) || !('output' in part)) return part;
+      const output = part.output;
+      return {
+        ...part,
+        output:
+          output !== null && typeof output === 'object' && !Array.isArray(output)
+            ? { ...output, ...undone }
+            : { value: output, ...undone },
+      } as typeof part;
+    }),
+  }));
+}
+
+function isCallPart(part: UIMessage['parts'][number], toolCallId: string): boolean {
+  return (part as { toolCallId?: unknown }).toolCallId === toolCallId;
+}
