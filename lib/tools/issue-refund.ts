@@ -2,8 +2,8 @@ import { tool } from 'ai';
 import { z } from 'zod';
 import type { Db } from '@/lib/db/engine';
 import { formatMoney, fromMinorUnits, hasAtMostTwoDecimals, toMinorUnits } from '@/lib/db/money';
-import { getRefundBalance, insertRefund, type RefundAttempt } from '@/lib/db/refunds';
-import { writeTransaction } from '@/lib/db/write-transaction';
+import { getRefundBalance, insertRefund, type RefundAttempt, voidRefund } from '@/lib/db/refunds';
+import { commitWrite } from './commit-write';
 import { issueRefundFacts } from './issue-refund-facts';
 import { orderIdSchema } from './order-id-schema';
 import type { ToolContext } from './tool-context';
@@ -93,12 +93,16 @@ export function createIssueRefundTool(db: Db, { userId, chatId }: ToolContext) {
       'All refunds of an order together never exceed its total: a larger amount comes back refused with what remains. ' +
       'Do not call it for questions about refund policy or timing (search the help centre), do not repeat a call that succeeded, and do not call it again after the user declined it.',
     inputSchema: issueRefundInput,
-    execute: async ({ orderId, amount, reason, currency }: IssueRefundInput) => {
-      const attempt = await writeTransaction(db, async (transaction) => {
+    // The refund and the record of this result commit together: a repeat replays it.
+    execute: ({ orderId, amount, reason, currency }: IssueRefundInput, options) =>
+      commitWrite(db, options, async (transaction) => {
         if (currency !== undefined) {
           const balance = await getRefundBalance(transaction, orderId);
           if (balance !== undefined && balance.currency !== currency)
-            return { kind: 'currency-mismatch' as const, currency: balance.currency };
+            return refundResult(
+              { kind: 'currency-mismatch', currency: balance.currency },
+              { orderId, amount, currency },
+            );
         }
         return insertRefund(transaction, {
           orderId,
@@ -106,29 +110,37 @@ export function createIssueRefundTool(db: Db, { userId, chatId }: ToolContext) {
           reason,
           userId,
           chatId,
-        });
-      });
-      if (attempt.kind === 'currency-mismatch') {
-        return {
-          refused: true as const,
-          reason: 'currency_mismatch' as const,
-          orderId,
-          requestedCurrency: currency,
-          currency: attempt.currency,
-          message: `Refused: order ${orderId} is paid in ${attempt.currency}, not ${currency}. Nothing was refunded. Ask the user for the amount in ${attempt.currency}; never convert it yourself.`,
-        };
-      }
-      if (attempt.kind !== 'issued') return attemptResult(attempt, amount);
-      const { refund } = attempt;
-      return {
-        refundId: refund.refundId,
-        orderId: refund.orderId,
-        amount: fromMinorUnits(refund.amountMinor),
-        currency: refund.currency,
-        status: 'issued' as const,
-      };
-    },
+        }).then((attempt) => refundResult(attempt, { orderId, amount, currency }));
+      }),
   });
+}
+
+type AttemptOrMismatch = RefundAttempt | { kind: 'currency-mismatch'; currency: string };
+
+/** The model's view of one attempt. */
+function refundResult(
+  attempt: AttemptOrMismatch,
+  { orderId, amount, currency }: Pick<IssueRefundInput, 'orderId' | 'amount' | 'currency'>,
+) {
+  if (attempt.kind === 'currency-mismatch') {
+    return {
+      refused: true as const,
+      reason: 'currency_mismatch' as const,
+      orderId,
+      requestedCurrency: currency,
+      currency: attempt.currency,
+      message: `Refused: order ${orderId} is paid in ${attempt.currency}, not ${currency}. Nothing was refunded. Ask the user for the amount in ${attempt.currency}; never convert it yourself.`,
+    };
+  }
+  if (attempt.kind !== 'issued') return attemptResult(attempt, amount);
+  const { refund } = attempt;
+  return {
+    refundId: refund.refundId,
+    orderId: refund.orderId,
+    amount: fromMinorUnits(refund.amountMinor),
+    currency: refund.currency,
+    status: 'issued' as const,
+  };
 }
 
 /** What the card shows before a person decides: the order's total, refunded so far, and what would remain. */
@@ -179,4 +191,9 @@ export const issueRefundTool = defineTool(issueRefundFacts, {
   inputSchema: issueRefundInput,
   create: createIssueRefundTool,
   preview: previewRefund,
+  // Undone within the window, the refund stays on record as `voided` and no longer counts.
+  undo: async (db, output, { userId }) => {
+    const { refundId } = output as { refundId?: string };
+    if (refundId !== undefined) await voidRefund(db, { refundId, userId });
+  },
 });

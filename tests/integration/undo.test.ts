@@ -7,6 +7,7 @@ import { POST as undo, GET as undoState } from '@/app/api/chat/undo/route';
 import { GET as readChat } from '@/app/api/chats/[id]/route';
 import { GET as tickets } from '@/app/api/tickets/route';
 import { GET as todos } from '@/app/api/todos/route';
+import { getDb, getRefundBalance } from '@/lib/db';
 import { ChatStreamReader, getRequest, jsonRequest, userMessage } from '../support/chat-client';
 import { configureServerOn, signInGuest } from '../support/server-env';
 import { databaseEngines } from '../support/test-database';
@@ -103,6 +104,24 @@ describe.each(databaseEngines)('POST /api/chat/undo on %s', (engine) => {
     const { toolCallId } = outputOf(reader);
     expect(await undoCall({ chatId, toolCallId })).toEqual({ status: 200, body: { undone: true } });
     expect(await (await todos(getRequest('/api/todos'))).json()).toEqual([]);
+  });
+
+  it('voids an undone refund, so it no longer counts against the order total', async () => {
+    await configureServerOn(engine, { AGENT_CONFIRM_TOOLS: '' });
+    const chatId = `undo-refund-${engine}`;
+    const refund = (amount: number) =>
+      send(chatId, `/tool issueRefund {"orderId":"A1003","amount":${amount},"reason":"arrived broken"}`);
+    const first = await refund(600);
+    await first.rest();
+    const { toolCallId, refundId } = outputOf(first);
+    expect(refundId).toMatch(/^RF-\d{6}$/);
+    expect(await undoCall({ chatId, toolCallId })).toEqual({ status: 200, body: { undone: true } });
+    expect(await getRefundBalance(await getDb(), 'A1003')).toMatchObject({ refundedMinor: 0 });
+
+    // A1003 totals 649.00: with the first refund still counted, this one would be refused.
+    const second = await refund(649);
+    await second.rest();
+    expect(outputOf(second)).toMatchObject({ status: 'issued', amount: 649 });
   });
 
   it('answers 409 past the window and changes nothing', async () => {
