@@ -30,6 +30,10 @@ export async function startServer(): Promise<void> {
       await (await import('./lib/telemetry/start-tracing')).startTracing(config);
     }
     await startMcpServers(config.AGENT_CONFIRM_TOOLS);
+    // Approval webhooks, only with a receiver configured: one delivery loop per process.
+    if (config.TOOLGATE_APPROVAL_WEBHOOK_URL !== undefined) {
+      (await import('./lib/webhooks/start-webhook-deliveries')).startWebhookDeliveries(config);
+    }
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(error.message);
