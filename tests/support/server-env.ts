@@ -54,6 +54,8 @@ export async function configureServer(environment: Record<string, string | undef
     TOOLGATE_MAX_PENDING_APPROVALS: undefined,
     TOOLGATE_TRUST_PROXY: undefined,
     TOOLGATE_ALLOWED_IMAGE_ORIGINS: undefined,
+    TOOLGATE_APPROVAL_WEBHOOK_URL: undefined,
+    TOOLGATE_WEBHOOK_SECRET: undefined,
   };
   for (const [key, value] of Object.entries({ ...defaults, ...environment })) {
     if (value === undefined) delete process.env[key];
