@@ -146,6 +146,22 @@ describe.each(databaseEngines)('approval webhook deliveries on %s', (engine) => 
     expect(log.lines.some((line) => line.includes('gave up') && line.includes(row.id))).toBe(true);
   }, 90_000);
 
+  it('follows no redirect and reads no more than a little of a failing answer', async () => {
+    const huge = `${'x'.repeat(200)} ${'y'.repeat(2_000_000)}`;
+    const { receiver, db, startLoop, rows } = await setUp((earlier) =>
+      earlier < 4 ? 307 : { status: 500, body: huge },
+    );
+    startLoop(db);
+    await enqueue(db, 'ap-redirect');
+    const [row] = await until(rows, ([first]) => first?.status === 'failed');
+    // Five tries, each one request: the 307s pointed back at the receiver and were not followed.
+    expect(receiver.forEvent(row.id)).toHaveLength(5);
+    expect(row.attempts).toBe(5);
+    expect(row.lastStatus).toBe(500);
+    expect(row.lastError?.startsWith(`HTTP 500: ${'x'.repeat(200)} y`)).toBe(true);
+    expect(row.lastError?.length).toBeLessThan(600);
+  });
+
   it('sends each try once when two loops share the database', async () => {
     // Every event fails its first try and is delivered on its second.
     const { receiver, db, target, startLoop, rows } = await setUp((earlier) => (earlier === 0 ? 500 : 204));

@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 /** One POST as the receiver got it: headers and the raw body. */
 export type ReceivedWebhook = { headers: IncomingHttpHeaders; body: string };
 
-/** How the receiver answers a request: a status, or never (the connection stays open). */
-export type WebhookAnswer = number | 'never';
+/** How the receiver answers a request: a status (and body), or never (the connection stays open). */
+export type WebhookAnswer = number | { status: number; body: string } | 'never';
 
 /**
  * A local HTTP receiver for webhook tests: it keeps every request and answers each as
@@ -27,8 +27,15 @@ export class WebhookReceiver {
         this.hanging.add(response);
         return;
       }
-      response.writeHead(answer, { 'content-type': 'text/plain' });
-      response.end(answer >= 300 ? `receiver says ${answer}` : 'ok');
+      const { status, body } =
+        typeof answer === 'number'
+          ? { status: answer, body: answer >= 300 ? `receiver says ${answer}` : 'ok' }
+          : answer;
+      response.writeHead(status, {
+        'content-type': 'text/plain',
+        ...(status >= 300 && status < 400 && { location: this.url }),
+      });
+      response.end(body);
     });
   });
 
