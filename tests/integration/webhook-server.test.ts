@@ -3,9 +3,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { findAccountByEmail, markEmailVerified } from '@/lib/db';
 import { openDatabase } from '@/lib/db/open-database';
 import { enqueueApprovalEvent, listWebhookDeliveries, signWebhookBody } from '@/lib/webhooks';
+import { guestCookie } from '../support/http-chat';
 import { freePort, startNextServer, testAuthSecret, testDistDir } from '../support/next-server';
+import { cookieHeaderOf } from '../support/server-env';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 const secret = 'server-webhook-test-secret-0123456789';
@@ -58,6 +61,8 @@ describe('the approval webhook in a running server', () => {
     );
     const server = await startNextServer({
       DATABASE_PATH: databasePath,
+      TOOLGATE_ADMIN_EMAILS: 'webhook-page-admin@example.com',
+      TOOLGATE_ALLOW_UNVERIFIED_SIGNUP: '1',
       AI_MODEL: 'offline',
       TOOLGATE_APPROVAL_WEBHOOK_URL: receiver.url,
       TOOLGATE_WEBHOOK_SECRET: secret,
@@ -73,6 +78,30 @@ describe('the approval webhook in a running server', () => {
       await expect
         .poll(async () => (await listWebhookDeliveries(db))[0]?.status, { timeout: 30_000, interval: 100 })
         .toBe('delivered');
+
+      // The admins' page lists it; anyone else finds no page there.
+      const guest = await guestCookie(server.url);
+      expect((await fetch(`${server.url}/admin/webhooks`, { headers: { cookie: guest } })).status).toBe(404);
+      const email = 'webhook-page-admin@example.com';
+      const password = 'a long unusual passphrase for tests';
+      const authPost = (path: string, body: unknown) =>
+        fetch(`${server.url}/api/auth${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: server.url },
+          body: JSON.stringify(body),
+        });
+      expect((await authPost('/sign-up/email', { email, password, name: 'Admin' })).status).toBe(200);
+      const account = await findAccountByEmail(db, email);
+      await markEmailVerified(db, account?.id as string);
+      const signedIn = await authPost('/sign-in/email', { email, password });
+      expect(signedIn.status).toBe(200);
+      const page = await fetch(`${server.url}/admin/webhooks`, {
+        headers: { cookie: cookieHeaderOf(signedIn) },
+      });
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      expect(html).toContain('Approval webhook deliveries');
+      expect(html).toContain('ap-server');
     } finally {
       await server.stop();
       await db.destroy();
