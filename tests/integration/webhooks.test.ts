@@ -1,9 +1,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Db } from '@/lib/db/engine';
+import { migrations } from '@/lib/db/migrations';
 import { openDatabase } from '@/lib/db/open-database';
 import { enqueueApprovalEvent, listWebhookDeliveries } from '@/lib/webhooks';
 import type { ApprovalEvent } from '@/lib/webhooks/approval-event';
+import { claimDueWebhookDeliveries } from '@/lib/webhooks/webhook-deliveries';
 import { createWebhookDeliveryLoop, type WebhookDeliveryLoop } from '@/lib/webhooks/webhook-delivery-loop';
 import { databaseEngines, openTestDatabase } from '../support/test-database';
 import { type WebhookAnswer, WebhookReceiver } from '../support/webhook-receiver';
@@ -200,6 +202,26 @@ describe.each(databaseEngines)('approval webhook deliveries on %s', (engine) => 
     const [row] = await until(rows, ([only]) => only?.status === 'delivered');
     expect(row.attempts).toBe(2);
     expect(receiver.forEvent(row.id)).toHaveLength(2);
+  });
+
+  it('makes a try again once the lease of a loop that died mid-try runs out', async () => {
+    const { receiver, db, startLoop, rows } = await setUp(() => 200);
+    await enqueue(db, 'ap-lost');
+    // A loop claims the first try (with a short lease) and its process dies before it sends.
+    const [claimed] = await claimDueWebhookDeliveries(db, { now: Date.now(), limit: 10, leaseMs: 300 });
+    expect(claimed.attempts).toBe(1);
+    startLoop(db);
+    const [row] = await until(rows, ([only]) => only?.status === 'delivered');
+    expect(row.attempts).toBe(2);
+    expect(receiver.forEvent(row.id).map((webhook) => webhook.headers['x-toolgate-attempt'])).toEqual(['2']);
+  });
+
+  it('keeps its table when its migration runs again', async () => {
+    const { db, rows } = await setUp(() => 200);
+    await enqueue(db, 'ap-kept');
+    const step = migrations.find((migration) => migration.name === 'webhook deliveries');
+    await step?.up(db, engine);
+    expect((await rows()).map((row) => row.approvalId)).toEqual(['ap-kept']);
   });
 
   it('queues nothing while no webhook URL is set, and never throws into the caller', async () => {
