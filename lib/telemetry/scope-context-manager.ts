@@ -24,7 +24,8 @@ export class ScopeContextManager implements ContextManager {
   ): ReturnType<F> {
     const callback = thisArg == null ? fn : (fn.bind(thisArg) as F);
     const store = telemetryScope().getStore();
-    if (store?.traceContext === context) return callback(...args);
+    // Already active (the root, outside every scope, included): no new scope to enter.
+    if ((store?.traceContext ?? this.root) === context) return callback(...args);
     return telemetryScope().run({ ...store, traceContext: context }, callback, ...args);
   }
 
