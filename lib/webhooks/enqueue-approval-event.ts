@@ -26,7 +26,9 @@ export type EnqueueApprovalEventOptions = {
  * of this or any instance sends (signed, retried). Resolves once the row is written —
  * never waiting for the receiver — and never rejects: an event that cannot be queued is
  * logged, and the approval goes on as if no webhook were configured. Does nothing while
- * `TOOLGATE_APPROVAL_WEBHOOK_URL` is unset. Inside a transaction, the row commits with it.
+ * `TOOLGATE_APPROVAL_WEBHOOK_URL` is unset. Given a transaction, the row commits with it;
+ * inside a transaction, never await it with the outer database (SQLite's one connection
+ * would wait for itself): pass the transaction, or do not await (`void enqueue…`).
  */
 export async function enqueueApprovalEvent(
   db: Db,
