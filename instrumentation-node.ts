@@ -35,6 +35,10 @@ export async function startServer(): Promise<void> {
       config.AGENT_CONFIRM_TOOLS,
       config.TOOLGATE_POLICY?.rules.map((rule) => rule.tool),
     );
+    // Approval webhooks, only with a receiver configured: one delivery loop per process.
+    if (config.TOOLGATE_APPROVAL_WEBHOOK_URL !== undefined) {
+      (await import('./lib/webhooks/start-webhook-deliveries')).startWebhookDeliveries(config);
+    }
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(error.message);

@@ -297,6 +297,25 @@ const environmentFields = z.object({
     message: 'TOOLGATE_METRICS_TOKEN must be at least 16 characters (e.g. `openssl rand -hex 32`)',
   }),
   TOOLGATE_POLICY: optionalText,
+  // Approval webhooks (lib/webhooks): where approvals with a role step are POSTed, and the
+  // HMAC key of their signature. A plain http(s) URL; the secret is checked below.
+  TOOLGATE_APPROVAL_WEBHOOK_URL: optionalText.refine(
+    (value) => {
+      if (value === undefined) return true;
+      try {
+        return /^https?:$/.test(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    },
+    {
+      message:
+        'TOOLGATE_APPROVAL_WEBHOOK_URL must be an http:// or https:// URL such as https://hooks.example.com/toolgate',
+    },
+  ),
+  TOOLGATE_WEBHOOK_SECRET: optionalText.refine((value) => value === undefined || value.length >= 16, {
+    message: 'TOOLGATE_WEBHOOK_SECRET must be at least 16 characters (e.g. `openssl rand -hex 32`)',
+  }),
   TOOLGATE_BENCH_BASELINE: z
     .string()
     .optional()
@@ -326,6 +345,14 @@ const environmentSchema = environmentFields
         code: 'custom',
         message:
           'SMTP_URL needs BETTER_AUTH_URL (the public URL of this deployment, e.g. https://chat.example.com): verification links are built from it',
+      });
+    }
+    // Unsigned, a receiver could not tell a delivery from a forgery sent to its address.
+    if (config.TOOLGATE_APPROVAL_WEBHOOK_URL !== undefined && config.TOOLGATE_WEBHOOK_SECRET === undefined) {
+      context.addIssue({
+        code: 'custom',
+        message:
+          'TOOLGATE_APPROVAL_WEBHOOK_URL needs TOOLGATE_WEBHOOK_SECRET (16 or more characters, e.g. `openssl rand -hex 32`): every delivery is signed with it',
       });
     }
     // A fault left set in production would kill the server after every write.

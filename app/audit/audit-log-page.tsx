@@ -79,9 +79,16 @@ export async function AuditLogPage({
           <h1 className="text-lg font-semibold">{scope === 'all' ? text.title : text.activityTitle}</h1>
           <p className="text-sm text-muted-foreground">{scope === 'all' ? text.intro : text.activityIntro}</p>
         </div>
-        <Link href="/" className={buttonVariants({ variant: 'outline', size: 'sm' })}>
-          {text.back}
-        </Link>
+        <div className="flex gap-2">
+          {scope === 'all' && (
+            <Link href="/admin/webhooks" className={buttonVariants({ variant: 'ghost', size: 'sm' })}>
+              {dictionaries[locale].webhooks.link}
+            </Link>
+          )}
+          <Link href="/" className={buttonVariants({ variant: 'outline', size: 'sm' })}>
+            {text.back}
+          </Link>
+        </div>
       </header>
 
       <form method="get" action={path} className="flex flex-wrap items-end gap-3">

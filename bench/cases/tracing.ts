@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { type AppServer, startApp } from '../support/next-app';
+import { cpuSecondsOf } from '../support/process-cpu';
 import { median, round } from '../support/stats';
 import type { BenchCase, BenchResult } from '../support/types';
 import { checkTurn, hammer, type Round, summarize, turnKinds } from './chat-throughput';
@@ -50,14 +51,27 @@ export const tracing: BenchCase = async ({ scratch, quick, log }) => {
     });
     const urlOf = (side: 'off' | 'on') => (servers[side] as AppServer).url;
     for (const side of ['off', 'on'] as const) await checkTurn(urlOf(side), '/api/chat', kind);
-    for (const side of ['off', 'on'] as const) await hammer(urlOf(side), '/api/chat', kind, quick ? 1 : 2);
+    for (const side of ['off', 'on'] as const) await hammer(urlOf(side), '/api/chat', kind, quick ? 1 : 3);
+    // Ten pairs of 3 s rounds (quick: two of 1 s): on a shared machine a few rounds land on
+    // someone else's burst, and the median of the pair ratios leaves them out.
     const abba = ['off', 'on', 'on', 'off'] as const;
-    const order = quick ? abba : [...abba, ...abba, ...abba];
-    const roundSeconds = quick ? 1 : 2;
+    const order = Array.from({ length: quick ? 1 : 5 }, () => abba).flat();
+    const roundSeconds = quick ? 1 : 3;
     const roundsBySide: Record<'off' | 'on', Round[]> = { off: [], on: [] };
+    // The server's CPU per turn in each round, beside its throughput (undefined without /proc).
+    const cpuMsBySide: Record<'off' | 'on', (number | undefined)[]> = { off: [], on: [] };
     for (const side of order) {
       log(`tracing: ${side} ${roundSeconds}s`);
-      roundsBySide[side].push(await hammer(urlOf(side), '/api/chat', kind, roundSeconds));
+      const pid = (servers[side] as AppServer).process.child.pid;
+      const cpuBefore = cpuSecondsOf(pid);
+      const result = await hammer(urlOf(side), '/api/chat', kind, roundSeconds);
+      const cpuAfter = cpuSecondsOf(pid);
+      roundsBySide[side].push(result);
+      cpuMsBySide[side].push(
+        cpuBefore === undefined || cpuAfter === undefined || result.requests === 0
+          ? undefined
+          : ((cpuAfter - cpuBefore) * 1000) / result.requests,
+      );
     }
     const ratios = roundsBySide.on.map(
       (onRound, index) =>
@@ -66,6 +80,21 @@ export const tracing: BenchCase = async ({ scratch, quick, log }) => {
         (roundsBySide.off[index].latencies.length / roundsBySide.off[index].seconds),
     );
     const ratio = median(ratios);
+    // Turns per CPU second, on ÷ off, paired as above: what tracing costs the server itself,
+    // which moves far less than throughput when other work shares the machine.
+    const cpuRatios = cpuMsBySide.on.flatMap((onCpu, index) => {
+      const offCpu = cpuMsBySide.off[index];
+      return onCpu === undefined || offCpu === undefined || onCpu === 0 ? [] : [offCpu / onCpu];
+    });
+    const cpuFigures: Record<string, number | string> =
+      cpuRatios.length === 0
+        ? {}
+        : {
+            cpuMsPerTurnOff: round(median(cpuMsBySide.off.filter((value) => value !== undefined))),
+            cpuMsPerTurnOn: round(median(cpuMsBySide.on.filter((value) => value !== undefined))),
+            cpuRatio: round(median(cpuRatios)),
+            cpuRatioSpread: `${round(Math.min(...cpuRatios))}–${round(Math.max(...cpuRatios))}`,
+          };
     const off = summarize(roundsBySide.off);
     const on = summarize(roundsBySide.on);
     const figures = (side: ReturnType<typeof summarize>) => ({
@@ -82,6 +111,8 @@ export const tracing: BenchCase = async ({ scratch, quick, log }) => {
         label: '/api/chat, OTLP/HTTP protobuf to a local collector',
         ...figures(on),
         ratioSpread: `${round(Math.min(...ratios))}–${round(Math.max(...ratios))}`,
+        pairs: ratios.length,
+        ...cpuFigures,
         collectorRequests: collector.exports(),
       },
       ratio: round(ratio),

@@ -422,6 +422,30 @@ export const migrations: readonly Migration[] = [
     name: 'tool effect records and undo',
     up: (db, engine) => run(db, toolEffectsAndUndo(engine)),
   },
+  {
+    // Approval webhooks are an outbox: each event is a row that the delivery loop of any
+    // instance claims by compare-and-set, so a restart or a second instance neither loses
+    // nor double-sends a try (lib/webhooks). `IF NOT EXISTS`: safe to run again.
+    name: 'webhook deliveries',
+    up: (db, engine) =>
+      run(db, [
+        `CREATE TABLE IF NOT EXISTS webhook_delivery (
+          id TEXT PRIMARY KEY,
+          event_type TEXT NOT NULL,
+          approval_id TEXT NOT NULL,
+          body TEXT NOT NULL,
+          attempts INTEGER NOT NULL DEFAULT 0,
+          next_attempt_at ${engine === 'postgres' ? 'BIGINT' : 'INTEGER'} NOT NULL,
+          status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'delivered', 'failed')),
+          last_error TEXT,
+          last_status INTEGER,
+          created_at TEXT NOT NULL,
+          updated_at TEXT NOT NULL
+        )`,
+        'CREATE INDEX IF NOT EXISTS webhook_delivery_due ON webhook_delivery (status, next_attempt_at)',
+        'CREATE INDEX IF NOT EXISTS webhook_delivery_created ON webhook_delivery (created_at)',
+      ]),
+  },
 ];
 
 const outcomesWithUndone = [...outcomesWithApprovedByRule, 'undone'];

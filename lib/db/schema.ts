@@ -239,6 +239,26 @@ export type ToolEffectTable = {
   undone_at: number | null;
 };
 
+/** One approval webhook event and its delivery (see `lib/webhooks`). */
+export type WebhookDeliveryTable = {
+  /** The event id, sent as `X-Toolgate-Event-Id` and in the body. */
+  id: string;
+  event_type: string;
+  approval_id: string;
+  /** The exact JSON POSTed (and signed) on every try. */
+  body: string;
+  /** Tries started so far. */
+  attempts: Generated<number>;
+  /** Epoch milliseconds: when the next try is due, or when a try in flight counts as lost. */
+  next_attempt_at: number;
+  status: Generated<'pending' | 'delivered' | 'failed'>;
+  last_error: string | null;
+  /** The receiver's HTTP status on the last try that got an answer. */
+  last_status: number | null;
+  created_at: string;
+  updated_at: string;
+};
+
 export type SchemaMigrationTable = {
   version: number;
   name: string;
@@ -261,6 +281,7 @@ export type DatabaseSchema = {
   chat_streams: ChatStreamTable;
   tool_effects: ToolEffectTable;
   schema_migrations: SchemaMigrationTable;
+  webhook_delivery: WebhookDeliveryTable;
   user: UserTable;
   user_role: UserRoleTable;
   account_audit: AccountAuditTable;

@@ -206,7 +206,9 @@ function traceCall(execute: ToolExecute, toolName: string): ToolExecute {
       ended = true;
       finishCall(call, { error, parkedTurn });
     };
-    const run = () => telemetryScope().run({ ...store, call }, () => execute(input, options));
+    // The store as it is inside the span's context (which may live in the same store).
+    const run = () =>
+      telemetryScope().run({ ...telemetryScope().getStore(), call }, () => execute(input, options));
     let result: unknown;
     try {
       result =

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Span } from '@opentelemetry/api';
+import type { Span, Context as TraceContext } from '@opentelemetry/api';
 
 /** One tool call as the tracing shells observe it, from the outermost shell to the tool. */
 export type ToolCallObservation = {
@@ -24,10 +24,14 @@ export type ToolCallObservation = {
 /** What a continuation knows about the call it carries out: it waited, parked, for this long. */
 export type ParkedDecision = { toolCallId: string; waitMs: number };
 
-/** The telemetry of the tool call running in this async context, and what a continuation knows of it. */
+/**
+ * The telemetry of the tool call running in this async context, what a continuation knows
+ * of it, and OpenTelemetry's active context (see `ScopeContextManager`).
+ */
 export type TelemetryScope = {
   call?: ToolCallObservation;
   parked?: ParkedDecision;
+  traceContext?: TraceContext;
 };
 
 // On globalThis: every bundle that runs shells or writes audit rows must share one store.

@@ -23,11 +23,12 @@ export type TurnTelemetryOptions = {
   timed?: boolean;
 };
 
-/** The AI SDK's telemetry settings of a traced turn: its own spans, without any prompt, input or output. */
+/**
+ * The AI SDK's telemetry settings of a traced turn: its own spans, through an integration
+ * that records no prompt, input or output (`contentFreeTelemetry`).
+ */
 export type TurnAiTelemetry = {
   isEnabled: true;
-  recordInputs: false;
-  recordOutputs: false;
   functionId: string;
   integrations: Telemetry[];
 };
@@ -84,7 +85,10 @@ export function startTurnTelemetry({
   let ended = false;
   return {
     run: (work) => {
-      const inScope = parked === undefined ? work : () => telemetryScope().run({ parked }, work);
+      const inScope =
+        parked === undefined
+          ? work
+          : () => telemetryScope().run({ ...telemetryScope().getStore(), parked }, work);
       return handles !== undefined && spanContext !== undefined
         ? handles.api.context.with(spanContext, inScope)
         : inScope();
@@ -94,8 +98,6 @@ export function startTurnTelemetry({
         ? undefined
         : {
             isEnabled: true,
-            recordInputs: false,
-            recordOutputs: false,
             functionId: `toolgate.${worker}`,
             integrations: [handles.integration],
           },

@@ -57,6 +57,8 @@ export async function configureServer(environment: Record<string, string | undef
     TOOLGATE_UNDO_WINDOW_MS: undefined,
     TOOLGATE_FAULT: undefined,
     TOOLGATE_TESTING: undefined,
+    TOOLGATE_APPROVAL_WEBHOOK_URL: undefined,
+    TOOLGATE_WEBHOOK_SECRET: undefined,
   };
   for (const [key, value] of Object.entries({ ...defaults, ...environment })) {
     if (value === undefined) delete process.env[key];

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+
+/** The two moments an approval with a role step is announced: it asks, and it is settled. */
+export const approvalEventTypes = ['approval.requested', 'approval.settled'] as const;
+export type ApprovalEventType = (typeof approvalEventTypes)[number];
+
+/**
+ * What the approvals code tells the webhook about an approval. `url` (the approval's page)
+ * is filled in from the app's public URL when left out; `expiresAt` is epoch milliseconds,
+ * an ISO 8601 string or a Date, and leaves as ISO 8601.
+ */
+export const approvalEventSchema = z.object({
+  type: z.enum(approvalEventTypes),
+  approvalId: z.string().min(1).max(200),
+  tool: z.string().min(1).max(200),
+  summary: z.string().max(2_000),
+  roles: z.array(z.string().max(100)).max(50),
+  requester: z.object({ name: z.string().max(200) }),
+  expiresAt: z.union([z.number(), z.string(), z.date()]).transform((value, context) => {
+    const date = new Date(value);
+    if (Number.isNaN(date.getTime())) {
+      context.addIssue({ code: 'custom', message: `expiresAt is not a time: ${String(value)}` });
+      return z.NEVER;
+    }
+    return date.toISOString();
+  }),
+  status: z.string().max(50).optional(),
+  url: z.url().optional(),
+});
+
+export type ApprovalEvent = z.input<typeof approvalEventSchema>;
+
+/**
+ * The JSON a receiver gets, in this key order: the event and, for replay protection, its
+ * `id` and `timestamp` (when it was queued), inside the signed body.
+ */
+export type ApprovalEventBody = {
+  id: string;
+  type: ApprovalEventType;
+  timestamp: string;
+  approvalId: string;
+  tool: string;
+  summary: string;
+  roles: string[];
+  requester: { name: string };
+  expiresAt: string;
+  status?: string;
+  url: string;
+};
+
+/** The approval's page: the app's public base URL and `/approvals/<id>`. */
+export function approvalUrl(baseUrl: string, approvalId: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}/approvals/${encodeURIComponent(approvalId)}`;
+}

@@ -1,0 +1,13 @@
+/**
+ * Approval webhooks (DESIGN §12): approvals with a role step are announced to
+ * `TOOLGATE_APPROVAL_WEBHOOK_URL`, signed with `TOOLGATE_WEBHOOK_SECRET`, from an outbox
+ * table that every instance's delivery loop drains.
+ */
+export { type ApprovalEvent, type ApprovalEventBody, approvalEventTypes } from './approval-event';
+export { enqueueApprovalEvent } from './enqueue-approval-event';
+export { signWebhookBody } from './sign-webhook-body';
+export {
+  listWebhookDeliveries,
+  type WebhookDelivery,
+  type WebhookDeliveryStatus,
+} from './webhook-deliveries';
