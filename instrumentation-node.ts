@@ -1,4 +1,4 @@
-import { watchPendingDeadlines } from './lib/chat/parked-deadlines';
+import { watchPendingDeadlines } from './lib/approvals/approval-deadlines';
 import { ConfigError, getConfig } from './lib/config';
 import { startMcpServers } from './lib/mcp/start-mcp-servers';
 import { captureServerScope } from './lib/server/outside-request';

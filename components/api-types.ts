@@ -85,7 +85,7 @@ export type ToolgateMessage = UIMessage<ToolgateMetadata>;
 
 /** The result of deciding an approval (the server action's contract). */
 export type ApprovalDecision =
-  | { status: 'approved' | 'denied' }
+  | { status: 'approved' | 'denied' | 'waiting' }
   | { error: string; fieldErrors?: Record<string, string[]> };
 
 /** The server action the approval card calls; passed down from a server component. */

@@ -1,28 +1,29 @@
 import 'server-only';
 import { getChatModel } from '@/lib/ai/models';
-import { getConfig } from '@/lib/config';
 import {
+  type ApprovalEnd,
   type ApprovalRecord,
-  claimApproval,
-  type Db,
+  auditApprovalEnd,
   type DeniedStatus,
-  getApproval,
-  getChatMessages,
+  deniedStatuses,
+  finishExecution,
+  isDeniedStatus,
   listChatApprovals,
-  transitionApproval,
-  upsertMessage,
-} from '@/lib/db';
+  mapToolPart,
+  reasonByStatus,
+  settleApprovalPart,
+  takeParkedDecision,
+} from '@/lib/approvals';
+import { getConfig } from '@/lib/config';
+import { type Db, getChatMessages, upsertMessage } from '@/lib/db';
 import { getIdempotencyStore } from '@/lib/server/stores';
 import { toolDenial } from '@/lib/shells';
 import { finalOutput, type ToolExecute } from '@/lib/shells/wrap-execute';
 import type { ApprovalDecision, ApprovalRegistry } from '@/lib/stores';
 import { startTurnTelemetry } from '@/lib/telemetry/turn-telemetry';
-import { type ApprovalEnd, mapToolPart, settleApprovalPart } from './approval-parts';
 import { assembleTurnTools } from './assemble-turn-tools';
-import { auditParkedDenial } from './audit-parked-call';
 import { buildWorkerTable } from './build-worker-table';
 import { createAuditWriter } from './create-audit-writer';
-import { deniedStatuses, isDeniedStatus, reasonByStatus } from './denied-statuses';
 import { replayMessage } from './replay-message';
 import { runChatTurn } from './run-chat-turn';
 
@@ -43,13 +44,9 @@ export async function continueParkedTurn(db: Db, approvalId: string, chatId: str
 }
 
 async function continueLocked(db: Db, approvalId: string): Promise<boolean> {
-  const row = await getApproval(db, approvalId);
-  if (row === undefined) return false;
-  const approved = row.status === 'approved';
-  const claimed = approved
-    ? await transitionApproval(db, row.id, 'approved', 'executing', { claim: true })
-    : isDeniedStatus(row.status) && (await claimApproval(db, row.id, row.status));
-  if (!claimed) return false;
+  const taken = await takeParkedDecision(db, approvalId);
+  if (taken === undefined) return false;
+  const { row, approved } = taken;
   // Its own trace: the asking turn's has ended, maybe in another process; a link joins them.
   const telemetry = startTurnTelemetry({
     name: 'toolgate.continuation',
@@ -113,14 +110,14 @@ async function carryOut(db: Db, row: ApprovalRecord, approved: boolean): Promise
         execute(row.input, { toolCallId: row.toolCallId, messages: [], context: undefined }),
       );
       end = { kind: 'output', output };
-      await transitionApproval(db, row.id, 'executing', 'executed');
+      await finishExecution(db, row.id, true);
     } catch (error) {
       end = { kind: 'error', errorText: error instanceof Error ? error.message : String(error) };
-      await transitionApproval(db, row.id, 'executing', 'failed');
+      await finishExecution(db, row.id, false);
     }
     await auditWriter.flush();
   } else {
-    await auditParkedDenial(db, row, row.status as DeniedStatus);
+    await auditApprovalEnd(db, row, row.status as DeniedStatus);
     const denial = toolDenial(
       reasonByStatus[row.status as keyof typeof reasonByStatus],
       row.toolName,

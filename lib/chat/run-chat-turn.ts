@@ -8,6 +8,12 @@ import {
   type UIMessage,
   type UIMessageChunk,
 } from 'ai';
+import {
+  createDurableApprovalRegistry,
+  createTurnParking,
+  recordExecution,
+  settleToolParts,
+} from '@/lib/approvals';
 import type { AppConfig } from '@/lib/config';
 import { clearChatStream, type Db, hasApprovalRule, setChatStream, upsertMessage } from '@/lib/db';
 import { publicErrorText } from '@/lib/errors/public-error';
@@ -18,11 +24,8 @@ import { startTurnTelemetry } from '@/lib/telemetry/turn-telemetry';
 import { assembleTurnTools } from './assemble-turn-tools';
 import type { WorkerTable } from './build-worker-table';
 import { createAuditWriter } from './create-audit-writer';
-import { createDurableApprovalRegistry, recordExecution } from './durable-approval-registry';
 import { listenForRemoteStops } from './remote-turn-stops';
-import { settleToolParts } from './settle-tool-parts';
 import { turnModelCall } from './turn-model-call';
-import { createTurnParking } from './turn-parking';
 import { createTurnSideChannel } from './turn-side-channel';
 import { followTurn, getStreamContext, runningTurns } from './turn-streams';
 import type { ChatMessageMetadata } from './types';

@@ -1,10 +1,10 @@
 import type { UIMessage, UIMessageChunk } from 'ai';
 import type { Language } from '@/lib/ai/language';
+import { denialReasonText, settleApprovalPart, type ToolPart } from '@/lib/approvals/approval-parts';
 import { revealHiddenInSummary } from '@/lib/shells/reveal-hidden-characters';
 import { isToolDenial } from '@/lib/shells/wrap-tools-with-approval';
 import type { ApprovalRequestEvent } from '@/lib/stores';
 import { summarizeToolCall } from '@/lib/tools/tool-summaries';
-import { denialReasonText, settleApprovalPart, type ToolPart } from './approval-parts';
 
 /** What the page needs to draw the approval card: its title and its countdown. */
 export type ApprovalDescriptor = {
