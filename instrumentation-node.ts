@@ -1,5 +1,11 @@
+<<<<<<< HEAD
 import { watchPendingDeadlines } from './lib/approvals/approval-deadlines';
+=======
+import { bootstrapListedUsers } from './lib/auth/bootstrap-roles';
+import { watchPendingDeadlines } from './lib/chat/parked-deadlines';
+>>>>>>> policy
 import { ConfigError, getConfig } from './lib/config';
+import { getDb } from './lib/db';
 import { startMcpServers } from './lib/mcp/start-mcp-servers';
 import { captureServerScope } from './lib/server/outside-request';
 import { stampClientAddresses } from './lib/server/stamp-client-address';
@@ -37,4 +43,17 @@ export async function startServer(): Promise<void> {
   }
   // Approvals left pending before this start expire on time, not only when their chat is read.
   await watchPendingDeadlines();
+  await bootstrapPolicyRoles();
+}
+
+/**
+ * Verified accounts the policy file lists get their roles now, not only at their next
+ * request (which gives them too, so a database that is down here costs nothing lasting).
+ */
+async function bootstrapPolicyRoles(): Promise<void> {
+  try {
+    await bootstrapListedUsers(await getDb(), getConfig().TOOLGATE_POLICY);
+  } catch (error) {
+    console.error('[toolgate] could not give the policy file’s roles at start-up:', error);
+  }
 }

@@ -1,7 +1,7 @@
 'use client';
 
 import { createAuthClient } from 'better-auth/react';
-import { LogOut, ShieldCheck, UserRound } from 'lucide-react';
+import { LogOut, ShieldCheck, UserCog, UserRound } from 'lucide-react';
 import Link from 'next/link';
 import { type FormEvent, useState } from 'react';
 import type { AccountSummary } from './api-types';
@@ -162,6 +162,15 @@ export function AccountMenu({ account }: { account: AccountSummary }) {
           <Link href="/audit" className="inline-flex items-center gap-1 underline-offset-2 hover:underline">
             <ShieldCheck className="size-3" aria-hidden="true" />
             {t.auditLog}
+          </Link>
+        )}
+        {account.isAdmin && (
+          <Link
+            href="/admin/roles"
+            className="inline-flex items-center gap-1 underline-offset-2 hover:underline"
+          >
+            <UserCog className="size-3" aria-hidden="true" />
+            {t.roleAdminLink}
           </Link>
         )}
       </div>

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { normalizeEmail } from './auth/normalize-email';
 import { type McpConfig, readMcpConfig } from './mcp/mcp-config';
 import { parseMcpToolName } from './mcp/mcp-tool-name';
-import { defaultConfirmToolNames, isToolName, toolNames } from './tools/tool-catalog';
+import { type Policy, readPolicyFile } from './policy/policy-file';
+import { defaultConfirmToolNames, isToolName, toolFactsOf, toolNames } from './tools/tool-catalog';
 
 const positiveInteger = (name: string, fallback: number) =>
   z
@@ -95,6 +96,35 @@ function checkConfirmTools<CONFIG extends { AGENT_CONFIRM_TOOLS: string[]; MCP_C
     });
   }
   return { ...environment, AGENT_CONFIRM_TOOLS: new Set(environment.AGENT_CONFIRM_TOOLS) };
+}
+
+/**
+ * `TOOLGATE_POLICY`: the path of a JSON file of approval rules and roles (lib/policy), read
+ * once the MCP servers are known: a rule may name a built-in tool or one of a configured
+ * server, and a `when` field must be one the built-in tool takes.
+ */
+function loadPolicy<CONFIG extends { TOOLGATE_POLICY?: string; MCP_CONFIG?: McpConfig }>(
+  environment: CONFIG,
+  context: z.RefinementCtx,
+): Omit<CONFIG, 'TOOLGATE_POLICY'> & { TOOLGATE_POLICY?: Policy } {
+  const { TOOLGATE_POLICY: path, ...rest } = environment;
+  if (path === undefined) return rest;
+  const servers = environment.MCP_CONFIG?.servers ?? {};
+  const result = readPolicyFile(path, {
+    isKnownTool: (name) => {
+      if (isToolName(name)) return true;
+      const server = parseMcpToolName(name)?.server;
+      return server !== undefined && Object.hasOwn(servers, server);
+    },
+    fieldsOf: (name) => {
+      const facts = toolFactsOf(name);
+      return facts === undefined ? undefined : Object.keys(facts.fieldLabels);
+    },
+    knownToolNames: [...toolNames, ...Object.keys(servers).map((server) => `${server}__<tool>`)],
+  });
+  if ('policy' in result) return { ...rest, TOOLGATE_POLICY: result.policy };
+  for (const message of result.problems) context.addIssue({ code: 'custom', message });
+  return z.NEVER;
 }
 
 /** Reads `"20/60s"` (calls per window: ms, s or m; seconds when no unit) or adds an issue. */
@@ -266,6 +296,7 @@ const environmentFields = z.object({
   TOOLGATE_METRICS_TOKEN: optionalText.refine((value) => value === undefined || value.length >= 16, {
     message: 'TOOLGATE_METRICS_TOKEN must be at least 16 characters (e.g. `openssl rand -hex 32`)',
   }),
+  TOOLGATE_POLICY: optionalText,
   TOOLGATE_BENCH_BASELINE: z
     .string()
     .optional()
@@ -273,17 +304,20 @@ const environmentFields = z.object({
 });
 
 // Checked once every field is parsed: an MCP tool name is valid only for a configured server.
-const environmentSchema = environmentFields.transform(checkConfirmTools).superRefine((config, context) => {
-  // A mailed link must point at the public address; one derived from a request could name
-  // whatever host a client wrote, and a token sent there verifies someone else's email.
-  if (config.SMTP_URL !== undefined && config.BETTER_AUTH_URL === undefined) {
-    context.addIssue({
-      code: 'custom',
-      message:
-        'SMTP_URL needs BETTER_AUTH_URL (the public URL of this deployment, e.g. https://chat.example.com): verification links are built from it',
-    });
-  }
-});
+const environmentSchema = environmentFields
+  .transform(checkConfirmTools)
+  .transform(loadPolicy)
+  .superRefine((config, context) => {
+    // A mailed link must point at the public address; one derived from a request could name
+    // whatever host a client wrote, and a token sent there verifies someone else's email.
+    if (config.SMTP_URL !== undefined && config.BETTER_AUTH_URL === undefined) {
+      context.addIssue({
+        code: 'custom',
+        message:
+          'SMTP_URL needs BETTER_AUTH_URL (the public URL of this deployment, e.g. https://chat.example.com): verification links are built from it',
+      });
+    }
+  });
 
 export type AppConfig = z.output<typeof environmentSchema>;
 

@@ -16,9 +16,10 @@
 import { existsSync } from 'node:fs';
 import { computeRoles } from '../lib/auth/compute-roles';
 import { normalizeEmail } from '../lib/auth/normalize-email';
-import { ConfigError, parseConfig } from '../lib/config';
+import { type AppConfig, ConfigError, parseConfig } from '../lib/config';
 import type { Db } from '../lib/db/engine';
 import { openDatabase } from '../lib/db/open-database';
+import { applyRoleBootstrap } from '../lib/db/role-bootstrap';
 import {
   type AccountRecord,
   findAccountByEmail,
@@ -31,6 +32,7 @@ import {
   storedRolesOf,
   storePluginRole,
 } from '../lib/db/user-roles';
+import { rolesByEmailOf } from '../lib/policy/policy-roles';
 
 const usage = `Usage: npm run users -- verify <email>
        npm run users -- grant <email> <role>
@@ -59,7 +61,8 @@ function roleOf(role: string | undefined): string {
   return role;
 }
 
-async function run(db: Db, adminEmails: ReadonlySet<string>, args: string[]): Promise<string> {
+async function run(db: Db, config: AppConfig, args: string[]): Promise<string> {
+  const adminEmails = config.TOOLGATE_ADMIN_EMAILS;
   const [command, email, roleArgument, ...rest] = args;
   if (rest.length > 0) throw new UsageError(usage);
   const account = await accountOf(db, email);
@@ -76,6 +79,10 @@ async function run(db: Db, adminEmails: ReadonlySet<string>, args: string[]): Pr
       if (roleArgument !== undefined) throw new UsageError(usage);
       await markEmailVerified(db, account.id);
       await recordAccountEvent(db, { actorId: null, action: 'email-verified', targetUserId: account.id });
+      // Roles the policy file lists the email under are given now, once, as the server would.
+      const policy = config.TOOLGATE_POLICY;
+      const listed = policy === undefined ? [] : (rolesByEmailOf(policy).get(account.email) ?? []);
+      for (const role of listed) await applyRoleBootstrap(db, account.email, role);
       return `Verified ${account.email}; roles now: ${rolesText(await settle())}`;
     }
     case 'grant': {
@@ -135,7 +142,7 @@ async function main(): Promise<number> {
   try {
     const config = parseConfig(process.env);
     db = await openDatabase({ url: config.DATABASE_URL, path: config.DATABASE_PATH });
-    console.log(await run(db, config.TOOLGATE_ADMIN_EMAILS, process.argv.slice(2)));
+    console.log(await run(db, config, process.argv.slice(2)));
     return 0;
   } catch (error) {
     if (error instanceof UsageError || error instanceof ConfigError) {

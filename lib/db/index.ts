@@ -15,6 +15,7 @@ export * from './knowledge';
 export { type Migration, migrate, migrations } from './migrations';
 export * from './open-database';
 export * from './orders';
+export * from './role-bootstrap';
 export type { DatabaseSchema } from './schema';
 export * from './tickets';
 export * from './todos';

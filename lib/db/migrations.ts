@@ -388,6 +388,22 @@ export const migrations: readonly Migration[] = [
     up: (db) => run(db, ['ALTER TABLE approvals ADD COLUMN trace_parent TEXT']),
   },
   {
+    // Each (email, role) of the policy file's `roles` is given once, to the verified account
+    // with that email; the row records it, so a later revoke is not undone at the next start.
+    name: 'policy role bootstrap',
+    up: (db) =>
+      run(db, [
+        // IF NOT EXISTS: safe to run again over a schema rolled back to an earlier step.
+        `CREATE TABLE IF NOT EXISTS role_bootstrap (
+          email TEXT NOT NULL,
+          role TEXT NOT NULL,
+          user_id TEXT NOT NULL,
+          applied_at TEXT NOT NULL,
+          PRIMARY KEY (email, role)
+        )`,
+      ]),
+  },
+  {
     // Approvals decided by other people: a policy rule lists steps that must all allow;
     // each is a row, so the approvers' list finds open role steps by index. Re-runnable.
     name: 'approval steps',

@@ -118,6 +118,18 @@ export type UserRoleTable = {
   granted_at: string;
 };
 
+/**
+ * A role of the policy file's `roles` given to the verified account with that email: once per
+ * (email, role), so a revoke afterwards stands. `user_id` is who got it (no foreign key: the
+ * record outlives the account, and the pair stays used).
+ */
+export type RoleBootstrapTable = {
+  email: string;
+  role: string;
+  user_id: string;
+  applied_at: string;
+};
+
 /** One account action: an email verified, a role granted or revoked, an admin endpoint used. */
 export type AccountAuditTable = {
   id: Generated<number>;
@@ -223,4 +235,5 @@ export type DatabaseSchema = {
   user: UserTable;
   user_role: UserRoleTable;
   account_audit: AccountAuditTable;
+  role_bootstrap: RoleBootstrapTable;
 };

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from './engine';
 import { engineOf } from './engine';
 
@@ -30,6 +31,87 @@ export async function findAccountByEmail(db: Db, email: string): Promise<Account
     emailVerified: truthy(row.emailVerified),
     isAnonymous: truthy(row.isAnonymous),
     role: row.role,
+  };
+}
+
+/** The account with id `userId`, or undefined. */
+export async function findAccountById(db: Db, userId: string): Promise<AccountRecord | undefined> {
+  const row = await db
+    .selectFrom('user')
+    .select(['id', 'email', 'emailVerified', 'isAnonymous', 'role'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  if (row === undefined) return undefined;
+  return {
+    id: row.id,
+    email: row.email,
+    emailVerified: truthy(row.emailVerified),
+    isAnonymous: truthy(row.isAnonymous),
+    role: row.role,
+  };
+}
+
+/** An account (never a guest) with the roles stored for it, as the admins' roles page lists it. */
+export type AccountWithRoles = {
+  id: string;
+  email: string;
+  name: string;
+  emailVerified: boolean;
+  /** Stored roles, sorted; they count only while the email is verified. */
+  storedRoles: string[];
+};
+
+/**
+ * One page of the accounts that are not guests, by email, with their stored roles:
+ * `emailContains` (already normalised) filters, `limit` + 1 rows are read to tell
+ * whether another page follows.
+ */
+export async function listAccountsWithRoles(
+  db: Db,
+  { emailContains, limit, offset }: { emailContains?: string; limit: number; offset: number },
+): Promise<{ accounts: AccountWithRoles[]; hasMore: boolean }> {
+  const notAnonymous = engineOf(db) === 'postgres' ? false : 0;
+  let query = db
+    .selectFrom('user')
+    .select(['id', 'email', 'name', 'emailVerified'])
+    .where((eb) => eb.or([eb('isAnonymous', 'is', null), eb('isAnonymous', '=', notAnonymous)]));
+  if (emailContains !== undefined && emailContains !== '') {
+    // `%` and `_` in the search are letters, not wildcards.
+    const pattern = `%${emailContains.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+    query = query.where(sql<boolean>`${sql.ref('email')} like ${pattern} escape '\\'`);
+  }
+  const rows = await query
+    .orderBy('email')
+    .orderBy('id')
+    .limit(limit + 1)
+    .offset(offset)
+    .execute();
+  const page = rows.slice(0, limit);
+  const roleRows =
+    page.length === 0
+      ? []
+      : await db
+          .selectFrom('user_role')
+          .select(['user_id', 'role'])
+          .where(
+            'user_id',
+            'in',
+            page.map((row) => row.id),
+          )
+          .orderBy('role')
+          .execute();
+  const rolesByUser = new Map<string, string[]>();
+  for (const row of roleRows)
+    rolesByUser.set(row.user_id, [...(rolesByUser.get(row.user_id) ?? []), row.role]);
+  return {
+    accounts: page.map((row) => ({
+      id: row.id,
+      email: row.email,
+      name: row.name,
+      emailVerified: truthy(row.emailVerified),
+      storedRoles: rolesByUser.get(row.id) ?? [],
+    })),
+    hasMore: rows.length > limit,
   };
 }
 

@@ -3,13 +3,16 @@ import type { NextRequest } from 'next/server';
 import { getSessionUser, type SessionUser } from '@/lib/auth/session-user';
 import { jsonError } from './json';
 
-/** Who may call a route: any session (guests included), or admins only. */
-export type Audience = 'user' | 'admin';
+/**
+ * Who may call a route: any session (guests included), admins only (403 for anyone else),
+ * or admins only with 404 for anyone else, as if the route were not there.
+ */
+export type Audience = 'user' | 'admin' | 'hidden-admin';
 
 /**
  * Wraps a route handler so it runs only with a session: none answers 401 `{ error }`, and
- * a non-admin on an admin route 403. The handler gets the user from the server, never
- * from the request body.
+ * a non-admin on an admin route 403 (404 on a hidden one). The handler gets the user from
+ * the server, never from the request body.
  */
 export function withSession<CONTEXT>(
   handler: (request: NextRequest, user: SessionUser, context: CONTEXT) => Promise<Response> | Response,
@@ -24,6 +27,7 @@ export function withSession<CONTEXT>(
       );
     }
     if (audience === 'admin' && !user.isAdmin) return jsonError(403, 'Admins only');
+    if (audience === 'hidden-admin' && !user.isAdmin) return jsonError(404, 'Not found');
     return handler(request, user, context as CONTEXT);
   };
 }

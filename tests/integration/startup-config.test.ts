@@ -59,6 +59,27 @@ describe('server start-up', () => {
     expect(output).toContain('servers.notes: Unrecognized key: "aproval"');
   });
 
+  it('refuses to start with a bad TOOLGATE_POLICY file, naming the field', async () => {
+    const files = notesServerFiles();
+    const path = join(files.folder, 'bad-policy.json');
+    writeFileSync(
+      path,
+      JSON.stringify({
+        rules: [
+          { tool: 'createTicket', approvers: ['requester'] },
+          { tool: 'createTicket', when: { title: { eq: 'x', gt: '5' } }, effect: 'deny' },
+        ],
+      }),
+    );
+    const { code, output } = await startAndWaitForExit({ TOOLGATE_POLICY: path });
+    expect(code).toBe(1);
+    expect(output).toContain('TOOLGATE_POLICY rules[1].when.title.gt: expected a number');
+    writeFileSync(path, JSON.stringify({ rules: [{ tool: 'createTicket', effect: 'allow' }] }));
+    const effect = await startAndWaitForExit({ TOOLGATE_POLICY: path });
+    expect(effect.code).toBe(1);
+    expect(effect.output).toContain('TOOLGATE_POLICY rules[0].effect: effect is "deny"');
+  });
+
   it('refuses to start when AGENT_CONFIRM_TOOLS misspells a tool of a reachable MCP server', async () => {
     const files = notesServerFiles();
     const path = writeMcpConfig(files, { notes: notesStdioServer(files, { worker: 'notes' }) });

@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { getSessionUser } from '@/lib/auth/session-user';
 import { findAccountByEmail, getDb, listAccountEvents } from '@/lib/db';
@@ -18,6 +21,7 @@ function users(...args: string[]): Promise<Run> {
       DATABASE_URL: process.env.DATABASE_URL ?? '',
       DATABASE_PATH: process.env.DATABASE_PATH,
       TOOLGATE_ADMIN_EMAILS: process.env.TOOLGATE_ADMIN_EMAILS ?? '',
+      TOOLGATE_POLICY: process.env.TOOLGATE_POLICY ?? '',
     };
     const child = spawn('node_modules/.bin/tsx', ['scripts/users.ts', ...args], {
       env: environment,
@@ -114,6 +118,21 @@ describe.each(databaseEngines)('npm run users on %s', (engine) => {
       ['unverified-account-removed', squatted?.id, { email: 'boss@example.com' }],
       ['email-verified', owner?.id, undefined],
     ]);
+  });
+
+  it('gives the roles the policy file lists on verify, once: a revoke afterwards stands', async () => {
+    const policy = join(mkdtempSync(join(tmpdir(), 'toolgate-policy-')), 'policy.json');
+    writeFileSync(policy, JSON.stringify({ roles: { supervisor: ['Sup@Example.com'] }, rules: [] }));
+    await configureServerOn(engine, { TOOLGATE_POLICY: policy });
+    expect((await signUp('sup@example.com')).response.status).toBe(200);
+
+    const verified = await users('verify', 'sup@example.com');
+    expect(verified, verified.stderr).toMatchObject({ code: 0 });
+    expect(verified.stdout).toMatch(/Verified sup@example\.com; roles now: supervisor/);
+    expect((await users('revoke', 'sup@example.com', 'supervisor')).code).toBe(0);
+    expect((await users('verify', 'sup@example.com')).stdout).toMatch(/roles now: none/);
+    const { cookie } = await signIn('sup@example.com');
+    expect(await rolesOfSession(cookie)).toMatchObject({ roles: [] });
   });
 
   it('fails with a message for an unknown email, a bad role name or a bad command', async () => {

@@ -1,0 +1,40 @@
+import 'server-only';
+import { applyRoleBootstrap, type Db } from '@/lib/db';
+import type { Policy } from '@/lib/policy';
+import { rolesByEmailOf } from '@/lib/policy/policy-roles';
+import type { RoleSubject } from './compute-roles';
+import { normalizeEmail } from './normalize-email';
+
+// Pairs this process saw given or already used, so a listed user's requests stop asking the database.
+const settledByDb = new WeakMap<Db, Set<string>>();
+
+async function settle(db: Db, email: string, roles: readonly string[]): Promise<void> {
+  let settled = settledByDb.get(db);
+  if (settled === undefined) {
+    settled = new Set();
+    settledByDb.set(db, settled);
+  }
+  for (const role of roles) {
+    const pair = `${email}\u0000${role}`;
+    if (settled.has(pair)) continue;
+    if ((await applyRoleBootstrap(db, email, role)) !== 'not-eligible') settled.add(pair);
+  }
+}
+
+/**
+ * Gives `user` the roles the policy file lists their email under, once per (email, role)
+ * (see `applyRoleBootstrap`); nothing for a guest or an unverified email. Cheap for
+ * everyone else: no database call unless the email is listed and not yet settled here.
+ */
+export async function bootstrapRolesOf(db: Db, policy: Policy | undefined, user: RoleSubject): Promise<void> {
+  if (policy === undefined || user.isAnonymous || !user.emailVerified) return;
+  const email = normalizeEmail(user.email);
+  const roles = rolesByEmailOf(policy).get(email);
+  if (roles !== undefined) await settle(db, email, roles);
+}
+
+/** At start-up: gives every listed email that already has a verified account its roles. */
+export async function bootstrapListedUsers(db: Db, policy: Policy | undefined): Promise<void> {
+  if (policy === undefined) return;
+  for (const [email, roles] of rolesByEmailOf(policy)) await settle(db, email, roles);
+}
