@@ -1,9 +1,5 @@
-<<<<<<< HEAD
 import { watchPendingDeadlines } from './lib/approvals/approval-deadlines';
-=======
 import { bootstrapListedUsers } from './lib/auth/bootstrap-roles';
-import { watchPendingDeadlines } from './lib/chat/parked-deadlines';
->>>>>>> policy
 import { ConfigError, getConfig } from './lib/config';
 import { getDb } from './lib/db';
 import { startMcpServers } from './lib/mcp/start-mcp-servers';
