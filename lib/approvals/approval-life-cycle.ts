@@ -8,6 +8,7 @@ import {
   type ApprovalRecord,
   type ApprovalStepRecord,
   claimDecision,
+  decisionRecordOf,
   fillStep,
   getApproval,
   getApprovalSteps,
@@ -63,7 +64,11 @@ export async function takeWokenDecision(
   if (row.status === 'approved') {
     if (await moveApproval(db, approvalId, 'approved', 'executing', { claim: true })) {
       taken(row);
-      return { approved: true, ...(row.editedInput !== undefined && { input: row.editedInput }) };
+      return {
+        approved: true,
+        ...(row.editedInput !== undefined && { input: row.editedInput }),
+        ...(await decisionRecordOf(db, row)),
+      };
     }
   } else if (isDeniedStatus(row.status)) {
     if (claimed || (await claimDecision(db, approvalId, row.status))) {
@@ -72,6 +77,7 @@ export async function takeWokenDecision(
         approved: false,
         reason: reasonByStatus[row.status],
         ...(row.note !== undefined && { note: row.note }),
+        ...(await decisionRecordOf(db, row)),
       };
     }
   }

@@ -167,6 +167,22 @@ export async function getApprovalSteps(db: Db, id: string): Promise<ApprovalStep
   return rows.length === 0 ? [{ kind: 'requester', position: 0 }] : rows.map(toStep);
 }
 
+/** Who decided a call, which rule asked and how long it waited: what the audit row keeps. */
+export async function decisionRecordOf(
+  db: Db,
+  row: ApprovalRecord,
+  now = Date.now(),
+): Promise<{ deciders?: string[]; rule?: string; waitMs: number }> {
+  const deciders = (await getApprovalSteps(db, row.id)).flatMap((step) =>
+    step.decidedBy === undefined ? [] : [step.decidedBy],
+  );
+  return {
+    ...(deciders.length > 0 && { deciders }),
+    ...(row.ruleLabel !== undefined && { rule: row.ruleLabel }),
+    waitMs: Math.max(0, now - Date.parse(row.createdAt)),
+  };
+}
+
 /** Every pending approval's id and deadline, over all chats. */
 export async function listPendingDeadlines(db: Db): Promise<{ id: string; expiresAt: number }[]> {
   const rows = await db

@@ -56,7 +56,7 @@ export function assertTransition(from: ApprovalStatus, to: ApprovalStatus): void
 export type DeniedStatus = 'denied' | 'expired' | 'stopped' | 'superseded' | 'closed';
 
 /** The denial reason the model and the card see for each way a pending approval ends. */
-export const reasonByStatus: Readonly<Record<DeniedStatus, DenialReason>> = {
+export const reasonByStatus: Readonly<Record<DeniedStatus, Exclude<DenialReason, 'policy'>>> = {
   denied: 'denied',
   expired: 'timeout',
   stopped: 'aborted',

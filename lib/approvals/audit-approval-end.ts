@@ -6,7 +6,7 @@ import { revealHiddenInSummary } from '@/lib/shells/reveal-hidden-characters';
 import { hashToolArguments } from '@/lib/shells/wrap-tools-with-audit';
 import { observeParkedDenial } from '@/lib/telemetry/observe-audited-call';
 import { summarizeToolCall } from '@/lib/tools/tool-summaries';
-import type { ApprovalRecord } from './approval-rows';
+import { type ApprovalRecord, decisionRecordOf } from './approval-rows';
 import { type DeniedStatus, reasonByStatus } from './approval-states';
 
 /**
@@ -27,7 +27,11 @@ export async function auditApprovalEnd(
   observeParkedDenial({ ...row, outcome, waitMs: Math.max(0, Date.now() - startedAt) });
   try {
     const summary = summarizeToolCall(row.toolName, row.input);
-    const allDetail: AuditDetail = { ...detail, ...(row.note !== undefined && { note: row.note }) };
+    const allDetail: AuditDetail = {
+      ...(await decisionRecordOf(db, row)),
+      ...detail,
+      ...(row.note !== undefined && { note: row.note }),
+    };
     await insertAuditRow(db, {
       userId: row.ownerId,
       chatId: row.chatId,

@@ -9,7 +9,6 @@ import type {
 } from '@/lib/stores/approval-registry';
 import { currentTraceParent } from '@/lib/telemetry/trace-parent';
 import { finishExecution, parkApproval, requestApproval, takeWokenDecision } from './approval-life-cycle';
-import type { NewApproval } from './approval-rows';
 import type { TurnParking } from './turn-parking';
 
 /** Options of {@link createDurableApprovalRegistry}. */
@@ -28,8 +27,8 @@ export type DurableApprovalRegistryOptions = {
    * woken after it parked leaves its decision on the row for the continuation.
    */
   parking?: TurnParking;
-  /** What else the row records for this call (the policy's steps and rule, the excerpt). */
-  stepsOf?: (request: ApprovalRequest) => Partial<Pick<NewApproval, 'steps' | 'ruleLabel' | 'excerpt'>>;
+  /** The user message that led to the turn's calls (for approvers' lists), already truncated. */
+  excerpt?: string;
 };
 
 /**
@@ -51,13 +50,12 @@ export function createDurableApprovalRegistry({
   messageId,
   onTakenOver,
   parking,
-  stepsOf,
+  excerpt,
 }: DurableApprovalRegistryOptions): ApprovalRegistry {
   async function confirm(request: ApprovalRequest, options: ConfirmOptions): Promise<ApprovalDecision> {
     let approvalId: string | undefined;
     let expiresAt = 0;
     let stopWaiting: (() => void) | undefined;
-    const extra = stepsOf?.(request) ?? {};
     const decision = await registry.confirm(request, {
       ...options,
       signal: eitherSignal(options.signal, parking?.signal),
@@ -73,12 +71,14 @@ export function createDurableApprovalRegistry({
           input: event.input,
           expiresAt: event.expiresAt,
           traceParent: currentTraceParent(),
-          ...extra,
+          ...(request.steps !== undefined && { steps: request.steps }),
+          ...(request.ruleLabel !== undefined && { ruleLabel: request.ruleLabel }),
+          ...(excerpt !== undefined && { excerpt }),
         });
         approvalId = event.approvalId;
         expiresAt = event.expiresAt;
         // A call that waits for someone else's step waits hours: the turn may park at once.
-        stopWaiting = parking?.wait({ long: extra.steps?.some((step) => step.kind === 'role') ?? false });
+        stopWaiting = parking?.wait({ long: request.steps?.some((step) => step.kind === 'role') ?? false });
         await options.emit(event);
       },
     });

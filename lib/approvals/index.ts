@@ -29,6 +29,7 @@ export {
   type DenialCode,
   denialCodeOf,
   denialReasonText,
+  excerptOf,
   isToolPart,
   mapToolPart,
   settleApprovalPart,
@@ -40,6 +41,7 @@ export {
   type ApprovalStepRecord,
   type ApprovalStepSpec,
   countPendingApprovals,
+  decisionRecordOf,
   getApproval,
   getApprovalSteps,
   listChatApprovals,
@@ -67,6 +69,7 @@ export {
 export {
   endOfRow,
   endPendingApprovals,
+  expireApproval,
   patchSavedPart,
   settleChatApprovals,
   settleToolParts,

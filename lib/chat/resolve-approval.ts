@@ -35,17 +35,18 @@ const chatIdFields = {
 };
 
 function requireChatId(fields: { chatId?: string; sessionId?: string }, context: z.RefinementCtx): void {
+  sameChatId(fields, context);
   if (fields.chatId === undefined && fields.sessionId === undefined) {
     context.addIssue({
       code: 'custom',
       path: ['chatId'],
       message: 'chatId is required: the chat the approval is in',
     });
-  } else if (
-    fields.chatId !== undefined &&
-    fields.sessionId !== undefined &&
-    fields.chatId !== fields.sessionId
-  ) {
+  }
+}
+
+function sameChatId(fields: { chatId?: string; sessionId?: string }, context: z.RefinementCtx): void {
+  if (fields.chatId !== undefined && fields.sessionId !== undefined && fields.chatId !== fields.sessionId) {
     context.addIssue({
       code: 'custom',
       path: ['sessionId'],
@@ -63,9 +64,20 @@ function withChatId<FIELDS extends { chatId?: string; sessionId?: string }>({
   return { ...rest, chatId: (chatId ?? sessionId) as string };
 }
 
+/** The same, where the chat may be omitted (an approver deciding from the approval's own page). */
+function withOptionalChatId<FIELDS extends { chatId?: string; sessionId?: string }>({
+  chatId,
+  sessionId,
+  ...rest
+}: FIELDS): Omit<FIELDS, 'chatId' | 'sessionId'> & { chatId?: string } {
+  const chat = chatId ?? sessionId;
+  return { ...rest, ...(chat !== undefined && { chatId: chat }) };
+}
+
 /**
  * A person's decision on one approval card: the `/api/chat/approve` body and the
- * server action's input. `input` (a full replacement of the call's input) and
+ * server action's input. `chatId` may be omitted (an approver need not know the
+ * chat); when sent it must be the approval's. `input` (a full replacement of the call's input) and
  * `remember` go with an allow; `reason` with a deny. There is no tool name: an edit
  * cannot turn one tool into another.
  */
@@ -79,7 +91,7 @@ export const approvalDecisionSchema = z
     reason: z.string().trim().max(maxDenialReasonLength).optional(),
   })
   .superRefine((decision, context) => {
-    requireChatId(decision, context);
+    sameChatId(decision, context);
     if (decision.approved && decision.reason !== undefined) {
       context.addIssue({ code: 'custom', path: ['reason'], message: 'reason goes with approved: false' });
     }
@@ -90,7 +102,7 @@ export const approvalDecisionSchema = z
       context.addIssue({ code: 'custom', path: ['remember'], message: 'remember goes with approved: true' });
     }
   })
-  .transform(withChatId);
+  .transform(withOptionalChatId);
 
 /** How a decision was answered: the route sends `body` with `status`; the server action returns `body`. */
 export type ApprovalDecisionResult =

@@ -11,9 +11,11 @@ import {
 import {
   createDurableApprovalRegistry,
   createTurnParking,
+  excerptOf,
   recordExecution,
   settleToolParts,
 } from '@/lib/approvals';
+import { policyAsk } from '@/lib/approvals/approval-policy';
 import type { AppConfig } from '@/lib/config';
 import { clearChatStream, type Db, hasApprovalRule, setChatStream, upsertMessage } from '@/lib/db';
 import { publicErrorText } from '@/lib/errors/public-error';
@@ -130,6 +132,7 @@ export async function runChatTurn(start: ChatTurnStart): Promise<ReadableStream<
           registry: getApprovalRegistry(),
           worker,
           messageId,
+          excerpt: excerptOf(history),
           onTakenOver: () => {
             takenOver = true;
             abort.abort();
@@ -152,6 +155,7 @@ export async function runChatTurn(start: ChatTurnStart): Promise<ReadableStream<
             afterExecute: ({ approvalId, ok }) => recordExecution(db, approvalId, ok),
             approvedByRule: (toolName) => hasApprovalRule(db, { chatId, ownerId, toolName }),
             pendingLimiter: createPendingApprovalLimiter(db, config.TOOLGATE_MAX_PENDING_APPROVALS),
+            askFor: policyAsk(table.defaultConfirmTools),
           }
         : undefined,
     store: getIdempotencyStore(),
