@@ -26,6 +26,8 @@ type Keeper = {
   parked: Map<string, number>;
   /** When the earliest row of the whole table is due; undefined when none waits or not yet read. */
   tableDueAt?: number;
+  /** After a failed pass: no pass before this (no tight loop while the database is away). */
+  retryAt?: number;
   running: boolean;
 };
 
@@ -84,8 +86,10 @@ function nextDueAt(state: Keeper): number | undefined {
 }
 
 /** Makes sure the timer fires no later than `dueAt`: O(1), whatever the number of rows kept. */
-function armAt(state: Keeper, dueAt: number | undefined): void {
+function armAt(state: Keeper, due: number | undefined): void {
+  let dueAt = due;
   if (state.running || dueAt === undefined) return; // The pass in progress arms again when it ends.
+  if (state.retryAt !== undefined) dueAt = Math.max(dueAt, state.retryAt);
   if (state.timer !== undefined && state.timerAt !== undefined && state.timerAt <= dueAt) return;
   clearTimeout(state.timer);
   state.timerAt = dueAt;
@@ -97,10 +101,11 @@ function armAt(state: Keeper, dueAt: number | undefined): void {
 async function pass(state: Keeper): Promise<void> {
   state.timer = undefined;
   state.timerAt = undefined;
-  const db = state.db;
-  if (db === undefined) return;
   state.running = true;
   try {
+    // The process's database now (a stored handle may have been closed since).
+    const db = await getDb().catch(() => state.db as Db);
+    state.db = db;
     const now = Date.now();
     for (const [approvalId, expiresAt] of [...state.parked]) {
       if (expiresAt + approvalTiming.parkedExpiryLateMs > now) continue;
@@ -120,10 +125,11 @@ async function pass(state: Keeper): Promise<void> {
     }
     const earliest = await earliestPendingDeadline(db);
     state.tableDueAt = earliest === undefined ? undefined : earliest + approvalTiming.startupExpiryLateMs;
+    state.retryAt = undefined;
   } catch (error) {
     console.error('[toolgate] could not settle an expired approval:', error);
-    // Try the table again later, not in a tight loop.
-    state.tableDueAt = Date.now() + approvalTiming.startupExpiryLateMs;
+    // Try again later, not in a tight loop.
+    state.retryAt = Date.now() + approvalTiming.startupExpiryLateMs;
   } finally {
     state.running = false;
     armAt(state, nextDueAt(state));

@@ -181,14 +181,15 @@ function planFor(
   steps: readonly ApprovalStepRecord[],
   { approved, decider }: Pick<StepDecision, 'approved' | 'decider'>,
 ): Plan | undefined {
-  const open = steps.find((step) => stepOpenTo(step, row, decider));
-  if (open !== undefined) return { kind: 'fill', position: open.position };
   const isRequester = row.ownerId === null || row.ownerId === decider.userId;
-  // The requester may always end their own call with a "no", though they cannot fill a role step.
-  if (!approved && isRequester) return { kind: 'deny-as-requester' };
   const decidedBefore =
     decider.userId !== undefined && steps.some((step) => step.decidedBy === decider.userId);
-  // One person fills at most one step: a second allow from them changes nothing.
+  // One person fills at most one step: once they have, no other step is theirs.
+  const open = decidedBefore ? undefined : steps.find((step) => stepOpenTo(step, row, decider));
+  if (open !== undefined) return { kind: 'fill', position: open.position };
+  // The requester may always end their own call with a "no", though they cannot fill a role step.
+  if (!approved && isRequester) return { kind: 'deny-as-requester' };
+  // A second decision from someone who filled a step changes nothing.
   if (decidedBefore && mayView(row, steps, decider)) return { kind: 'repeat' };
   return undefined;
 }

@@ -10,7 +10,7 @@ import {
   stepOpenTo,
   userNamesById,
 } from '@/lib/approvals';
-import { type Db, getDb } from '@/lib/db';
+import { getDb } from '@/lib/db';
 import { summarizeToolCall } from '@/lib/tools/tool-summaries';
 
 /** One step as `GET /api/approvals/:id` shows it. */
@@ -44,14 +44,13 @@ export type ApprovalView = {
 /** A person asking: their user id and the roles they hold now (`rolesOf`). */
 export type ApprovalViewer = { id: string; roles: readonly string[] };
 
-async function viewOf(
-  db: Db,
+function viewOf(
   row: ApprovalRecord,
   steps: readonly ApprovalStepRecord[],
   viewer: ApprovalViewer,
   names: ReadonlyMap<string, string>,
   now: number,
-): Promise<ApprovalView> {
+): ApprovalView {
   const decider = { userId: viewer.id, roles: viewer.roles };
   const pending = row.status === 'pending' && row.expiresAt > now;
   const isRequester = row.ownerId === null || row.ownerId === viewer.id;
@@ -103,7 +102,7 @@ export async function readApproval(
   if (row.status === 'pending' && row.expiresAt <= now && (await expireApproval(db, approvalId, now))) {
     row = (await getApproval(db, approvalId)) ?? row;
   }
-  return viewOf(db, row, steps, viewer, await userNamesById(db, namesNeeded(row, steps)), now);
+  return viewOf(row, steps, viewer, await userNamesById(db, namesNeeded(row, steps)), now);
 }
 
 /** The largest page `GET /api/approvals` answers. */
@@ -152,12 +151,10 @@ export async function listApprovalsToDecide(
     db,
     page.flatMap((row) => namesNeeded(row, stepsById.get(row.id) ?? [])),
   );
-  const approvals = await Promise.all(
-    page.map(async (row) => ({
-      ...(await viewOf(db, row, stepsById.get(row.id) ?? [], viewer, names, now)),
-      chatExcerpt: row.excerpt ?? '',
-    })),
-  );
+  const approvals = page.map((row) => ({
+    ...viewOf(row, stepsById.get(row.id) ?? [], viewer, names, now),
+    chatExcerpt: row.excerpt ?? '',
+  }));
   const last = page.at(-1);
   return {
     approvals,
