@@ -11,6 +11,7 @@ import {
   isDeniedStatus,
   listChatApprovals,
   mapToolPart,
+  publishApprovalEvent,
   reasonByStatus,
   settleApprovalPart,
   takeParkedDecision,
@@ -132,11 +133,19 @@ async function carryOut(db: Db, row: ApprovalRecord, approved: boolean): Promise
   const message = messages[index];
   const settled = mapToolPart(message, row.toolCallId, (part) => settleApprovalPart(part, row.id, end));
   await upsertMessage(db, row.chatId, settled);
+  // A page that waits on this chat reads it again now (and follows the reply, if one comes).
+  const told = () => publishApprovalEvent({ type: 'changed', approvalId: row.id, chatId: row.chatId });
   // Only a person's answer to the latest message earns a reply; any other end just settles the card.
   const answered = approved || row.status === 'denied';
-  if (!answered || index !== messages.length - 1) return true;
+  if (!answered || index !== messages.length - 1) {
+    told();
+    return true;
+  }
   // The model replies once, when the last card of its step is settled: it then reads every result.
-  if (await othersUnsettled(db, row)) return true;
+  if (await othersUnsettled(db, row)) {
+    told();
+    return true;
+  }
 
   const { model, label } = getChatModel(config);
   // A client that resumes reads a stream as a replay from its start: the continuation
@@ -158,6 +167,7 @@ async function carryOut(db: Db, row: ApprovalRecord, approved: boolean): Promise
   });
   // Nobody may be reading: drain it, so the turn runs to its end and readers resume from the buffer.
   void stream.pipeTo(new WritableStream()).catch(() => undefined);
+  told();
   return true;
 }
 

@@ -51,6 +51,8 @@ export type ApprovalRequestEvent = {
   input: unknown;
   /** Epoch milliseconds after which the call is denied with reason `timeout`. */
   expiresAt: number;
+  /** The request's steps, when a policy rule gave it some (absent otherwise). */
+  steps?: readonly ApprovalStep[];
 };
 
 export type ConfirmOptions = {
@@ -147,6 +149,7 @@ export function emitApprovalRequest(
     toolName: request.toolName,
     input: request.input,
     expiresAt,
+    ...(request.steps !== undefined && { steps: request.steps }),
   };
   try {
     Promise.resolve(emit(event)).catch(onFailure);
