@@ -5,9 +5,10 @@ import { defineConfig, devices } from '@playwright/test';
 /**
  * e2e against a production build with the offline model at zero delay.
  *
- * Three servers run from one build: the main one with the default 60 s approval
- * timeout, one with a 3 s timeout for the expiry test, and one with the example
- * MCP server configured (env is read at run time, so one build serves all).
+ * Four servers run from one build: the main one with the default 60 s approval
+ * timeout, one with a 3 s timeout for the expiry test, one with the example
+ * MCP server configured, and one with an approval policy whose tickets a supervisor
+ * decides (env is read at run time, so one build serves all).
  * Each run gets fresh SQLite files.
  */
 
@@ -16,6 +17,8 @@ const distDir = process.env.E2E_DIST_DIR ?? '.next-test';
 const mainPort = Number(process.env.E2E_PORT ?? 3107);
 const shortTimeoutPort = mainPort + 1;
 const mcpPort = mainPort + 2;
+// mainPort + 3 is the accounts spec's mail capture.
+const approversPort = mainPort + 4;
 const dataDir = '.data';
 // Wide enough for all three columns (chats, conversation, tickets and todos).
 const viewport = { width: 1440, height: 900 };
@@ -47,6 +50,20 @@ writeFileSync(
     },
   }),
 );
+
+// The approvers spec's policy: a ticket titled "需要主管" waits for a supervisor.
+const policyPath = join(dataDir, `e2e-${runId}-policy.json`);
+writeFileSync(
+  policyPath,
+  JSON.stringify({
+    roles: {},
+    rules: [
+      { tool: 'createTicket', when: { title: { eq: '需要主管' } }, approvers: [{ role: 'supervisor' }] },
+    ],
+  }),
+);
+// The approvers spec runs the operators' CLI against this database.
+process.env.E2E_APPROVERS_DATABASE_PATH = join(dataDir, `e2e-${runId}-approvers.db`);
 
 const sourceRoots = [
   'app',
@@ -131,7 +148,7 @@ export default defineConfig({
   projects: [
     {
       name: 'chromium',
-      testIgnore: /(expiry|mcp)\.spec\.ts/,
+      testIgnore: /(expiry|mcp|approvers)\.spec\.ts/,
       // Tests that need the 3 s approval timeout carry this tag and run in the project below.
       grepInvert: /@short-approval-timeout/,
       use: {
@@ -149,6 +166,16 @@ export default defineConfig({
         ...devices['Desktop Chrome'],
         viewport,
         baseURL: `http://127.0.0.1:${shortTimeoutPort}`,
+        locale: 'zh-CN',
+      },
+    },
+    {
+      name: 'approvers',
+      testMatch: /approvers\.spec\.ts/,
+      use: {
+        ...devices['Desktop Chrome'],
+        viewport,
+        baseURL: `http://127.0.0.1:${approversPort}`,
         locale: 'zh-CN',
       },
     },
@@ -202,6 +229,21 @@ export default defineConfig({
         ...serverEnv,
         DATABASE_PATH: join(dataDir, `e2e-${runId}-mcp.db`),
         MCP_CONFIG: mcpConfigPath,
+      },
+      timeout: 60_000,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
+      command: `${next} start -H 127.0.0.1 -p ${approversPort}`,
+      url: `http://127.0.0.1:${approversPort}/api/meta`,
+      env: {
+        ...serverEnv,
+        DATABASE_PATH: process.env.E2E_APPROVERS_DATABASE_PATH,
+        TOOLGATE_POLICY: policyPath,
+        // No mail here: the spec verifies the supervisor with the operators' CLI.
+        TOOLGATE_ALLOW_UNVERIFIED_SIGNUP: '1',
       },
       timeout: 60_000,
       reuseExistingServer: false,
