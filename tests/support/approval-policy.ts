@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -61,4 +62,42 @@ export async function signUpWithRole(email: string, role?: string): Promise<{ co
 /** Takes `role` away from the account of `userId`. */
 export async function revokeRoleOf(userId: string, role: string): Promise<void> {
   await revokeRole(await getDb(), userId, role);
+}
+
+/**
+ * On a running server: signs up an account (the server allows unverified sign-up), has
+ * the operators' CLI verify it and grant `role` on the server's database, then signs in.
+ * Returns the session's `cookie` header.
+ */
+export async function signUpApproverOn(
+  baseUrl: string,
+  email: string,
+  role: string | undefined,
+  databaseEnvironment: Record<string, string | undefined>,
+): Promise<string> {
+  const password = 'a long unusual passphrase for tests';
+  const json = { 'content-type': 'application/json' };
+  const signedUp = await fetch(`${baseUrl}/api/auth/sign-up/email`, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ email, password, name: email.split('@')[0] }),
+  });
+  if (!signedUp.ok) throw new Error(`sign-up of ${email} answered ${signedUp.status}`);
+  const cli = (...args: string[]) =>
+    execFileSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/users.ts', ...args], {
+      env: { ...process.env, DATABASE_URL: '', ...databaseEnvironment } as NodeJS.ProcessEnv,
+      stdio: 'pipe',
+    });
+  cli('verify', email);
+  if (role !== undefined) cli('grant', email, role);
+  const signedIn = await fetch(`${baseUrl}/api/auth/sign-in/email`, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ email, password }),
+  });
+  if (!signedIn.ok) throw new Error(`sign-in of ${email} answered ${signedIn.status}`);
+  return signedIn.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(';')[0])
+    .join('; ');
 }
