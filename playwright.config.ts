@@ -5,10 +5,10 @@ import { defineConfig, devices } from '@playwright/test';
 /**
  * e2e against a production build with the offline model at zero delay.
  *
- * Four servers run from one build: the main one with the default 60 s approval
- * timeout, one with a 3 s timeout for the expiry test, one with the example
- * MCP server configured, and one with an approval policy whose tickets a supervisor
- * decides (env is read at run time, so one build serves all).
+ * Three servers run from one build: the main one with the default 60 s approval
+ * timeout, one with a 3 s timeout for the expiry test, and one with the example
+ * MCP server and an approval policy configured (a ticket titled "需要主管" waits for a
+ * supervisor; env is read at run time, so one build serves all).
  * Each run gets fresh SQLite files.
  */
 
@@ -17,8 +17,6 @@ const distDir = process.env.E2E_DIST_DIR ?? '.next-test';
 const mainPort = Number(process.env.E2E_PORT ?? 3107);
 const shortTimeoutPort = mainPort + 1;
 const mcpPort = mainPort + 2;
-// mainPort + 3 is the accounts spec's mail capture.
-const approversPort = mainPort + 4;
 const dataDir = '.data';
 // Wide enough for all three columns (chats, conversation, tickets and todos).
 const viewport = { width: 1440, height: 900 };
@@ -62,8 +60,8 @@ writeFileSync(
     ],
   }),
 );
-// The approvers spec runs the operators' CLI against this database.
-process.env.E2E_APPROVERS_DATABASE_PATH = join(dataDir, `e2e-${runId}-approvers.db`);
+// The approvers spec runs the operators' CLI against the database of the server with the policy.
+process.env.E2E_APPROVERS_DATABASE_PATH = join(dataDir, `e2e-${runId}-mcp.db`);
 
 const sourceRoots = [
   'app',
@@ -175,7 +173,7 @@ export default defineConfig({
       use: {
         ...devices['Desktop Chrome'],
         viewport,
-        baseURL: `http://127.0.0.1:${approversPort}`,
+        baseURL: `http://127.0.0.1:${mcpPort}`,
         locale: 'zh-CN',
       },
     },
@@ -227,22 +225,10 @@ export default defineConfig({
       url: `http://127.0.0.1:${mcpPort}/api/meta`,
       env: {
         ...serverEnv,
-        DATABASE_PATH: join(dataDir, `e2e-${runId}-mcp.db`),
-        MCP_CONFIG: mcpConfigPath,
-      },
-      timeout: 60_000,
-      reuseExistingServer: false,
-      stdout: 'ignore',
-      stderr: 'pipe',
-    },
-    {
-      command: `${next} start -H 127.0.0.1 -p ${approversPort}`,
-      url: `http://127.0.0.1:${approversPort}/api/meta`,
-      env: {
-        ...serverEnv,
         DATABASE_PATH: process.env.E2E_APPROVERS_DATABASE_PATH,
+        MCP_CONFIG: mcpConfigPath,
         TOOLGATE_POLICY: policyPath,
-        // No mail here: the spec verifies the supervisor with the operators' CLI.
+        // No mail here: the approvers spec verifies accounts with the operators' CLI.
         TOOLGATE_ALLOW_UNVERIFIED_SIGNUP: '1',
       },
       timeout: 60_000,
