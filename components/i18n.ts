@@ -247,6 +247,13 @@ const en = {
     mcpServer: 'MCP server',
     empty: 'No tool calls match.',
     invalid: 'Ignored invalid filters',
+    decision: 'Decision',
+    decidedBy: (names: string) => `Decided by ${names}`,
+    rule: (label: string) => `Rule: ${label}`,
+    byPolicy: 'Refused by the approval policy',
+    waited: (seconds: number) => `Waited ${seconds} s`,
+    edited: 'Input edited',
+    note: (note: string) => `Note: ${note}`,
   },
   /** Each audit outcome in words (exhaustive: a new outcome is a type error until it has them). */
   auditOutcomes: {
@@ -458,6 +465,13 @@ const zh: Dictionary = {
     mcpServer: 'MCP 服务器',
     empty: '没有匹配的工具调用。',
     invalid: '已忽略无效的筛选条件',
+    decision: '决定',
+    decidedBy: (names: string) => `决定人：${names}`,
+    rule: (label: string) => `规则：${label}`,
+    byPolicy: '被审批策略拒绝',
+    waited: (seconds: number) => `等待 ${seconds} 秒`,
+    edited: '参数已修改',
+    note: (note: string) => `说明：${note}`,
   },
   auditOutcomes: {
     executed: '已执行',

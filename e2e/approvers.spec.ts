@@ -60,6 +60,13 @@ test('a guest asks, a supervisor approves on the approval page, the guest sees t
   const ticketId = await chatPage.ticketIdIn(card);
   await expect(chatPage.agentMessages.last()).toContainText(ticketId, { timeout: 15_000 });
   await supervisorContext.close();
+
+  // The guest's activity names who decided, the rule that asked, and the wait.
+  await chatPage.page.goto('/activity');
+  const decision = chatPage.page.getByTestId('audit-decision').first();
+  await expect(decision).toContainText('决定人：王主管');
+  await expect(decision).toContainText('规则：rules[0]: createTicket');
+  await expect(decision).toContainText(/等待 \d+ 秒/);
 });
 
 test('the approval page is the 404 page for a signed-in account that may not decide, and sign-in for a guest', async ({
