@@ -77,8 +77,9 @@ test('the approval page is the 404 page for a signed-in account that may not dec
   await chatPage.goto('/');
   await chatPage.send('帮我创建一个工单：需要主管');
   const card = chatPage.toolCards('createTicket').last();
+  await expect(card.getByTestId('approval-waiting-for')).toBeVisible();
   const approvalId = (await card.getAttribute('data-approval-id')) ?? '';
-  await expect.poll(() => approvalId).not.toBe('');
+  expect(approvalId).not.toBe('');
 
   const guestContext = await browser.newContext({ baseURL, locale: 'zh-CN' });
   const guest = await guestContext.newPage();
