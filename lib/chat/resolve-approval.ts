@@ -15,6 +15,7 @@ import { getConfig } from '@/lib/config';
 import { addApprovalRule, type Db, getDb } from '@/lib/db';
 import { describeZodError } from '@/lib/http/json';
 import { maxJsonDepth, nestsDeeperThan } from '@/lib/http/json-depth';
+import { policyVerdict } from '@/lib/policy';
 import { getApprovalRegistry } from '@/lib/server/stores';
 import { buildWorkerTable } from './build-worker-table';
 import { continueParkedTurn } from './continue-parked-turn';
@@ -173,6 +174,10 @@ export async function decideApproval(input: unknown, who?: DeciderInput): Promis
       return { status: 400, body: { error: validation.error, fieldErrors: validation.fieldErrors } };
     }
     editedInput = validation.value;
+    // An edit must not need other approvers than the call asked for: a requester could
+    // otherwise edit a small refund into a large one and allow it alone.
+    const refusal = policyRefusalOf(row.toolName, editedInput, await getApprovalSteps(db, approvalId));
+    if (refusal !== undefined) return { status: 400, body: { error: refusal } };
   }
 
   const now = Date.now();
@@ -208,6 +213,27 @@ export async function decideApproval(input: unknown, who?: DeciderInput): Promis
   }
   if (!(woken && (await awaitTakeOver(db, approvalId)))) await continueParkedTurn(db, approvalId, row.chatId);
   return { status: 200, body: { status: approved ? 'approved' : 'denied' } };
+}
+
+/** Why the policy does not let an edited input through this approval, or undefined when it does. */
+function policyRefusalOf(
+  toolName: string,
+  input: unknown,
+  steps: readonly { kind: string; role?: string }[],
+): string | undefined {
+  const verdict = policyVerdict(toolName, input);
+  if (verdict.kind === 'deny') return `The approval policy refuses this input (${verdict.label})`;
+  const wanted: readonly { kind: string; role?: string }[] =
+    verdict.kind === 'approve' ? verdict.steps : [{ kind: 'requester' }];
+  const same =
+    wanted.length === steps.length &&
+    wanted.every((step, index) => {
+      const had = steps[index];
+      return had?.kind === step.kind && had.role === step.role;
+    });
+  return same
+    ? undefined
+    : 'This input needs other approvers than the call asked for: deny it and ask again with the new input';
 }
 
 /** The `/api/chat/approve/extend` body. */

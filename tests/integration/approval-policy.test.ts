@@ -222,6 +222,28 @@ describe.each(databaseEngines)('approvals decided by other people on %s', (engin
     expect((await inbox(supervisor.cookie, '?cursor=nonsense')).status).toBe(400);
   });
 
+  it('refuses an edit that would need other approvers, and the call keeps waiting', async () => {
+    const reader = await send('chat-edit', 'create a ticket: printer');
+    const request = await reader.until('tool-approval-request');
+    const edited = await decide(request.approvalId, defaultTestCookie(), true, {
+      input: { title: 'big refund' },
+    });
+    expect(edited.status).toBe(400);
+    expect(edited.body.error).toMatch(/other approvers/);
+    const refused = await decide(request.approvalId, defaultTestCookie(), true, {
+      input: { title: 'forbidden' },
+    });
+    expect(refused.status).toBe(400);
+    expect((await view(request.approvalId, defaultTestCookie())).body.status).toBe('pending');
+    expect(
+      (await decide(request.approvalId, defaultTestCookie(), true, { input: { title: 'printer 2' } })).body,
+    ).toEqual({
+      status: 'approved',
+    });
+    await reader.rest();
+    expect(await ticketTitles()).toEqual(['printer 2']);
+  });
+
   it('takes the deadline from the rule: a short one expires, audited, and a late allow answers 404', async () => {
     const reader = await send('chat-hurry', 'create a ticket: hurry');
     const request = await reader.until('tool-approval-request');
