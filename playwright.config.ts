@@ -50,16 +50,7 @@ writeFileSync(
 );
 
 // The approvers spec's policy: a ticket titled "需要主管" waits for a supervisor.
-const policyPath = join(dataDir, `e2e-${runId}-policy.json`);
-writeFileSync(
-  policyPath,
-  JSON.stringify({
-    roles: {},
-    rules: [
-      { tool: 'createTicket', when: { title: { eq: '需要主管' } }, approvers: [{ role: 'supervisor' }] },
-    ],
-  }),
-);
+const policyPath = resolve('e2e/approvers-policy.json');
 // The approvers spec runs the operators' CLI against the database of the server with the policy.
 process.env.E2E_APPROVERS_DATABASE_PATH = join(dataDir, `e2e-${runId}-mcp.db`);
 
