@@ -16,7 +16,7 @@ const policy = {
 async function supervisorCookie(url: string, databasePath: string): Promise<string> {
   const email = `bench-sup-${process.pid}@example.com`;
   const password = 'a long unusual passphrase for benchmarks';
-  const json = { 'content-type': 'application/json' };
+  const json = { 'content-type': 'application/json', origin: new URL(url).origin };
   const signUp = await fetch(`${url}/api/auth/sign-up/email`, {
     method: 'POST',
     headers: json,

@@ -1,6 +1,7 @@
 import { getConfig } from '@/lib/config';
 import { jsonError } from '@/lib/http/json';
 import { withSession } from '@/lib/http/with-session';
+import { liveTimerCount } from '@/lib/server/timer-census';
 
 export const dynamic = 'force-dynamic';
 
@@ -16,7 +17,7 @@ export const GET = withSession(async () => {
   collect();
   collect();
   const { heapUsed, rss } = process.memoryUsage();
-  // Timers alive in the process (setTimeout / setInterval): what waiting work would add per row.
-  const timers = process.getActiveResourcesInfo().filter((resource) => resource === 'Timeout').length;
+  // Timers alive in the process, unref'd ones included: what waiting work would add per row.
+  const timers = liveTimerCount() ?? null;
   return Response.json({ heapUsed, rss, timers });
 });
