@@ -34,7 +34,10 @@ export async function startServer(): Promise<void> {
     if (config.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined) {
       await (await import('./lib/telemetry/start-tracing')).startTracing(config);
     }
-    await startMcpServers(config.AGENT_CONFIRM_TOOLS);
+    await startMcpServers(
+      config.AGENT_CONFIRM_TOOLS,
+      config.TOOLGATE_POLICY?.rules.map((rule) => rule.tool),
+    );
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(error.message);

@@ -188,7 +188,7 @@ export default defineConfig({
         ...serverEnv,
         DATABASE_PATH: join(dataDir, `e2e-${runId}.db`),
         AGENT_CONFIRM_TIMEOUT_MS: '60000',
-        TOOLGATE_ADMIN_EMAILS: 'admin@example.com',
+        TOOLGATE_ADMIN_EMAILS: 'admin@example.com,roles-admin@example.com',
         SMTP_URL: `smtp://127.0.0.1:${e2eSmtpPort}`,
         // Verification links point here.
         BETTER_AUTH_URL: `http://127.0.0.1:${mainPort}`,

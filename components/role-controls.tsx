@@ -97,7 +97,7 @@ export function RoleControls({
         <Input
           value={role}
           onChange={(event) => setRole(event.target.value)}
-          placeholder="supervisor"
+          placeholder={text.rolePlaceholder}
           aria-label={text.grantTo(email)}
           aria-invalid={error === text.badRole || undefined}
           aria-describedby={error === null ? undefined : errorId}

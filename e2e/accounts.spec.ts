@@ -1,7 +1,8 @@
-import { type Page, request as playwrightRequest } from '@playwright/test';
-import { type SmtpCapture, startSmtpCapture, verificationLinkOf } from '../tests/support/smtp-capture';
+import { request as playwrightRequest } from '@playwright/test';
+import { type SmtpCapture, startSmtpCapture } from '../tests/support/smtp-capture';
 import { expect, test } from './fixtures';
 import { ChatPage } from './pages/chat';
+import { signUpAndFollowLink } from './pages/sign-up';
 
 // The main server mails verification links here (playwright.config.ts sets the port).
 let smtp: SmtpCapture;
@@ -11,20 +12,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await smtp?.stop();
 });
-
-/** Signs up from the sidebar; the account waits for its emailed link, which the page then follows. */
-async function signUpAndFollowLink(page: Page, email: string) {
-  await page.getByRole('button', { name: /^(注册|Sign up)$/ }).click();
-  await page.getByLabel(/^(邮箱|Email)$/).fill(email);
-  await page.getByLabel(/^(密码|Password)/).fill('correct horse battery');
-  await page.getByRole('button', { name: /^(注册|Sign up)$/ }).click();
-  await expect(page.getByTestId('check-email')).toContainText(email);
-  await expect(page.getByTestId('guest-badge')).toBeVisible();
-  return async () => {
-    await page.goto(verificationLinkOf(await smtp.mailTo(email.toLowerCase())));
-    await expect(page.getByTestId('signed-in-as')).toContainText(email.toLowerCase());
-  };
-}
 
 /*
  * Two people on one deployment, each in a browser of their own. Each gets a guest
@@ -110,7 +97,7 @@ test('signing up keeps the guest’s chats, and signing in elsewhere shows them'
   await chatPage.waitForTurnEnd();
   const chatId = new URL(page.url()).pathname.split('/').pop() as string;
 
-  const followLink = await signUpAndFollowLink(page, email);
+  const followLink = await signUpAndFollowLink(page, smtp, email);
   await followLink();
   await expect(chatPage.chatsNav.getByRole('link', { name: /注册后还在/ })).toBeVisible();
 
@@ -146,7 +133,7 @@ test('the audit log is for admins; everyone sees their own activity', async ({ c
   // An admin (listed in TOOLGATE_ADMIN_EMAILS for this server) sees every user's rows, but only
   // once the email is verified: signing up with the address is not enough.
   await chatPage.goto('/');
-  const followLink = await signUpAndFollowLink(page, 'Admin@Example.com');
+  const followLink = await signUpAndFollowLink(page, smtp, 'Admin@Example.com');
   await page.goto('/audit');
   await expect(page.getByText(/仅对管理员开放|for admins/)).toBeVisible();
   await followLink();

@@ -131,6 +131,23 @@ describe.each(databaseEngines)('roles from the policy file and /api/admin/roles 
       nextOffset: null,
     });
 
+    // Paged and bounded; `%` and `_` in a search are letters, not wildcards.
+    const firstPage = await (
+      await sessionFetch(`${server.url}/api/admin/roles?q=sup&limit=1`, { cookie: admin })
+    ).json();
+    expect(firstPage).toMatchObject({ users: [{ email: supervisorEmail }], nextOffset: 1 });
+    const secondPage = await (
+      await sessionFetch(`${server.url}/api/admin/roles?q=sup&limit=1&offset=1`, { cookie: admin })
+    ).json();
+    expect(secondPage).toMatchObject({ users: [{ email: squatterEmail }], nextOffset: null });
+    const wildcard = await (
+      await sessionFetch(`${server.url}/api/admin/roles?q=%25`, { cookie: admin })
+    ).json();
+    expect(wildcard).toEqual({ users: [], nextOffset: null });
+    const tooMany = await sessionFetch(`${server.url}/api/admin/roles?limit=101`, { cookie: admin });
+    expect(tooMany.status).toBe(400);
+    expect((await tooMany.json()).error).toMatch(/^limit: /);
+
     const revoked = await postJson(server, '/api/admin/roles/revoke', admin, {
       userId: supervisorId,
       role: 'supervisor',

@@ -91,4 +91,15 @@ describe('server start-up', () => {
     expect(output).toContain('"notes__list_note"');
     expect(output).toMatch(/known tools: .*notes__list_notes, notes__delete_note/);
   });
+
+  it('refuses to start when a TOOLGATE_POLICY rule misspells a tool of a reachable MCP server', async () => {
+    const files = notesServerFiles();
+    const mcpPath = writeMcpConfig(files, { notes: notesStdioServer(files, { worker: 'notes' }) });
+    const policyPath = join(files.folder, 'policy.json');
+    writeFileSync(policyPath, JSON.stringify({ rules: [{ tool: 'notes__delete_not', effect: 'deny' }] }));
+    const { code, output } = await startAndWaitForExit({ MCP_CONFIG: mcpPath, TOOLGATE_POLICY: policyPath });
+    expect(code).toBe(1);
+    expect(output).toContain('TOOLGATE_POLICY names unknown tool(s) "notes__delete_not"');
+    expect(output).toMatch(/known tools: .*notes__delete_note/);
+  });
 });
