@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { insertApprovalRow } from '../../lib/approvals/approval-rows';
+import { openDatabase } from '../../lib/db/open-database';
 import { repoRoot, sessionHeaders, startApp } from '../support/next-app';
 import { findRedisServer, startRedis } from '../support/redis';
 import { quantile, round } from '../support/stats';
@@ -210,6 +212,58 @@ export const approvalDecisions: BenchCase = async ({ quick, scratch, log }) => {
       ratioOf: 'timers added per waiting approval',
       target: 'no timer or poll per waiting approval (< 0.05 per approval), nothing growing while they wait',
       pass: late.timers - idle.timers < waiting * 0.05 && late.heapUsed <= early.heapUsed * 1.1,
+    });
+
+    // The approvers' list with many rows pending: 10,000 more, written straight to the database.
+    const listTimes = async (): Promise<number[]> => {
+      const times: number[] = [];
+      for (let index = -3; index < (quick ? 10 : 40); index += 1) {
+        const started = performance.now();
+        const response = await fetch(`${a.url}/api/approvals?limit=20`, { headers: { cookie: supervisor } });
+        if (response.status !== 200) throw new Error(`/api/approvals answered ${response.status}`);
+        await response.json();
+        if (index >= 0) times.push(performance.now() - started);
+      }
+      return times;
+    };
+    const few = await listTimes();
+    const extra = 10_000;
+    log(`approval decisions: ${extra} more pending approvals for the approvers' list`);
+    const db = await openDatabase({ path: databasePath });
+    try {
+      const expiresAt = Date.now() + 3_600_000;
+      for (let start = 0; start < extra; start += 500) {
+        for (let index = start; index < start + 500; index += 1) {
+          await insertApprovalRow(db, {
+            id: `bulk-${index}-${process.pid}`,
+            chatId: `bulk-chat-${index}`,
+            ownerId: `bulk-owner-${index % 50}`,
+            messageId: `bulk-message-${index}`,
+            toolCallId: `bulk-call-${index}`,
+            toolName: 'createTicket',
+            worker: 'refund',
+            input: { title: `bulk ${index}` },
+            expiresAt,
+            steps: [{ kind: 'role', role: index % 2 === 0 ? 'supervisor' : 'auditor' }],
+          });
+        }
+      }
+    } finally {
+      await db.destroy();
+    }
+    const many = await listTimes();
+    const listStats = (values: number[]) => ({
+      p50Ms: round(quantile(values, 0.5)),
+      p99Ms: round(quantile(values, 0.99)),
+    });
+    rows.push({
+      name: 'approval-decisions/approvers-list-10000-pending',
+      baseline: { label: `GET /api/approvals?limit=20, ${waiting} pending`, ...listStats(few) },
+      subject: { label: `the same with ${extra} more pending`, ...listStats(many) },
+      ratio: round(quantile(many, 0.5) / Math.max(0.001, quantile(few, 0.5))),
+      ratioOf: 'p50 with 10,000 more pending ÷ p50 before',
+      target: 'p99 ≤ 100 ms with 10,000 more pending',
+      pass: quantile(many, 0.99) <= 100,
     });
     return rows;
   } finally {
