@@ -2,6 +2,7 @@ import type { UIMessage } from 'ai';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { GET as activity } from '@/app/api/activity/route';
 import { GET as readApproval } from '@/app/api/approvals/[approvalId]/route';
+import { GET as approvalEvents } from '@/app/api/approvals/events/route';
 import { GET as listApprovals } from '@/app/api/approvals/route';
 import { POST as approve } from '@/app/api/chat/approve/route';
 import { POST as chat } from '@/app/api/chat/route';
@@ -242,6 +243,49 @@ describe.each(databaseEngines)('approvals decided by other people on %s', (engin
     });
     await reader.rest();
     expect(await ticketTitles()).toEqual(['printer 2']);
+  });
+
+  it('tells the requester’s page and the approver’s page of each step, as server-sent events; 404 for others', async () => {
+    const reader = await send('chat-events', 'create a ticket: big refund');
+    const request = await reader.until('tool-approval-request');
+    await reader.rest();
+    const follow = async (query: string, cookie: string | undefined) => {
+      const controller = new AbortController();
+      const response = await approvalEvents(
+        jsonRequest(`/api/approvals/events?${query}`, undefined, {
+          method: 'GET',
+          cookie,
+          signal: controller.signal,
+        }),
+      );
+      return { response, controller };
+    };
+    const stranger = await signInGuest();
+    expect((await follow('chatId=chat-events', stranger)).response.status).toBe(404);
+    expect((await follow(`approvalId=${request.approvalId}`, stranger)).response.status).toBe(404);
+    expect((await follow('nothing=1', defaultTestCookie())).response.status).toBe(400);
+
+    const requesterPage = await follow('chatId=chat-events', defaultTestCookie());
+    const approverPage = await follow(`approvalId=${request.approvalId}`, second.cookie);
+    expect(requesterPage.response.headers.get('content-type')).toBe('text/event-stream');
+    const firstEvent = async (response: Response) => {
+      const text = response.body?.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = '';
+      while (!buffer.includes('data: ')) buffer += (await text?.read())?.value ?? '';
+      return JSON.parse(
+        buffer.slice(buffer.indexOf('data: ') + 6, buffer.indexOf('\n', buffer.indexOf('data: '))),
+      );
+    };
+    const [forRequester, forApprover] = [
+      firstEvent(requesterPage.response),
+      firstEvent(approverPage.response),
+    ];
+    expect((await decide(request.approvalId, supervisor.cookie, true)).body).toEqual({ status: 'waiting' });
+    const expected = { type: 'changed', approvalId: request.approvalId, chatId: 'chat-events' };
+    expect(await forRequester).toEqual(expected);
+    expect(await forApprover).toEqual(expected);
+    requesterPage.controller.abort();
+    approverPage.controller.abort();
   });
 
   it('takes the deadline from the rule: a short one expires, audited, and a late allow answers 404', async () => {
