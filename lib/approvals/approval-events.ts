@@ -1,7 +1,7 @@
 import 'server-only';
 import { EventEmitter } from 'node:events';
 import { getConfig } from '@/lib/config';
-import { getRedisClient } from '@/lib/stores/redis-client';
+import { ensureRedisReady, getRedisClient } from '@/lib/stores/redis-client';
 import { createRedisSubscription, type RedisSubscription } from '@/lib/stores/redis-subscription';
 
 /**
@@ -53,7 +53,11 @@ function bus(): Bus {
           emitter.emit('event', parsed.event);
         },
       }),
-      publish: (message) => client.publish(channel, message),
+      // The shared client connects on first use: a publish may be the first.
+      publish: async (message) => {
+        await ensureRedisReady(client);
+        return client.publish(channel, message);
+      },
     };
   }
   globalForEvents.__toolgateApprovalEvents = current;

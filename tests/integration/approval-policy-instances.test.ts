@@ -88,6 +88,21 @@ describe('approvals decided by other people, across processes', () => {
     const requester = await guestCookie(a.url);
     const first = await signUpApproverOn(a.url, 'pair-sup1@example.com', 'supervisor', database.environment);
     const second = await signUpApproverOn(b.url, 'pair-sup2@example.com', 'supervisor', database.environment);
+    // B has not used Redis yet: its first decision still reaches the requester's page on A.
+    const opening = await postChat(a.url, singleMessageChat('pair-0', 'create a ticket: big refund'), {
+      cookie: requester,
+    });
+    const opened = await opening.until('tool-approval-request');
+    const events = await sessionFetch(`${a.url}/api/approvals/events?chatId=pair-0`, { cookie: requester });
+    const text = events.body?.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = '';
+    while (!buffer.includes(': listening')) buffer += (await text?.read())?.value ?? '';
+    expect(await (await decide(b, opened.approvalId, second)).json()).toEqual({ status: 'waiting' });
+    while (!buffer.includes('data: ')) buffer += (await text?.read())?.value ?? '';
+    expect(buffer).toContain(`"approvalId":"${opened.approvalId}"`);
+    await text?.cancel();
+    expect(await (await decide(a, opened.approvalId, first)).json()).toEqual({ status: 'approved' });
+
     for (const round of [1, 2, 3]) {
       const chatId = `pair-${round}`;
       const reader = await postChat(a.url, singleMessageChat(chatId, 'create a ticket: big refund'), {
@@ -109,6 +124,11 @@ describe('approvals decided by other people, across processes', () => {
         .toMatch(/TK-\d{6}[\s\S]*TK-\d{6}/);
     }
     const tickets = (await getJson(b, '/api/tickets', requester)) as { title: string }[];
-    expect(tickets.map((ticket) => ticket.title)).toEqual(['big refund', 'big refund', 'big refund']);
+    expect(tickets.map((ticket) => ticket.title)).toEqual([
+      'big refund',
+      'big refund',
+      'big refund',
+      'big refund',
+    ]);
   });
 });
