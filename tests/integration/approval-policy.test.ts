@@ -201,6 +201,20 @@ describe.each(databaseEngines)('approvals decided by other people on %s', (engin
     expect(await ticketTitles()).toEqual(['both']);
   });
 
+  it('lets "allow for this chat" stand in only for a requester step: a call that needs a supervisor still asks', async () => {
+    const first = await send('chat-remember', 'create a ticket: both');
+    const asked = await first.until('tool-approval-request');
+    await first.rest();
+    expect((await decide(asked.approvalId, defaultTestCookie(), true, { remember: 'chat' })).body).toEqual({
+      status: 'waiting',
+    });
+    expect((await decide(asked.approvalId, supervisor.cookie, true)).body).toEqual({ status: 'approved' });
+    const again = await send('chat-remember', 'create a ticket: both');
+    const chunks = await again.rest();
+    expect(chunks.some((chunk) => chunk.type === 'tool-approval-request')).toBe(true);
+    expect(await ticketTitles()).toEqual(['both']);
+  });
+
   it('lists what a supervisor can decide now, oldest first, with the message that led to it, a page at a time', async () => {
     const ids: string[] = [];
     for (const chatId of ['chat-list-1', 'chat-list-2', 'chat-list-3']) {
