@@ -7,7 +7,8 @@ import { defineConfig, devices } from '@playwright/test';
  *
  * Three servers run from one build: the main one with the default 60 s approval
  * timeout, one with a 3 s timeout for the expiry test, and one with the example
- * MCP server configured (env is read at run time, so one build serves all).
+ * MCP server and an approval policy configured (a ticket titled "需要主管" waits for a
+ * supervisor; env is read at run time, so one build serves all).
  * Each run gets fresh SQLite files.
  */
 
@@ -47,6 +48,11 @@ writeFileSync(
     },
   }),
 );
+
+// The approvers spec's policy: a ticket titled "需要主管" waits for a supervisor.
+const policyPath = resolve('e2e/approvers-policy.json');
+// The approvers spec runs the operators' CLI against the database of the server with the policy.
+process.env.E2E_APPROVERS_DATABASE_PATH = join(dataDir, `e2e-${runId}-mcp.db`);
 
 const sourceRoots = [
   'app',
@@ -131,7 +137,7 @@ export default defineConfig({
   projects: [
     {
       name: 'chromium',
-      testIgnore: /(expiry|mcp)\.spec\.ts/,
+      testIgnore: /(expiry|mcp|approvers)\.spec\.ts/,
       // Tests that need the 3 s approval timeout carry this tag and run in the project below.
       grepInvert: /@short-approval-timeout/,
       use: {
@@ -149,6 +155,16 @@ export default defineConfig({
         ...devices['Desktop Chrome'],
         viewport,
         baseURL: `http://127.0.0.1:${shortTimeoutPort}`,
+        locale: 'zh-CN',
+      },
+    },
+    {
+      name: 'approvers',
+      testMatch: /approvers\.spec\.ts/,
+      use: {
+        ...devices['Desktop Chrome'],
+        viewport,
+        baseURL: `http://127.0.0.1:${mcpPort}`,
         locale: 'zh-CN',
       },
     },
@@ -200,8 +216,11 @@ export default defineConfig({
       url: `http://127.0.0.1:${mcpPort}/api/meta`,
       env: {
         ...serverEnv,
-        DATABASE_PATH: join(dataDir, `e2e-${runId}-mcp.db`),
+        DATABASE_PATH: process.env.E2E_APPROVERS_DATABASE_PATH,
         MCP_CONFIG: mcpConfigPath,
+        TOOLGATE_POLICY: policyPath,
+        // No mail here: the approvers spec verifies accounts with the operators' CLI.
+        TOOLGATE_ALLOW_UNVERIFIED_SIGNUP: '1',
       },
       timeout: 60_000,
       reuseExistingServer: false,

@@ -85,7 +85,7 @@ export type ToolgateMessage = UIMessage<ToolgateMetadata>;
 
 /** The result of deciding an approval (the server action's contract). */
 export type ApprovalDecision =
-  | { status: 'approved' | 'denied' }
+  | { status: 'approved' | 'denied' | 'waiting' }
   | { error: string; fieldErrors?: Record<string, string[]> };
 
 /** The server action the approval card calls; passed down from a server component. */
@@ -110,3 +110,29 @@ export async function fetchJson<T>(url: string, init?: RequestInit): Promise<T> 
   if (!response.ok) throw new Error(`${init?.method ?? 'GET'} ${url} answered ${response.status}`);
   return (await response.json()) as T;
 }
+
+/** One step of an approval as `GET /api/approvals/:id` shows it. */
+export type ApprovalStepView = {
+  kind: 'requester' | 'role';
+  role?: string;
+  decision?: 'allow' | 'deny';
+  decidedBy?: { name: string };
+};
+
+/** `GET /api/approvals/:id`: an approval as its requester and its approvers see it. */
+export type ApprovalView = {
+  approvalId: string;
+  chatId: string;
+  tool: string;
+  summary?: Record<string, string>;
+  input: unknown;
+  status: string;
+  requester: { name: string };
+  steps: ApprovalStepView[];
+  rule?: string;
+  expiresAt: number;
+  remainingMs: number;
+  viewer: { canAllow: boolean; canDeny: boolean; isRequester: boolean };
+  /** In `GET /api/approvals` only: the user message that led to the call. */
+  chatExcerpt?: string;
+};

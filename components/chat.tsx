@@ -24,6 +24,17 @@ type ChatLoad =
 
 type ActiveStream = { messageId: string; baseParts: number } | null;
 
+/** Whether a card of these messages waits for someone other than the requester (a policy's role step). */
+function waitsForOthers(messages: ToolgateMessage[]): boolean {
+  return messages.some((message) =>
+    message.parts.some((part) => {
+      const tool = part as Partial<ToolPart>;
+      const descriptor = tool.approval?.descriptor as { steps?: unknown } | undefined;
+      return tool.state === 'approval-requested' && Array.isArray(descriptor?.steps);
+    }),
+  );
+}
+
 /**
  * The saved messages a resumed stream applies to: the stream rebuilds its message
  * from `baseParts` parts (from nothing when -1), so the rest is dropped first.
@@ -180,6 +191,35 @@ function ChatSession({
   useEffect(() => {
     if (resume) void follow();
   }, []);
+
+  // While a card waits for someone else, the server says when its approvals change
+  // (`GET /api/approvals/events?chatId=`): the page then shows the saved chat and follows
+  // the reply the last decision started, without a reload.
+  const othersDecide = !busy && waitsForOthers(messages);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: follow is re-created each render; the stream is not.
+  useEffect(() => {
+    if (!othersDecide) return;
+    const source = new EventSource(`/api/approvals/events?chatId=${encodeURIComponent(id)}`);
+    let following = false;
+    let again = false;
+    // One follow at a time; a change that arrives meanwhile gets one more.
+    const onChange = () => {
+      if (following) {
+        again = true;
+        return;
+      }
+      following = true;
+      void follow().finally(() => {
+        following = false;
+        if (again) {
+          again = false;
+          onChange();
+        }
+      });
+    };
+    source.onmessage = onChange;
+    return () => source.close();
+  }, [othersDecide, id]);
 
   /** Stop ends the turn on the server (a closed connection would not), then shows the saved end. */
   async function stopTurn() {

@@ -1,8 +1,9 @@
 import { getToolName } from 'ai';
 import { Clock, History, LoaderCircle, Wrench } from 'lucide-react';
 import { parseMcpToolName } from '@/lib/mcp/mcp-tool-name';
-import type { ApproveToolCall } from './api-types';
+import type { ApprovalView, ApproveToolCall } from './api-types';
 import { ApprovalEditForm, canEditInput } from './approval-edit-form';
+import { ApprovalSteps } from './approval-steps';
 import {
   Fold,
   OutcomeBadge,
@@ -35,6 +36,7 @@ export function ToolCard({
   chatId,
   approve,
   onDecided,
+  initialView,
 }: {
   part: ToolPart;
   /** True while this part's response is still streaming here; a saved card is answered from the server's record. */
@@ -43,15 +45,18 @@ export function ToolCard({
   approve: ApproveToolCall;
   /** `parked`: nobody on this page streams the turn, so its continuation must be resumed. */
   onDecided: (event: { parked: boolean; remembered?: boolean }) => void;
+  /** The server's view, when the page already read it (the approval's own page). */
+  initialView?: ApprovalView;
 }) {
   const { t, meta, locale } = useWorkspace();
   const toolName = getToolName(part);
   const mcpServer = parseMcpToolName(toolName)?.server;
   // The server answered this call from the idempotency window instead of running the tool.
   const replayed = part.toolMetadata?.replayed === true;
-  const card = useApprovalCard({ part, live, chatId, approve, onDecided });
+  const card = useApprovalCard({ part, live, chatId, approve, onDecided, initialView });
   const { decision, mode, setMode, fieldErrors, note, setNote, extensionsUsed, waiting, secondsLeft } = card;
   const { denial, deniedNote, edited, outcome, showButtons, decide, extendDeadline } = card;
+  const { steps, canAllow, isRequester } = card;
   const inputSchema = meta?.toolInputSchemas?.[toolName];
   const view = stateViews[part.state];
   const StateIcon = view.icon;
@@ -120,6 +125,12 @@ export function ToolCard({
       <CardContent>
         {waiting && outcome === null && <p className="text-sm font-medium">{t.approvalTitle}</p>}
         {waiting && outcome === null && <p className="text-xs text-muted-foreground">{t.approvalExplain}</p>}
+        {steps !== undefined && <ApprovalSteps t={t} steps={steps} isRequester={isRequester} />}
+        {showButtons && !canAllow && (
+          <p className="text-xs text-muted-foreground" data-testid="others-decide">
+            {t.othersDecide}
+          </p>
+        )}
         {showButtons && mode === 'edit' && inputSchema !== undefined ? (
           <ApprovalEditForm
             schema={inputSchema}
@@ -195,16 +206,18 @@ export function ToolCard({
               {t.autoDenyIn(secondsLeft)}
             </span>
           )}
-          <Button
-            variant="ghost"
-            size="sm"
-            aria-label={t.moreTimeLabel(maxExtensions - extensionsUsed)}
-            disabled={extensionsUsed >= maxExtensions || decision.kind === 'sending'}
-            onClick={() => void extendDeadline()}
-          >
-            {t.moreTime}
-          </Button>
-          {mode === 'buttons' && canEditInput(inputSchema) && (
+          {isRequester && (
+            <Button
+              variant="ghost"
+              size="sm"
+              aria-label={t.moreTimeLabel(maxExtensions - extensionsUsed)}
+              disabled={extensionsUsed >= maxExtensions || decision.kind === 'sending'}
+              onClick={() => void extendDeadline()}
+            >
+              {t.moreTime}
+            </Button>
+          )}
+          {mode === 'buttons' && canAllow && canEditInput(inputSchema) && (
             <Button
               variant="ghost"
               size="sm"
@@ -235,7 +248,7 @@ export function ToolCard({
               {t.deny}
             </Button>
           )}
-          {mode === 'buttons' && (
+          {mode === 'buttons' && canAllow && steps === undefined && (
             <Button
               variant="outline"
               size="sm"
@@ -245,7 +258,7 @@ export function ToolCard({
               {t.allowForChat}
             </Button>
           )}
-          {mode === 'buttons' && (
+          {mode === 'buttons' && canAllow && (
             <Button size="sm" disabled={decision.kind === 'sending'} onClick={() => decide(true)}>
               {decision.kind === 'sending' && decision.approved && <LoaderCircle className="animate-spin" />}
               {t.allow}

@@ -1,15 +1,17 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { denialNoteOf, isEditedOutput } from '@/lib/shells/wrap-tools-with-approval';
-import type { ApproveToolCall } from './api-types';
+import type { ApprovalStepView, ApprovalView, ApproveToolCall } from './api-types';
 import { extendLocalDeadline } from './approval-deadlines';
 import {
   asDenial,
   deadlineOf,
   denialOfDeniedPart,
   type LocalDecision,
+  type Outcome,
   resolveOutcome,
   type ToolPart,
 } from './tool-part-outcome';
+import { useApprovalView } from './use-approval-view';
 import { useCountdown } from './use-countdown';
 
 /** What the person says beside a plain allow / deny. */
@@ -27,6 +29,21 @@ function extensionsOf(part: ToolPart): number {
   return typeof descriptor?.extensions === 'number' ? descriptor.extensions : 0;
 }
 
+/** The steps a card's approval asks for, when someone other than the requester must allow it. */
+function stepsOf(part: ToolPart): ApprovalStepView[] | undefined {
+  const descriptor = part.approval?.descriptor as { steps?: unknown } | undefined;
+  return Array.isArray(descriptor?.steps) ? (descriptor.steps as ApprovalStepView[]) : undefined;
+}
+
+/** How a settled approval reads on the card. */
+function outcomeOfStatus(status: string): Outcome {
+  if (status === 'denied') return 'denied';
+  if (status === 'expired') return 'expired';
+  if (status === 'approved' || status === 'executing' || status === 'executed' || status === 'failed')
+    return 'approved';
+  return 'cancelled';
+}
+
 /** Options of {@link useApprovalCard}. */
 export type UseApprovalCardOptions = {
   part: ToolPart;
@@ -37,6 +54,8 @@ export type UseApprovalCardOptions = {
   approve: ApproveToolCall;
   /** Told once a decision has been sent; `parked`: nobody on this page streams the turn. */
   onDecided: (event: { parked: boolean; remembered?: boolean }) => void;
+  /** The server's view when the page already has it (the approval's own page). */
+  initialView?: ApprovalView;
 };
 
 /**
@@ -44,7 +63,14 @@ export type UseApprovalCardOptions = {
  * action) and asking for more time (`POST /api/chat/approve/extend`), with the
  * countdown measured from the remaining time the server sent.
  */
-export function useApprovalCard({ part, live, chatId, approve, onDecided }: UseApprovalCardOptions) {
+export function useApprovalCard({
+  part,
+  live,
+  chatId,
+  approve,
+  onDecided,
+  initialView,
+}: UseApprovalCardOptions) {
   const [decision, setDecision] = useState<LocalDecision>({ kind: 'none' });
   const [mode, setMode] = useState<CardMode>('buttons');
   const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({});
@@ -57,6 +83,23 @@ export function useApprovalCard({ part, live, chatId, approve, onDecided }: UseA
   const waiting =
     part.state === 'approval-requested' && (live || (deadline !== null && deadline > Date.now()));
   const secondsLeft = useCountdown(deadline, waiting && decision.kind !== 'decided');
+  // Someone other than the requester must allow it: follow the server's view of its steps.
+  const steps = initialView?.steps ?? stepsOf(part);
+  const multiParty = steps !== undefined;
+  const view = useApprovalView(
+    part.approval?.id,
+    multiParty && part.state === 'approval-requested' && decision.kind !== 'decided',
+    initialView,
+  );
+  const settledStatus = view !== undefined && view.status !== 'pending' ? view.status : undefined;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the server says it ended elsewhere.
+  useEffect(() => {
+    if (settledStatus === undefined || decision.kind === 'decided') return;
+    setDecision({ kind: 'decided', outcome: outcomeOfStatus(settledStatus) });
+    // The last decision continued the turn on the server: follow its reply.
+    onDecided({ parked: true });
+  }, [settledStatus]);
+  const canAllow = view === undefined ? !multiParty : view.viewer.canAllow;
 
   const denial = part.state === 'output-available' ? asDenial(part.output) : denialOfDeniedPart(part);
   const deniedNote = denial?.message === undefined ? undefined : denialNoteOf(denial.message);
@@ -83,6 +126,10 @@ export function useApprovalCard({ part, live, chatId, approve, onDecided }: UseA
       } else if ('error' in result) {
         // Unknown, mismatched or already settled: deciding again cannot help, so the buttons go.
         setDecision({ kind: 'failed', retryable: false });
+      } else if (result.status === 'waiting') {
+        // This step is filled; others must still allow. The view follows them.
+        setDecision({ kind: 'none' });
+        settled = false;
       } else {
         setDecision({ kind: 'decided', outcome: result.status === 'approved' ? 'approved' : 'denied' });
       }
@@ -134,5 +181,9 @@ export function useApprovalCard({ part, live, chatId, approve, onDecided }: UseA
     showButtons,
     decide,
     extendDeadline,
+    steps: view?.steps ?? steps,
+    canAllow,
+    isRequester: view?.viewer.isRequester ?? true,
+    view,
   };
 }

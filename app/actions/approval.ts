@@ -11,8 +11,10 @@ import { decideApproval } from '@/lib/chat/resolve-approval';
  */
 export async function approveToolCall(
   input: unknown,
-): Promise<{ status: 'approved' | 'denied' } | { error: string; fieldErrors?: Record<string, string[]> }> {
+): Promise<
+  { status: 'approved' | 'denied' | 'waiting' } | { error: string; fieldErrors?: Record<string, string[]> }
+> {
   const user = await getSessionUser(await headers());
   if (user === undefined) return { error: 'No session: reload the page' };
-  return (await decideApproval(input, user.id)).body;
+  return (await decideApproval(input, user)).body;
 }

@@ -5,9 +5,11 @@ import { getRequestLocale } from '@/components/request-locale';
 import { Badge } from '@/components/ui/badge';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { NativeSelect, NativeSelectOption } from '@/components/ui/native-select';
+import { userNamesById } from '@/lib/approvals/approval-rows';
 import { requirePageUser } from '@/lib/auth/require-page-user';
 import { readAuditLog } from '@/lib/chat/read-audit-log';
-import { type AuditOutcome, auditOutcomes } from '@/lib/db/audit';
+import { getDb } from '@/lib/db';
+import { type AuditOutcome, type AuditRow, auditOutcomes } from '@/lib/db/audit';
 import { listWorkers } from '@/lib/mcp/list-workers';
 import { parseMcpToolName } from '@/lib/mcp/mcp-tool-name';
 import { toolNames as builtInToolNames } from '@/lib/tools/tool-catalog';
@@ -67,6 +69,25 @@ export async function AuditLogPage({
   const parsed = parseAuditQuery(await searchParams);
   const query = parsed.success ? parsed.data : { limit: 100 };
   const rows = await readAuditLog(scope === 'mine' ? { ...query, userId: user.id } : query);
+  // Who decided each call, by name (the row keeps their user ids).
+  const names = await userNamesById(
+    await getDb(),
+    rows.flatMap((row) => row.detail?.deciders ?? []),
+  );
+  const decisionLines = (row: AuditRow): string[] => {
+    const detail = row.detail;
+    if (detail === null || detail === undefined) return [];
+    return [
+      ...(detail.policy ? [text.byPolicy] : []),
+      ...(detail.deciders?.length
+        ? [text.decidedBy(detail.deciders.map((id) => names.get(id) ?? id).join(', '))]
+        : []),
+      ...(detail.rule !== undefined ? [text.rule(detail.rule)] : []),
+      ...(detail.waitMs !== undefined ? [text.waited(Math.round(detail.waitMs / 1000))] : []),
+      ...(detail.edited ? [text.edited] : []),
+      ...(detail.note !== undefined ? [text.note(detail.note)] : []),
+    ];
+  };
   const toolNames = [
     ...builtInToolNames,
     ...(await listWorkers()).flatMap((worker) => worker.mcpTools.map((tool) => tool.name)),
@@ -159,6 +180,7 @@ export async function AuditLogPage({
               <th className="px-3 py-2 font-medium">{text.summary}</th>
               <th className="px-3 py-2 font-medium">{text.tool}</th>
               <th className="px-3 py-2 font-medium">{text.outcome}</th>
+              <th className="px-3 py-2 font-medium">{text.decision}</th>
               <th className="px-3 py-2 text-right font-medium">{text.duration}</th>
               <th className="px-3 py-2 font-medium">{text.argsHash}</th>
             </tr>
@@ -166,7 +188,10 @@ export async function AuditLogPage({
           <tbody>
             {rows.length === 0 ? (
               <tr>
-                <td colSpan={scope === 'all' ? 9 : 8} className="px-3 py-6 text-center text-muted-foreground">
+                <td
+                  colSpan={scope === 'all' ? 10 : 9}
+                  className="px-3 py-6 text-center text-muted-foreground"
+                >
                   {text.empty}
                 </td>
               </tr>
@@ -207,6 +232,11 @@ export async function AuditLogPage({
                   </td>
                   <td className="px-3 py-2">
                     <Badge variant={variantByOutcome[row.outcome]}>{outcomeText[row.outcome]}</Badge>
+                  </td>
+                  <td className="max-w-72 px-3 py-2 text-xs" data-testid="audit-decision">
+                    {decisionLines(row).map((line) => (
+                      <div key={line}>{line}</div>
+                    ))}
                   </td>
                   <td className="px-3 py-2 text-right tabular-nums">{row.durationMs} ms</td>
                   <td className="px-3 py-2 font-mono text-xs" title={row.argsHash}>

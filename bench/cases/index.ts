@@ -1,4 +1,5 @@
 import type { BenchCase } from '../support/types';
+import { approvalDecisions } from './approval-decisions';
 import { approvalResume } from './approval-resume';
 import { chatThroughput } from './chat-throughput';
 import { databaseEngines } from './database-engines';
@@ -21,6 +22,7 @@ export const benchCases: Record<string, BenchCase> = {
   'chat-throughput': chatThroughput,
   'approval-resume': approvalResume,
   'parked-approvals': parkedApprovals,
+  'approval-decisions': approvalDecisions,
   'database-engines': databaseEngines,
   'effect-records': effectRecords,
   tracing: tracing,

@@ -11,6 +11,7 @@ const needsBuildByCase: Record<string, boolean> = {
   'chat-throughput': true,
   'approval-resume': true,
   'parked-approvals': true,
+  'approval-decisions': true,
   'database-engines': true,
   'effect-records': false,
   tracing: true,

@@ -33,6 +33,8 @@ export type TurnApprovalOptions = {
   approvedByRule?: ApprovalShellOptions['approvedByRule'];
   /** Refuses a call that would show a card while the user already has too many waiting. */
   pendingLimiter?: ToolRateLimiter;
+  /** What each call needs (the approval policy); absent: every call of `confirmTools` asks its requester. */
+  askFor?: ApprovalShellOptions['askFor'];
 };
 
 /** Everything one turn needs to harden its worker's tool table. */
@@ -126,7 +128,7 @@ export function assembleTurnTools({
   }
   shells.push(tracing.beforeApproval);
   if (approval !== undefined && approval.confirmTools.size > 0) {
-    const { confirmTools, registry, emit, timeoutMs, afterExecute, approvedByRule, pendingLimiter } =
+    const { confirmTools, registry, emit, timeoutMs, afterExecute, approvedByRule, pendingLimiter, askFor } =
       approval;
     if (pendingLimiter !== undefined) {
       shells.push((table) =>
@@ -143,6 +145,7 @@ export function assembleTurnTools({
         signal,
         afterExecute,
         approvedByRule,
+        askFor,
         onDecision: (event) => {
           if (audit !== undefined) decisionsByCallId.set(event.toolCallId, event);
         },

@@ -2,6 +2,7 @@ import type { ToolSet } from 'ai';
 import type { AppConfig } from '@/lib/config';
 import type { Db } from '@/lib/db/engine';
 import { mergeMcpTools } from '@/lib/mcp/merge-mcp-tools';
+import { toolsWithRules } from '@/lib/policy';
 import { createWorkerTools } from '@/lib/tools/registry';
 import { writeToolNames } from '@/lib/tools/tool-catalog';
 import { isWorkerName } from '@/lib/tools/worker-names';
@@ -12,8 +13,13 @@ export type WorkerTable = {
   worker: string;
   /** Everything the turn can call: the built-in tools of the worker and its MCP tools. */
   tools: ToolSet;
-  /** Tools of this table that wait for a person: `AGENT_CONFIRM_TOOLS` and MCP tools that need it. */
+  /**
+   * Tools of this table the approval shell guards: those that wait for a person without a
+   * policy (`defaultConfirmTools`) and those an approval policy rule names.
+   */
   confirmTools: ReadonlySet<string>;
+  /** Tools that wait for their requester when no policy rule matches: `AGENT_CONFIRM_TOOLS` and MCP tools that need it. */
+  defaultConfirmTools: ReadonlySet<string>;
   /** Tools the idempotency shell guards: the built-in writes and MCP tools that are not read-only. */
   writeTools: ReadonlySet<string>;
 };
@@ -32,10 +38,14 @@ export function buildWorkerTable(
   const builtIn = isWorkerName(worker) ? createWorkerTools(worker, db, { chatId, userId: ownerId }) : {};
   const merged = mergeMcpTools(worker, builtIn);
   const inTable = (name: string) => Object.hasOwn(merged.tools, name);
+  const defaultConfirmTools = new Set(
+    [...config.AGENT_CONFIRM_TOOLS, ...merged.confirmTools].filter(inTable),
+  );
   return {
     worker,
     tools: merged.tools,
-    confirmTools: new Set([...config.AGENT_CONFIRM_TOOLS, ...merged.confirmTools].filter(inTable)),
+    confirmTools: new Set([...defaultConfirmTools, ...[...toolsWithRules()].filter(inTable)]),
+    defaultConfirmTools,
     writeTools: new Set([...writeToolNames, ...merged.writeTools]),
   };
 }

@@ -3,6 +3,7 @@ import { generateId, streamText } from 'ai';
 import { getConfig } from '@/lib/config';
 import { publicErrorText } from '@/lib/errors/public-error';
 import { mcpConfirmToolNames, waitForMcpServers } from '@/lib/mcp/merge-mcp-tools';
+import { toolsWithRules } from '@/lib/policy';
 import { getEffectRecorder } from '@/lib/server/effect-recorder';
 import { getToolRateLimiter } from '@/lib/server/rate-limiter';
 import { getIdempotencyStore } from '@/lib/server/stores';
@@ -32,7 +33,9 @@ export type CompletedTurn = {
  */
 export async function completeChatTurn(request: ChatTurnRequest): Promise<CompletedTurn | ChatTurnRejection> {
   await waitForMcpServers();
-  const confirmTools = [...getConfig().AGENT_CONFIRM_TOOLS, ...mcpConfirmToolNames()];
+  const confirmTools = [
+    ...new Set([...getConfig().AGENT_CONFIRM_TOOLS, ...mcpConfirmToolNames(), ...toolsWithRules()]),
+  ];
   if (confirmTools.length > 0) {
     return {
       status: 400,

@@ -1,29 +1,32 @@
 import 'server-only';
 import { getChatModel } from '@/lib/ai/models';
-import { getConfig } from '@/lib/config';
 import {
+  type ApprovalEnd,
   type ApprovalRecord,
-  claimApproval,
-  type Db,
+  auditApprovalEnd,
   type DeniedStatus,
-  getApproval,
-  getChatMessages,
+  decisionRecordOf,
+  deniedStatuses,
+  finishExecution,
+  isDeniedStatus,
   listChatApprovals,
-  transitionApproval,
-  upsertMessage,
-} from '@/lib/db';
+  mapToolPart,
+  publishApprovalEvent,
+  reasonByStatus,
+  settleApprovalPart,
+  takeParkedDecision,
+} from '@/lib/approvals';
+import { getConfig } from '@/lib/config';
+import { type Db, getChatMessages, upsertMessage } from '@/lib/db';
 import { getEffectRecorder } from '@/lib/server/effect-recorder';
 import { getIdempotencyStore } from '@/lib/server/stores';
 import { toolDenial } from '@/lib/shells';
 import { finalOutput, type ToolExecute } from '@/lib/shells/wrap-execute';
 import type { ApprovalDecision, ApprovalRegistry } from '@/lib/stores';
 import { startTurnTelemetry } from '@/lib/telemetry/turn-telemetry';
-import { type ApprovalEnd, mapToolPart, settleApprovalPart } from './approval-parts';
 import { assembleTurnTools } from './assemble-turn-tools';
-import { auditParkedDenial } from './audit-parked-call';
 import { buildWorkerTable } from './build-worker-table';
 import { createAuditWriter } from './create-audit-writer';
-import { deniedStatuses, isDeniedStatus, reasonByStatus } from './denied-statuses';
 import { replayMessage } from './replay-message';
 import { runChatTurn } from './run-chat-turn';
 
@@ -44,13 +47,9 @@ export async function continueParkedTurn(db: Db, approvalId: string, chatId: str
 }
 
 async function continueLocked(db: Db, approvalId: string): Promise<boolean> {
-  const row = await getApproval(db, approvalId);
-  if (row === undefined) return false;
-  const approved = row.status === 'approved';
-  const claimed = approved
-    ? await transitionApproval(db, row.id, 'approved', 'executing', { claim: true })
-    : isDeniedStatus(row.status) && (await claimApproval(db, row.id, row.status));
-  if (!claimed) return false;
+  const taken = await takeParkedDecision(db, approvalId);
+  if (taken === undefined) return false;
+  const { row, approved } = taken;
   // Its own trace: the asking turn's has ended, maybe in another process; a link joins them.
   const telemetry = startTurnTelemetry({
     name: 'toolgate.continuation',
@@ -97,6 +96,7 @@ async function carryOut(db: Db, row: ApprovalRecord, approved: boolean): Promise
           approved: true,
           approvalId: row.id,
           ...(row.editedInput !== undefined && { input: row.editedInput }),
+          ...(await decisionRecordOf(db, row)),
         }),
         emit: () => undefined,
         timeoutMs: 1,
@@ -115,14 +115,14 @@ async function carryOut(db: Db, row: ApprovalRecord, approved: boolean): Promise
         execute(row.input, { toolCallId: row.toolCallId, messages: [], context: undefined }),
       );
       end = { kind: 'output', output };
-      await transitionApproval(db, row.id, 'executing', 'executed');
+      await finishExecution(db, row.id, true);
     } catch (error) {
       end = { kind: 'error', errorText: error instanceof Error ? error.message : String(error) };
-      await transitionApproval(db, row.id, 'executing', 'failed');
+      await finishExecution(db, row.id, false);
     }
     await auditWriter.flush();
   } else {
-    await auditParkedDenial(db, row, row.status as DeniedStatus);
+    await auditApprovalEnd(db, row, row.status as DeniedStatus);
     const denial = toolDenial(
       reasonByStatus[row.status as keyof typeof reasonByStatus],
       row.toolName,
@@ -135,11 +135,19 @@ async function carryOut(db: Db, row: ApprovalRecord, approved: boolean): Promise
   const message = messages[index];
   const settled = mapToolPart(message, row.toolCallId, (part) => settleApprovalPart(part, row.id, end));
   await upsertMessage(db, row.chatId, settled);
+  // A page that waits on this chat reads it again now (and follows the reply, if one comes).
+  const told = () => publishApprovalEvent({ type: 'changed', approvalId: row.id, chatId: row.chatId });
   // Only a person's answer to the latest message earns a reply; any other end just settles the card.
   const answered = approved || row.status === 'denied';
-  if (!answered || index !== messages.length - 1) return true;
+  if (!answered || index !== messages.length - 1) {
+    told();
+    return true;
+  }
   // The model replies once, when the last card of its step is settled: it then reads every result.
-  if (await othersUnsettled(db, row)) return true;
+  if (await othersUnsettled(db, row)) {
+    told();
+    return true;
+  }
 
   const { model, label } = getChatModel(config);
   // A client that resumes reads a stream as a replay from its start: the continuation
@@ -161,6 +169,7 @@ async function carryOut(db: Db, row: ApprovalRecord, approved: boolean): Promise
   });
   // Nobody may be reading: drain it, so the turn runs to its end and readers resume from the buffer.
   void stream.pipeTo(new WritableStream()).catch(() => undefined);
+  told();
   return true;
 }
 

@@ -1,8 +1,8 @@
 import 'server-only';
+import { endPendingApprovals } from '@/lib/approvals';
 import { deleteChatApprovalRules, deleteChat as deleteChatRow, getChat, getDb } from '@/lib/db';
 import { deleteToolEffectsOfScope } from '@/lib/db/tool-effects';
 import { getApprovalRegistry, getIdempotencyStore } from '@/lib/server/stores';
-import { endPendingApprovals } from './end-chat-approvals';
 
 /**
  * Deletes a chat the caller owns. Its pending approvals are denied with reason

@@ -1,9 +1,8 @@
 import 'server-only';
 import type { UIMessage } from 'ai';
-import { getChat, getChatMessages, getChatStream, getDb, listChatApprovals, listChats } from '@/lib/db';
-import { isToolPart } from './approval-parts';
+import { isToolPart, listChatApprovals, settleChatApprovals } from '@/lib/approvals';
+import { getChat, getChatMessages, getChatStream, getDb, listChats } from '@/lib/db';
 import { continueParkedTurn } from './continue-parked-turn';
-import { settleChatApprovals } from './settle-tool-parts';
 import { runningTurns } from './turn-streams';
 
 /** A saved chat as `GET /api/chats/:id` answers it. */

@@ -1,21 +1,24 @@
 import 'server-only';
 import { z } from 'zod';
-import { getConfig } from '@/lib/config';
 import {
   type ApprovalRecord,
-  addApprovalRule,
-  type Db,
+  approvalTiming,
+  awaitTakeOver,
+  type Decider,
+  decideApproval as decideApprovalStep,
   extendApproval,
   getApproval,
-  getDb,
-  transitionApproval,
-} from '@/lib/db';
+  getApprovalSteps,
+  settleChatApprovals,
+} from '@/lib/approvals';
+import { getConfig } from '@/lib/config';
+import { addApprovalRule, type Db, getDb } from '@/lib/db';
 import { describeZodError } from '@/lib/http/json';
 import { maxJsonDepth, nestsDeeperThan } from '@/lib/http/json-depth';
+import { policyVerdict } from '@/lib/policy';
 import { getApprovalRegistry } from '@/lib/server/stores';
 import { buildWorkerTable } from './build-worker-table';
 import { continueParkedTurn } from './continue-parked-turn';
-import { settleChatApprovals } from './settle-tool-parts';
 import { validateToolInput } from './validate-tool-input';
 
 /** The longest note a person can give with a "no". */
@@ -33,17 +36,18 @@ const chatIdFields = {
 };
 
 function requireChatId(fields: { chatId?: string; sessionId?: string }, context: z.RefinementCtx): void {
+  sameChatId(fields, context);
   if (fields.chatId === undefined && fields.sessionId === undefined) {
     context.addIssue({
       code: 'custom',
       path: ['chatId'],
       message: 'chatId is required: the chat the approval is in',
     });
-  } else if (
-    fields.chatId !== undefined &&
-    fields.sessionId !== undefined &&
-    fields.chatId !== fields.sessionId
-  ) {
+  }
+}
+
+function sameChatId(fields: { chatId?: string; sessionId?: string }, context: z.RefinementCtx): void {
+  if (fields.chatId !== undefined && fields.sessionId !== undefined && fields.chatId !== fields.sessionId) {
     context.addIssue({
       code: 'custom',
       path: ['sessionId'],
@@ -61,9 +65,20 @@ function withChatId<FIELDS extends { chatId?: string; sessionId?: string }>({
   return { ...rest, chatId: (chatId ?? sessionId) as string };
 }
 
+/** The same, where the chat may be omitted (an approver deciding from the approval's own page). */
+function withOptionalChatId<FIELDS extends { chatId?: string; sessionId?: string }>({
+  chatId,
+  sessionId,
+  ...rest
+}: FIELDS): Omit<FIELDS, 'chatId' | 'sessionId'> & { chatId?: string } {
+  const chat = chatId ?? sessionId;
+  return { ...rest, ...(chat !== undefined && { chatId: chat }) };
+}
+
 /**
  * A person's decision on one approval card: the `/api/chat/approve` body and the
- * server action's input. `input` (a full replacement of the call's input) and
+ * server action's input. `chatId` may be omitted (an approver need not know the
+ * chat); when sent it must be the approval's. `input` (a full replacement of the call's input) and
  * `remember` go with an allow; `reason` with a deny. There is no tool name: an edit
  * cannot turn one tool into another.
  */
@@ -77,7 +92,7 @@ export const approvalDecisionSchema = z
     reason: z.string().trim().max(maxDenialReasonLength).optional(),
   })
   .superRefine((decision, context) => {
-    requireChatId(decision, context);
+    sameChatId(decision, context);
     if (decision.approved && decision.reason !== undefined) {
       context.addIssue({ code: 'custom', path: ['reason'], message: 'reason goes with approved: false' });
     }
@@ -88,34 +103,26 @@ export const approvalDecisionSchema = z
       context.addIssue({ code: 'custom', path: ['remember'], message: 'remember goes with approved: true' });
     }
   })
-  .transform(withChatId);
+  .transform(withOptionalChatId);
 
 /** How a decision was answered: the route sends `body` with `status`; the server action returns `body`. */
 export type ApprovalDecisionResult =
-  | { status: 200; body: { status: 'approved' | 'denied' } }
+  | { status: 200; body: { status: 'approved' | 'denied' | 'waiting' } }
   | { status: 400; body: { error: string; fieldErrors?: Record<string, string[]> } }
   | { status: 404 | 503; body: { error: string } };
 
-/** How long a woken turn has to take its decision on before this request continues it instead. */
-const takeOverAfterMs = 2_000;
-
 const notFound = {
   status: 404,
-  body: { error: 'No pending approval with that id in this chat' },
+  body: { error: 'No pending approval with that id that you may decide' },
 } as const;
 
-/** The row if this caller may decide it (same chat, same owner); else undefined, answered as 404. */
-async function ownedApproval(
-  db: Db,
-  approvalId: string,
-  chatId: string,
-  ownerId: string | undefined,
-): Promise<ApprovalRecord | undefined> {
-  const row = await getApproval(db, approvalId);
-  if (row === undefined || row.chatId !== chatId || (row.ownerId !== null && row.ownerId !== ownerId)) {
-    return undefined;
-  }
-  return row;
+/** Who decides: a user id alone (the requester's own card), or the user with the roles they hold now. */
+export type DeciderInput = string | { id: string; roles: readonly string[] } | undefined;
+
+function deciderOf(input: DeciderInput): Decider {
+  if (input === undefined) return { roles: [] };
+  if (typeof input === 'string') return { userId: input, roles: [] };
+  return { userId: input.id, roles: input.roles };
 }
 
 /** The tool the approval is for, from the worker table its turn had. */
@@ -133,16 +140,15 @@ function toolOf(db: Db, row: ApprovalRecord) {
  * Records a decision and sees that it is carried out. The route and the server
  * action both come here, so they cannot disagree.
  *
- * The decision is a compare-and-set on the approval row (pending → approved / denied,
- * only before the deadline, only for its chat and owner): of double clicks, two tabs
- * and ten concurrent requests exactly one wins; the rest, an unknown id, another
- * chat or owner, a settled or expired approval all answer the same 404. An edited
- * input is validated with the tool's own schema first (400, and the call stays
- * pending) and recorded on the row with the decision, as is a note with a "no".
- * The winner wakes the waiting call wherever it waits; if no turn takes the
- * decision on (its process is gone), the turn is continued here from the database.
+ * The decision fills one step this person may fill (`decideApproval` in lib/approvals:
+ * a compare-and-set under the row's lock): of double clicks, two tabs and ten concurrent
+ * requests exactly one counts; an unknown id, another chat, a person who may not decide,
+ * a settled or expired approval all answer the same 404. An edited input is validated
+ * with the tool's own schema first (400, and the call stays pending). When the decision
+ * settles the call, the waiting call is woken wherever it waits; if no turn takes it on
+ * (its process is gone, or it parked), the turn is continued here from the database.
  */
-export async function decideApproval(input: unknown, ownerId?: string): Promise<ApprovalDecisionResult> {
+export async function decideApproval(input: unknown, who?: DeciderInput): Promise<ApprovalDecisionResult> {
   // The server action's input never passed through `readJsonBody`: the same depth limit here.
   if (nestsDeeperThan(input, maxJsonDepth)) {
     return { status: 400, body: { error: `Input nests deeper than ${maxJsonDepth} levels` } };
@@ -151,14 +157,16 @@ export async function decideApproval(input: unknown, ownerId?: string): Promise<
   if (!parsed.success) return { status: 400, body: { error: describeZodError(parsed.error) } };
   const { approvalId, chatId, approved, remember } = parsed.data;
   const reason = parsed.data.reason === '' ? undefined : parsed.data.reason;
+  const decider = deciderOf(who);
   const db = await getDb();
-  const row = await ownedApproval(db, approvalId, chatId, ownerId);
-  if (row === undefined) return notFound;
 
   let editedInput: unknown;
   if (parsed.data.input !== undefined) {
+    const row = await getApproval(db, approvalId);
     // A settled approval answers 404 before its input is judged, as for any other decision.
-    if (row.status !== 'pending') return notFound;
+    if (row === undefined || row.status !== 'pending' || (chatId !== undefined && row.chatId !== chatId)) {
+      return notFound;
+    }
     const tool = toolOf(db, row);
     if (tool === undefined) return notFound;
     const validation = await validateToolInput(tool, parsed.data.input);
@@ -166,34 +174,66 @@ export async function decideApproval(input: unknown, ownerId?: string): Promise<
       return { status: 400, body: { error: validation.error, fieldErrors: validation.fieldErrors } };
     }
     editedInput = validation.value;
+    // An edit must not need other approvers than the call asked for: a requester could
+    // otherwise edit a small refund into a large one and allow it alone.
+    const refusal = policyRefusalOf(row.toolName, editedInput, await getApprovalSteps(db, approvalId));
+    if (refusal !== undefined) return { status: 400, body: { error: refusal } };
   }
 
   const now = Date.now();
-  const won = await transitionApproval(db, approvalId, 'pending', approved ? 'approved' : 'denied', {
-    chatId,
-    ownerId: ownerId ?? null,
-    before: now,
-    decision: { editedInput, note: approved ? undefined : reason },
-  });
-  if (!won) {
+  const outcome = await decideApprovalStep(
+    db,
+    { approvalId, chatId, approved, editedInput, note: approved ? undefined : reason, decider },
+    now,
+  );
+  if (outcome.status === 'not-found') {
     // Past its deadline: settle it now, the timer that would have may be gone with its server.
-    if (row.status === 'pending' && row.expiresAt <= now) await settleChatApprovals(db, chatId, { now });
+    const row = outcome.row;
+    if (row?.status === 'pending' && row.expiresAt <= now) await settleChatApprovals(db, row.chatId, { now });
     return notFound;
   }
+  const { row } = outcome;
+  if (outcome.status === 'waiting') return { status: 200, body: { status: 'waiting' } };
+
   // Stored before the call wakes, so a call of the same tool right after already finds it.
-  if (approved && remember === 'chat' && ownerId !== undefined) {
-    await addApprovalRule(db, { chatId, ownerId, toolName: row.toolName });
+  // It stands in only for a requester step, so only a call that asked nobody else records it.
+  if (approved && remember === 'chat' && row.ownerId !== null && row.ownerId === decider.userId) {
+    const steps = await getApprovalSteps(db, approvalId);
+    if (steps.every((step) => step.kind === 'requester')) {
+      await addApprovalRule(db, { chatId: row.chatId, ownerId: row.ownerId, toolName: row.toolName });
+    }
   }
 
   let woken = false;
   try {
     // The registry's session is the chat id.
-    woken = await getApprovalRegistry().resolve(approvalId, chatId, approved, row.ownerId ?? undefined);
+    woken = await getApprovalRegistry().resolve(approvalId, row.chatId, approved, row.ownerId ?? undefined);
   } catch {
     // Redis unreachable: the call cannot be woken; the decision is on the row, so continue here.
   }
-  if (!(woken && (await takenOn(approvalId)))) await continueParkedTurn(db, approvalId, chatId);
+  if (!(woken && (await awaitTakeOver(db, approvalId)))) await continueParkedTurn(db, approvalId, row.chatId);
   return { status: 200, body: { status: approved ? 'approved' : 'denied' } };
+}
+
+/** Why the policy does not let an edited input through this approval, or undefined when it does. */
+function policyRefusalOf(
+  toolName: string,
+  input: unknown,
+  steps: readonly { kind: string; role?: string }[],
+): string | undefined {
+  const verdict = policyVerdict(toolName, input);
+  if (verdict.kind === 'deny') return `The approval policy refuses this input (${verdict.label})`;
+  const wanted: readonly { kind: string; role?: string }[] =
+    verdict.kind === 'approve' ? verdict.steps : [{ kind: 'requester' }];
+  const same =
+    wanted.length === steps.length &&
+    wanted.every((step, index) => {
+      const had = steps[index];
+      return had?.kind === step.kind && had.role === step.role;
+    });
+  return same
+    ? undefined
+    : 'This input needs other approvers than the call asked for: deny it and ask again with the new input';
 }
 
 /** The `/api/chat/approve/extend` body. */
@@ -203,7 +243,7 @@ export const approvalExtensionSchema = z
   .transform(withChatId);
 
 /** How much time one "+60 s" adds. */
-export const approvalExtensionMs = 60_000;
+export const approvalExtensionMs = approvalTiming.extensionMs;
 
 /** How an extension was answered. */
 export type ApprovalExtensionResult =
@@ -213,8 +253,8 @@ export type ApprovalExtensionResult =
 /**
  * Gives a pending approval more time: its deadline moves by {@link approvalExtensionMs},
  * on the row (compare-and-set, at most three times) and for the call that waits, in
- * whichever process it waits. Unknown, foreign and settled approvals answer 404, as
- * for a decision; a fourth extension answers 409.
+ * whichever process it waits. Only the requester may. Unknown, foreign and settled
+ * approvals answer 404, as for a decision; a fourth extension answers 409.
  */
 export async function extendApprovalDeadline(
   input: unknown,
@@ -224,22 +264,25 @@ export async function extendApprovalDeadline(
   if (!parsed.success) return { status: 400, body: { error: describeZodError(parsed.error) } };
   const { approvalId, chatId } = parsed.data;
   const db = await getDb();
-  const row = await ownedApproval(db, approvalId, chatId, ownerId);
+  const row = await getApproval(db, approvalId);
   const now = Date.now();
-  if (row === undefined || row.status !== 'pending' || row.expiresAt <= now) return notFound;
-  const expiresAt = await extendApproval(db, approvalId, {
-    chatId,
-    ownerId: ownerId ?? null,
-    now,
-    byMs: approvalExtensionMs,
-  });
-  if (expiresAt === undefined) {
-    const latest = await getApproval(db, approvalId);
-    if (latest?.status === 'pending' && latest.expiresAt > now) {
+  if (
+    row === undefined ||
+    row.chatId !== chatId ||
+    (row.ownerId !== null && row.ownerId !== ownerId) ||
+    row.status !== 'pending' ||
+    row.expiresAt <= now
+  ) {
+    return notFound;
+  }
+  const extended = await extendApproval(db, approvalId, { chatId, ownerId: ownerId ?? null, now });
+  if ('refused' in extended) {
+    if (extended.refused === 'exhausted') {
       return { status: 409, body: { error: 'This approval has already been given more time three times' } };
     }
     return notFound;
   }
+  const { expiresAt } = extended;
   try {
     await getApprovalRegistry().extend(approvalId, chatId, expiresAt, row.ownerId ?? undefined);
   } catch {
@@ -247,16 +290,4 @@ export async function extendApprovalDeadline(
     // still end it early, which fails closed.
   }
   return { status: 200, body: { expiresAt, remainingMs: Math.max(0, expiresAt - Date.now()) } };
-}
-
-/** Whether the woken turn took the decision on within `takeOverAfterMs` (else its server is gone). */
-async function takenOn(approvalId: string): Promise<boolean> {
-  const db = await getDb();
-  const deadline = Date.now() + takeOverAfterMs;
-  for (;;) {
-    const row = await getApproval(db, approvalId);
-    if (row === undefined || row.claimed) return true;
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }

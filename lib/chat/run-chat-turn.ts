@@ -8,6 +8,14 @@ import {
   type UIMessage,
   type UIMessageChunk,
 } from 'ai';
+import {
+  createDurableApprovalRegistry,
+  createTurnParking,
+  excerptOf,
+  recordExecution,
+  settleToolParts,
+} from '@/lib/approvals';
+import { policyAsk } from '@/lib/approvals/approval-policy';
 import type { AppConfig } from '@/lib/config';
 import { clearChatStream, type Db, hasApprovalRule, setChatStream, upsertMessage } from '@/lib/db';
 import { publicErrorText } from '@/lib/errors/public-error';
@@ -19,11 +27,8 @@ import { startTurnTelemetry } from '@/lib/telemetry/turn-telemetry';
 import { assembleTurnTools } from './assemble-turn-tools';
 import type { WorkerTable } from './build-worker-table';
 import { createAuditWriter } from './create-audit-writer';
-import { createDurableApprovalRegistry, recordExecution } from './durable-approval-registry';
 import { listenForRemoteStops } from './remote-turn-stops';
-import { settleToolParts } from './settle-tool-parts';
 import { turnModelCall } from './turn-model-call';
-import { createTurnParking } from './turn-parking';
 import { createTurnSideChannel } from './turn-side-channel';
 import { followTurn, getStreamContext, runningTurns } from './turn-streams';
 import type { ChatMessageMetadata } from './types';
@@ -128,6 +133,7 @@ export async function runChatTurn(start: ChatTurnStart): Promise<ReadableStream<
           registry: getApprovalRegistry(),
           worker,
           messageId,
+          excerpt: excerptOf(history),
           onTakenOver: () => {
             takenOver = true;
             abort.abort();
@@ -150,6 +156,7 @@ export async function runChatTurn(start: ChatTurnStart): Promise<ReadableStream<
             afterExecute: ({ approvalId, ok }) => recordExecution(db, approvalId, ok),
             approvedByRule: (toolName) => hasApprovalRule(db, { chatId, ownerId, toolName }),
             pendingLimiter: createPendingApprovalLimiter(db, config.TOOLGATE_MAX_PENDING_APPROVALS),
+            askFor: policyAsk(table.defaultConfirmTools),
           }
         : undefined,
     store: getIdempotencyStore(),

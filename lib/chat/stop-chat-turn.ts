@@ -1,7 +1,8 @@
 import 'server-only';
+import { endPendingApprovals } from '@/lib/approvals';
 import { getChat, getDb } from '@/lib/db';
 import { getApprovalRegistry } from '@/lib/server/stores';
-import { endPendingApprovals, waitAtMost } from './end-chat-approvals';
+import { waitAtMost } from './end-chat-approvals';
 import { askRemoteStop, waitForTurnEnd } from './remote-turn-stops';
 import { runningTurns } from './turn-streams';
 

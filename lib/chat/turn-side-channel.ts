@@ -1,10 +1,10 @@
 import type { UIMessage, UIMessageChunk } from 'ai';
 import type { Language } from '@/lib/ai/language';
+import { denialReasonText, settleApprovalPart, type ToolPart } from '@/lib/approvals/approval-parts';
 import { revealHiddenInSummary } from '@/lib/shells/reveal-hidden-characters';
 import { isToolDenial } from '@/lib/shells/wrap-tools-with-approval';
-import type { ApprovalRequestEvent } from '@/lib/stores';
+import type { ApprovalRequestEvent, ApprovalStep } from '@/lib/stores';
 import { summarizeToolCall } from '@/lib/tools/tool-summaries';
-import { denialReasonText, settleApprovalPart, type ToolPart } from './approval-parts';
 
 /** What the page needs to draw the approval card: its title and its countdown. */
 export type ApprovalDescriptor = {
@@ -13,6 +13,11 @@ export type ApprovalDescriptor = {
   toolName: string;
   /** The tool's one-line summary of this call, in each language (absent for tools without one). */
   summary?: Record<Language, string>;
+  /**
+   * Who must allow the call, when that is someone other than the requester alone (a policy's
+   * role steps): the card then reads `GET /api/approvals/:id` and follows its changes.
+   */
+  steps?: readonly ApprovalStep[];
 };
 
 /**
@@ -105,8 +110,10 @@ export function createTurnSideChannel({
     if (closed) throw new Error('The response stream has closed; the approval request cannot be shown.');
     const descriptor: ApprovalDescriptor = {
       expiresAt: event.expiresAt,
-      timeoutMs,
+      // A policy rule may set its own deadline: the time left is what the row says.
+      timeoutMs: event.steps === undefined ? timeoutMs : Math.max(0, event.expiresAt - Date.now()),
       toolName: event.toolName,
+      ...(event.steps?.some((step) => step.kind === 'role') && { steps: event.steps }),
     };
     const summary = summarizeToolCall(event.toolName, event.input);
     // Shown on the card and in a desktop notification: hidden characters as code points.

@@ -5,10 +5,10 @@ import {
   type ResumableStreamContext,
   type Subscriber,
 } from 'resumable-stream/generic';
+import { followed } from '@/lib/approvals/turn-parking';
 import { getConfig } from '@/lib/config';
 import { getRedisClient, type RedisClient } from '@/lib/stores';
 import { ensureRedisReady } from '@/lib/stores/redis-client';
-import { followed } from './turn-parking';
 
 /*
  * Where a running turn's stream can be followed from: Redis when `REDIS_URL` is set

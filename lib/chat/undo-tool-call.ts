@@ -1,8 +1,9 @@
 import 'server-only';
 import type { UIMessage } from 'ai';
 import { z } from 'zod';
+import { getApproval } from '@/lib/approvals';
 import { getConfig } from '@/lib/config';
-import { getApproval, getChatMessages, insertAuditRow, updateChatMessage } from '@/lib/db';
+import { getChatMessages, insertAuditRow, updateChatMessage } from '@/lib/db';
 import type { Db } from '@/lib/db/engine';
 import { getDb } from '@/lib/db/get-db';
 import { findToolEffect, markToolEffectUndone, type ToolEffectRecord } from '@/lib/db/tool-effects';

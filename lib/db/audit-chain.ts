@@ -5,7 +5,18 @@ import { stableStringify } from '@/lib/shells/stable-stringify';
 export type AuditSummary = { en: string; zh: string };
 
 /** What a person added to an approval, as the audit row keeps it. */
-export type AuditDetail = { edited?: true; note?: string };
+export type AuditDetail = {
+  edited?: true;
+  note?: string;
+  /** The user ids of everyone who allowed or denied the call (a person's decision). */
+  deciders?: string[];
+  /** The label of the policy rule that applied. */
+  rule?: string;
+  /** How long the call waited for its decision, in milliseconds. */
+  waitMs?: number;
+  /** A policy rule refused the call without a card. */
+  policy?: true;
+};
 
 /** The `prev_hash` of the first row of the chain: there is no row before it. */
 export const genesisHash = '0'.repeat(64);

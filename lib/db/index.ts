@@ -4,7 +4,6 @@
  * `./open-database` and the repository modules directly instead.
  */
 export * from './approval-rules';
-export * from './approvals';
 export * from './audit';
 export * from './audit-chain';
 export * from './chat-streams';

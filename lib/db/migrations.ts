@@ -446,6 +446,31 @@ export const migrations: readonly Migration[] = [
         'CREATE INDEX IF NOT EXISTS webhook_delivery_created ON webhook_delivery (created_at)',
       ]),
   },
+  {
+    // Approvals decided by other people: a policy rule lists steps that must all allow;
+    // each is a row, so the approvers' list finds open role steps by index. Re-runnable.
+    name: 'approval steps',
+    up: async (db, engine) => {
+      await addColumnIfMissing(db, engine, 'approvals', 'version', 'INTEGER NOT NULL DEFAULT 0');
+      await addColumnIfMissing(db, engine, 'approvals', 'rule_label', 'TEXT');
+      await addColumnIfMissing(db, engine, 'approvals', 'excerpt', 'TEXT');
+      await run(db, [
+        `CREATE TABLE IF NOT EXISTS approval_steps (
+          approval_id TEXT NOT NULL,
+          position INTEGER NOT NULL,
+          kind TEXT NOT NULL CHECK (kind IN ('requester', 'role')),
+          role TEXT,
+          decision TEXT CHECK (decision IN ('allow', 'deny')),
+          decided_by TEXT,
+          decided_at TEXT,
+          PRIMARY KEY (approval_id, position)
+        )`,
+        'CREATE INDEX IF NOT EXISTS approval_steps_open ON approval_steps (kind, role, decision)',
+        'CREATE INDEX IF NOT EXISTS approvals_status_created ON approvals (status, created_at, id)',
+        'CREATE INDEX IF NOT EXISTS approvals_status_expires ON approvals (status, expires_at)',
+      ]);
+    },
+  },
 ];
 
 const outcomesWithUndone = [...outcomesWithApprovedByRule, 'undone'];
@@ -515,26 +540,8 @@ const toolEffectsAndUndo = (engine: DatabaseEngine) => [
 
 /** Adds `orders.total_minor` and `orders.currency` unless they are there already. */
 async function addOrderTotalColumns(db: Db, engine: DatabaseEngine): Promise<void> {
-  const columns = { total_minor: 'BIGINT', currency: 'TEXT' };
-  if (engine === 'postgres') {
-    await run(
-      db,
-      Object.entries(columns).map(
-        ([column, type]) => `ALTER TABLE orders ADD COLUMN IF NOT EXISTS ${column} ${type}`,
-      ),
-    );
-    return;
-  }
-  const { rows } = await sql<{ name: string }>`select name from pragma_table_info('orders')`.execute(db);
-  const present = new Set(rows.map((row) => row.name));
-  await run(
-    db,
-    Object.entries(columns).flatMap(([column, type]) =>
-      present.has(column)
-        ? []
-        : [`ALTER TABLE orders ADD COLUMN ${column} ${type === 'BIGINT' ? 'INTEGER' : type}`],
-    ),
-  );
+  await addColumnIfMissing(db, engine, 'orders', 'total_minor', engine === 'postgres' ? 'BIGINT' : 'INTEGER');
+  await addColumnIfMissing(db, engine, 'orders', 'currency', 'TEXT');
 }
 
 // The status CHECK keeps a refund either issued or voided; the index finds an order's refunds.
@@ -560,6 +567,23 @@ const refundTable = {
     'CREATE INDEX IF NOT EXISTS refunds_user_id ON refunds (user_id, id)',
   ],
 } satisfies Record<DatabaseEngine, string[]>;
+
+/** `ALTER TABLE … ADD COLUMN` that does nothing when the column is there (SQLite has no IF NOT EXISTS for it). */
+async function addColumnIfMissing(
+  db: Db,
+  engine: DatabaseEngine,
+  table: string,
+  column: string,
+  definition: string,
+): Promise<void> {
+  if (engine === 'postgres') {
+    await sql.raw(`ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS ${column} ${definition}`).execute(db);
+    return;
+  }
+  const { rows } = await sql<{ name: string }>`select name from pragma_table_info(${table})`.execute(db);
+  if (rows.some((row) => row.name === column)) return;
+  await sql.raw(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`).execute(db);
+}
 
 // Any constant works; it only has to be the same in every instance of this app.
 const migrationLockKey = 0x746f6f6c; // "tool"

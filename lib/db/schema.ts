@@ -164,7 +164,7 @@ export type AccountAuditTable = {
   created_at: string;
 };
 
-/** A tool call that waits, or waited, for a person (see `approvals.ts` for its life cycle). */
+/** A tool call that waits, or waited, for a person (see `lib/approvals/` for its life cycle). */
 export type ApprovalTable = {
   id: string;
   chat_id: string;
@@ -189,8 +189,29 @@ export type ApprovalTable = {
   extensions: Generated<number>;
   /** The W3C `traceparent` of the call that asked, when tracing was on: a continuation links to it. */
   trace_parent: string | null;
+  /** Bumped by every decision of a step: a compare-and-set token across instances. */
+  version: Generated<number>;
+  /** The label of the policy rule that asked for this approval, when one did. */
+  rule_label: string | null;
+  /** The user message that led to the call, truncated (for approvers' lists). */
+  excerpt: string | null;
   created_at: string;
   updated_at: string;
+};
+
+/** One step of an approval: who must allow it, and what they said. */
+export type ApprovalStepTable = {
+  approval_id: string;
+  /** 0-based order of the step in its rule. */
+  position: number;
+  kind: string;
+  /** For `kind = 'role'`: the role that may fill it. */
+  role: string | null;
+  /** `allow` / `deny`, null while open. */
+  decision: string | null;
+  /** The user who filled it. */
+  decided_by: string | null;
+  decided_at: string | null;
 };
 
 /** A tool a user allowed for the rest of one chat: its calls there run without a card. */
@@ -277,6 +298,7 @@ export type DatabaseSchema = {
   chat_messages: ChatMessageTable;
   tool_audit: ToolAuditTable;
   approvals: ApprovalTable;
+  approval_steps: ApprovalStepTable;
   approval_rules: ApprovalRuleTable;
   chat_streams: ChatStreamTable;
   tool_effects: ToolEffectTable;

@@ -1,4 +1,5 @@
 import 'server-only';
+import { approvalTiming } from '@/lib/approvals/approval-timing';
 import { getConfig } from '@/lib/config';
 import {
   type ApprovalRegistry,
@@ -41,7 +42,10 @@ export function getApprovalRegistry(): ApprovalRegistry {
   if (registry === undefined) {
     const config = getConfig();
     registry = config.REDIS_URL
-      ? createRedisApprovalRegistry({ client: getRedisClient(config.REDIS_URL) })
+      ? createRedisApprovalRegistry({
+          client: getRedisClient(config.REDIS_URL),
+          decisionGraceMs: approvalTiming.decisionGraceMs,
+        })
       : createMemoryApprovalRegistry();
     globalForStores.__toolgateApprovalRegistry = registry;
   }

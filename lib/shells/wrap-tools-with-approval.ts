@@ -1,5 +1,11 @@
 import type { ToolSet } from 'ai';
-import type { ApprovalRegistry, ConfirmOptions, DenialReason } from '@/lib/stores/approval-registry';
+import type {
+  ApprovalRegistry,
+  ApprovalStep,
+  ConfirmOptions,
+  DecisionRecord,
+  DenialReason,
+} from '@/lib/stores/approval-registry';
 import { finalOutput, wrapExecute } from './wrap-execute';
 
 /**
@@ -35,6 +41,8 @@ const messageByReason: Record<DenialReason, (toolName: string) => string> = {
     `The chat was closed while this ${toolName} call waited for approval, so nothing was done. Do not retry this call.`,
   superseded: (toolName) =>
     `The user sent a new message instead of answering the approval request for this ${toolName} call, so nothing was done. Do not retry this call; answer the new message.`,
+  policy: (toolName) =>
+    `This ${toolName} call is not allowed by the approval policy, so nothing was done and nobody can approve it. Do not retry this call; tell the user it is not permitted.`,
 };
 
 /** The label in front of a person's note inside `message`, so a reader of the message alone finds it. */
@@ -90,8 +98,10 @@ export function isEditedOutput(output: unknown): boolean {
 }
 
 /** What a person decided about one call, beyond allow / deny, for observers (the audit). */
-export type ApprovalDecisionEvent = {
+export type ApprovalDecisionEvent = DecisionRecord & {
   toolCallId: string;
+  /** A policy rule refused the call without a card. */
+  policy?: true;
   /** Ran without a card: the tool is allowed for this chat. */
   byRule?: true;
   /** Ran with the input the person edited. */
@@ -99,6 +109,16 @@ export type ApprovalDecisionEvent = {
   /** The person's note with a "no". */
   note?: string;
 };
+
+/**
+ * What a call needs, decided on its validated input before anything waits: run at once
+ * (no rule asks for a card), refuse (a policy rule), or wait for a person — with the
+ * rule's deadline and steps when it gives them.
+ */
+export type ApprovalAsk =
+  | { kind: 'run' }
+  | { kind: 'deny'; rule: string }
+  | { kind: 'confirm'; timeoutMs?: number; steps?: readonly ApprovalStep[]; rule?: string };
 
 /** Options of {@link wrapToolsWithApproval}. */
 export type ApprovalShellOptions = {
@@ -123,6 +143,8 @@ export type ApprovalShellOptions = {
   approvedByRule?: (toolName: string) => boolean | Promise<boolean>;
   /** Told what was decided beyond allow / deny (a rule, an edit, a note), before the call returns. */
   onDecision?: (event: ApprovalDecisionEvent) => void;
+  /** What each call needs (a policy). Absent: every call of a listed tool waits for its requester. */
+  askFor?: (toolName: string, input: unknown) => ApprovalAsk | Promise<ApprovalAsk>;
 };
 
 /**
@@ -145,26 +167,48 @@ export function wrapToolsWithApproval<TOOLS extends ToolSet>(
     afterExecute,
     approvedByRule,
     onDecision,
+    askFor,
   }: ApprovalShellOptions,
 ): TOOLS {
   return wrapExecute(table, confirmTools, (execute, toolName) => async (input, options) => {
     const { toolCallId } = options;
-    if (approvedByRule !== undefined && (await approvedByRule(toolName))) {
-      onDecision?.({ toolCallId, byRule: true });
+    const ask: ApprovalAsk = askFor === undefined ? { kind: 'confirm' } : await askFor(toolName, input);
+    if (ask.kind === 'run') return finalOutput(execute(input, options));
+    if (ask.kind === 'deny') {
+      onDecision?.({ toolCallId, policy: true, rule: ask.rule });
+      return toolDenial('policy', toolName);
+    }
+    // "Allow for this chat" stands in only for the requester: never for someone else's step.
+    const requesterOnly = ask.steps === undefined || ask.steps.every((step) => step.kind === 'requester');
+    if (requesterOnly && approvedByRule !== undefined && (await approvedByRule(toolName))) {
+      onDecision?.({ toolCallId, byRule: true, ...(ask.rule !== undefined && { rule: ask.rule }) });
       return finalOutput(execute(input, options));
     }
     const decision = await registry.confirm(
-      { sessionId, ownerId, toolCallId, toolName, input },
-      { emit, timeoutMs, signal: eitherSignal(signal, options.abortSignal) },
+      {
+        sessionId,
+        ownerId,
+        toolCallId,
+        toolName,
+        input,
+        ...(ask.steps !== undefined && { steps: ask.steps }),
+        ...(ask.rule !== undefined && { ruleLabel: ask.rule }),
+      },
+      { emit, timeoutMs: ask.timeoutMs ?? timeoutMs, signal: eitherSignal(signal, options.abortSignal) },
     );
+    const record: DecisionRecord = {
+      ...(decision.deciders !== undefined && { deciders: decision.deciders }),
+      ...((decision.rule ?? ask.rule) !== undefined && { rule: decision.rule ?? ask.rule }),
+      ...(decision.waitMs !== undefined && { waitMs: decision.waitMs }),
+    };
     if (!decision.approved) {
-      if (decision.note !== undefined) onDecision?.({ toolCallId, note: decision.note });
+      onDecision?.({ toolCallId, ...record, ...(decision.note !== undefined && { note: decision.note }) });
       return toolDenial(decision.reason, toolName, decision.note);
     }
     // An edited input replaces the model's whole: the inner shells (idempotency's key
     // included) and the tool see only what the person approved.
     const edited = decision.input !== undefined;
-    if (edited) onDecision?.({ toolCallId, edited: true });
+    onDecision?.({ toolCallId, ...record, ...(edited && { edited: true }) });
     const approvedInput = edited ? decision.input : input;
     const told = (output: unknown) => (edited ? withEditedInput(output, approvedInput) : output);
     if (afterExecute === undefined) return told(await finalOutput(execute(approvedInput, options)));

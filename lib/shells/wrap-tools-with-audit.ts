@@ -82,6 +82,11 @@ export function wrapToolsWithAudit<TOOLS extends ToolSet>(
       const detail: AuditDetail = {
         ...(decision?.edited && { edited: true }),
         ...(decision?.note !== undefined && { note: decision.note }),
+        ...(decision?.deciders !== undefined &&
+          decision.deciders.length > 0 && { deciders: decision.deciders }),
+        ...(decision?.rule !== undefined && { rule: decision.rule }),
+        ...(decision?.waitMs !== undefined && { waitMs: decision.waitMs }),
+        ...(decision?.policy && { policy: true }),
       };
       safeRecord(record, () => {
         const summary = safeSummary(summarize, toolName, editedInputOf(output) ?? input);
@@ -125,7 +130,8 @@ export function wrapToolsWithAudit<TOOLS extends ToolSet>(
 
 /** The outcome a result stands for; `executed` is upgraded to `replayed` by the caller. */
 function outcomeOf(output: unknown): AuditOutcome {
-  if (isToolDenial(output)) return output.reason;
+  // A policy's refusal is a denial; the row's detail says it was the policy's.
+  if (isToolDenial(output)) return output.reason === 'policy' ? 'denied' : output.reason;
   if (isToolRateLimited(output)) return 'rate_limited';
   return 'executed';
 }

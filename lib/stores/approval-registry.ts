@@ -1,23 +1,32 @@
-/** Why a call was not approved. Every path but an explicit allow denies: fail-closed. */
-export type DenialReason = 'denied' | 'timeout' | 'aborted' | 'closed' | 'superseded';
+/**
+ * Why a call was not approved. Every path but an explicit allow denies: fail-closed.
+ * `policy`: a policy rule refuses the call outright, without a card.
+ */
+export type DenialReason = 'denied' | 'timeout' | 'aborted' | 'closed' | 'superseded' | 'policy';
+
+/** Who must allow a call (§12): the chat's user, or anyone holding a role other than the requester. */
+export type ApprovalStep = { kind: 'requester' } | { kind: 'role'; role: string };
+
+/** Who decided, for observers (the audit): user ids, the rule that asked, how long the call waited. */
+export type DecisionRecord = { deciders?: string[]; rule?: string; waitMs?: number };
 
 /** `approvalId` names the approval that was decided, when a registry records it. */
 export type ApprovalDecision =
-  | {
+  | ({
       approved: true;
       approvalId?: string;
       /** The input the person approved in place of the model's (already validated), if they edited it. */
       input?: unknown;
       /** The call ran without a card: the person allowed this tool for the chat. */
       byRule?: boolean;
-    }
-  | {
+    } & DecisionRecord)
+  | ({
       approved: false;
       reason: DenialReason;
       approvalId?: string;
       /** What the person said with their "no", for the model to read. */
       note?: string;
-    };
+    } & DecisionRecord);
 
 /** What the approval shell asks the registry to hold. */
 export type ApprovalRequest = {
@@ -28,6 +37,10 @@ export type ApprovalRequest = {
   toolCallId?: string;
   toolName: string;
   input: unknown;
+  /** Steps that must all allow (a policy rule's); absent: the chat's user decides alone. */
+  steps?: readonly ApprovalStep[];
+  /** The label of the policy rule that asked for this approval. */
+  ruleLabel?: string;
 };
 
 /** Emitted once per request, before the call waits (the UI renders a card from it). */
@@ -38,6 +51,8 @@ export type ApprovalRequestEvent = {
   input: unknown;
   /** Epoch milliseconds after which the call is denied with reason `timeout`. */
   expiresAt: number;
+  /** The request's steps, when a policy rule gave it some (absent otherwise). */
+  steps?: readonly ApprovalStep[];
 };
 
 export type ConfirmOptions = {
@@ -134,6 +149,7 @@ export function emitApprovalRequest(
     toolName: request.toolName,
     input: request.input,
     expiresAt,
+    ...(request.steps !== undefined && { steps: request.steps }),
   };
   try {
     Promise.resolve(emit(event)).catch(onFailure);

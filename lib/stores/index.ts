@@ -3,7 +3,9 @@ export type {
   ApprovalRegistry,
   ApprovalRequest,
   ApprovalRequestEvent,
+  ApprovalStep,
   ConfirmOptions,
+  DecisionRecord,
   DenialReason,
 } from './approval-registry';
 export type { IdempotencyRunOptions, IdempotencyStore } from './idempotency-store';

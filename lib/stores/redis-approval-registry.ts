@@ -26,6 +26,11 @@ export type RedisApprovalRegistryOptions = {
   now?: () => number;
   /** Makes approval ids. Default `crypto.randomUUID` (122 random bits): ids must be unguessable. */
   generateId?: () => string;
+  /**
+   * After a local timeout finds the record already gone, a decision is on its way over
+   * pub/sub: how long to wait for it before denying with `timeout`. Default 1000.
+   */
+  decisionGraceMs?: number;
 };
 
 /** The Redis registry, plus `close()` to release the subscriber connection it opened. */
@@ -41,10 +46,6 @@ type Waiter = {
   /** Re-arms the local timer for a new deadline. */
   extendTo: (expiresAt: number) => void;
 };
-
-// After a local timeout finds the record already gone, a decision is on its way
-// over pub/sub; wait this long for it before denying with `timeout`.
-const decisionGraceMs = 1_000;
 
 /* Records a pending call and indexes it by session. Returns 0 if the id is taken. */
 const createScript = `
@@ -128,7 +129,7 @@ return closed
  * - a verdict published while the holder's subscriber was disconnected is lost,
  *   and the call ends with `timeout` (fail-closed);
  * - when the local timer fires just as another instance resolves, the timer
- *   yields for up to one second to the verdict in flight, so `resolve` returning
+ *   yields for up to `decisionGraceMs` (one second) to the verdict in flight, so `resolve` returning
  *   true always means the call received that verdict (abort, by contrast, wins at once);
  * - the scripts touch several keys: a single Redis (not Cluster) is assumed.
  */
@@ -138,6 +139,7 @@ export function createRedisApprovalRegistry({
   prefix = 'toolgate:approval:',
   now = Date.now,
   generateId = () => crypto.randomUUID(),
+  decisionGraceMs = 1_000,
 }: RedisApprovalRegistryOptions): RedisApprovalRegistry {
   if (client === undefined || client === null || typeof client.eval !== 'function') {
     throw new TypeError(`Expected \`client\` to be a node-redis client, got \`${String(client)}\``);

@@ -1,6 +1,7 @@
 import 'server-only';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { countPendingApprovals, getDb } from '@/lib/db';
+import { countPendingApprovals } from '@/lib/approvals/approval-rows';
+import { getDb } from '@/lib/db';
 import { renderMetrics } from './metrics';
 
 /**

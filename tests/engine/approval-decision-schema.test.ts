@@ -12,8 +12,14 @@ describe('approvalDecisionSchema', () => {
     expect(parsed).toEqual({ approvalId: 'a1', chatId: 'chat-1', approved: false });
   });
 
-  it('refuses a body without the chat, or with two names that disagree', () => {
-    expect(approvalDecisionSchema.safeParse({ approvalId: 'a1', approved: true }).success).toBe(false);
+  it('takes a body without the chat (an approver deciding from the approval page)', () => {
+    expect(approvalDecisionSchema.parse({ approvalId: 'a1', approved: true })).toEqual({
+      approvalId: 'a1',
+      approved: true,
+    });
+  });
+
+  it('refuses a body with two names of the chat that disagree', () => {
     const both = approvalDecisionSchema.safeParse({
       approvalId: 'a1',
       chatId: 'chat-1',

@@ -1,16 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  claimApproval,
-  createApproval,
-  type Db,
+  claimDecision,
   getApproval,
+  insertApprovalRow,
   listChatApprovals,
-  saveChat,
-  transitionApproval,
-} from '@/lib/db';
+  moveApproval,
+} from '@/lib/approvals/approval-rows';
+import { type Db, saveChat } from '@/lib/db';
 import { databaseEngines, openTestDatabase } from '../support/test-database';
 
-describe.each(databaseEngines)('approval life cycle on %s', (engine) => {
+describe.each(databaseEngines)('the approval rows on %s', (engine) => {
   let db: Db;
   let close: () => Promise<void>;
   let counter = 0;
@@ -26,7 +25,7 @@ describe.each(databaseEngines)('approval life cycle on %s', (engine) => {
   async function pending(expiresAt = Date.now() + 60_000): Promise<string> {
     counter += 1;
     const id = `approval-${counter}`;
-    await createApproval(db, {
+    await insertApprovalRow(db, {
       id,
       chatId: 'chat-a',
       ownerId: 'owner-a',
@@ -44,7 +43,7 @@ describe.each(databaseEngines)('approval life cycle on %s', (engine) => {
     const id = await pending();
     const results = await Promise.all(
       Array.from({ length: 10 }, (_, index) =>
-        transitionApproval(db, id, 'pending', index % 2 === 0 ? 'approved' : 'denied', {
+        moveApproval(db, id, 'pending', index % 2 === 0 ? 'approved' : 'denied', {
           chatId: 'chat-a',
           ownerId: 'owner-a',
           before: Date.now(),
@@ -57,35 +56,35 @@ describe.each(databaseEngines)('approval life cycle on %s', (engine) => {
 
   it('refuses a decision after the deadline, from another chat or from another owner', async () => {
     const late = await pending(Date.now() - 1);
-    expect(await transitionApproval(db, late, 'pending', 'approved', { before: Date.now() })).toBe(false);
+    expect(await moveApproval(db, late, 'pending', 'approved', { before: Date.now() })).toBe(false);
     const id = await pending();
-    expect(await transitionApproval(db, id, 'pending', 'approved', { chatId: 'chat-b' })).toBe(false);
-    expect(await transitionApproval(db, id, 'pending', 'approved', { ownerId: 'owner-b' })).toBe(false);
-    expect(await transitionApproval(db, id, 'pending', 'approved', { ownerId: 'owner-a' })).toBe(true);
+    expect(await moveApproval(db, id, 'pending', 'approved', { chatId: 'chat-b' })).toBe(false);
+    expect(await moveApproval(db, id, 'pending', 'approved', { ownerId: 'owner-b' })).toBe(false);
+    expect(await moveApproval(db, id, 'pending', 'approved', { ownerId: 'owner-a' })).toBe(true);
   });
 
   it('executes an approved call at most once: only one claim moves it to executing', async () => {
     const id = await pending();
-    await transitionApproval(db, id, 'pending', 'approved');
+    await moveApproval(db, id, 'pending', 'approved');
     const claims = await Promise.all(
-      Array.from({ length: 5 }, () => transitionApproval(db, id, 'approved', 'executing', { claim: true })),
+      Array.from({ length: 5 }, () => moveApproval(db, id, 'approved', 'executing', { claim: true })),
     );
     expect(claims.filter(Boolean)).toHaveLength(1);
-    expect(await transitionApproval(db, id, 'executing', 'executed')).toBe(true);
+    expect(await moveApproval(db, id, 'executing', 'executed')).toBe(true);
     expect(await getApproval(db, id)).toMatchObject({ status: 'executed', claimed: true });
   });
 
   it('lets one turn take a denial on, and a decision racing the deadline leaves one outcome', async () => {
     const id = await pending();
     const [decided, expired] = await Promise.all([
-      transitionApproval(db, id, 'pending', 'denied'),
-      transitionApproval(db, id, 'pending', 'expired', { claim: true }),
+      moveApproval(db, id, 'pending', 'denied'),
+      moveApproval(db, id, 'pending', 'expired', { claim: true }),
     ]);
     expect(Number(decided) + Number(expired)).toBe(1);
     const row = await getApproval(db, id);
     if (row?.status === 'denied') {
-      expect(await claimApproval(db, id, 'denied')).toBe(true);
-      expect(await claimApproval(db, id, 'denied')).toBe(false);
+      expect(await claimDecision(db, id, 'denied')).toBe(true);
+      expect(await claimDecision(db, id, 'denied')).toBe(false);
     } else {
       expect(row).toMatchObject({ status: 'expired', claimed: true });
     }
@@ -93,11 +92,9 @@ describe.each(databaseEngines)('approval life cycle on %s', (engine) => {
 
   it('refuses a move the life cycle does not allow', async () => {
     const id = await pending();
-    await expect(transitionApproval(db, id, 'pending', 'executing')).rejects.toThrow(
-      /cannot go from pending/,
-    );
-    await transitionApproval(db, id, 'pending', 'stopped');
-    expect(await transitionApproval(db, id, 'pending', 'approved')).toBe(false);
+    await expect(moveApproval(db, id, 'pending', 'executing')).rejects.toThrow(/cannot go from pending/);
+    await moveApproval(db, id, 'pending', 'stopped');
+    expect(await moveApproval(db, id, 'pending', 'approved')).toBe(false);
     expect((await listChatApprovals(db, 'chat-a', ['stopped'])).map((row) => row.id)).toContain(id);
   });
 });

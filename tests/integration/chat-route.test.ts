@@ -236,11 +236,21 @@ describe('POST /api/chat/approve', () => {
   it.each([
     ['not JSON', 'nope'],
     ['approved as a string', { approvalId: 'a', sessionId: 's', approved: 'yes' }],
-    ['a missing sessionId', { approvalId: 'a', approved: true }],
+    [
+      'a chat id under both names that disagree',
+      { approvalId: 'a', chatId: 's', sessionId: 't', approved: true },
+    ],
   ])('answers 400 for %s', async (_name, body) => {
     await configureServer();
     const response = await approve(jsonRequest('/api/chat/approve', body));
     expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: expect.any(String) });
+  });
+
+  it('takes a decision without the chat id (approvers need not know it): an unknown id answers 404', async () => {
+    await configureServer();
+    const response = await approve(jsonRequest('/api/chat/approve', { approvalId: 'a', approved: true }));
+    expect(response.status).toBe(404);
     expect(await response.json()).toEqual({ error: expect.any(String) });
   });
 });

@@ -17,6 +17,8 @@ const singletonKeys = [
   '__toolgateClientLimiters',
   '__toolgateAuthLimiters',
   '__toolgateUserTurnLimiter',
+  '__toolgateApprovalEvents',
+  '__toolgateApprovalDeadlines',
 ];
 
 /**

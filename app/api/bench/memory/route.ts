@@ -1,12 +1,13 @@
 import { getConfig } from '@/lib/config';
 import { jsonError } from '@/lib/http/json';
 import { withSession } from '@/lib/http/with-session';
+import { liveTimerCount } from '@/lib/server/timer-census';
 
 export const dynamic = 'force-dynamic';
 
 /**
  * Benchmark probe: the server's heap after a full collection (`--expose-gc` on the
- * server's Node), so a benchmark can measure what waiting work costs. Served only with
+ * server's Node) and its live timers, so a benchmark can measure what waiting work costs. Served only with
  * `TOOLGATE_BENCH_BASELINE=1`; 404 otherwise.
  */
 export const GET = withSession(async () => {
@@ -16,5 +17,7 @@ export const GET = withSession(async () => {
   collect();
   collect();
   const { heapUsed, rss } = process.memoryUsage();
-  return Response.json({ heapUsed, rss });
+  // Timers alive in the process, unref'd ones included: what waiting work would add per row.
+  const timers = liveTimerCount() ?? null;
+  return Response.json({ heapUsed, rss, timers });
 });

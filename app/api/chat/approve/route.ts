@@ -9,7 +9,7 @@ export const POST = withUnavailableAs503(
   withSession(async (request: NextRequest, user) => {
     const body = await readJsonBody(request, { maxBytes: 16_384 });
     if (!body.ok) return body.response;
-    const result = await decideApproval(body.value, user.id);
+    const result = await decideApproval(body.value, user);
     return Response.json(result.body, { status: result.status });
   }),
 );

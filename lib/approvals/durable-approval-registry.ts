@@ -1,31 +1,15 @@
 import 'server-only';
-import {
-  claimApproval,
-  createApproval,
-  type Db,
-  type DeniedStatus,
-  getApproval,
-  transitionApproval,
-} from '@/lib/db';
+import type { Db } from '@/lib/db/engine';
 import { eitherSignal } from '@/lib/shells/wrap-tools-with-approval';
 import type {
   ApprovalDecision,
   ApprovalRegistry,
   ApprovalRequest,
   ConfirmOptions,
-  DenialReason,
-} from '@/lib/stores';
+} from '@/lib/stores/approval-registry';
 import { currentTraceParent } from '@/lib/telemetry/trace-parent';
-import { isDeniedStatus, reasonByStatus } from './denied-statuses';
-import { watchParkedDeadline } from './parked-deadlines';
+import { finishExecution, parkApproval, requestApproval, takeWokenDecision } from './approval-life-cycle';
 import type { TurnParking } from './turn-parking';
-
-/** The row status a registry's own denial stands for (a person's "no" is already on the row). */
-const statusByRegistryReason: Partial<Record<DenialReason, DeniedStatus>> = {
-  timeout: 'expired',
-  aborted: 'stopped',
-  closed: 'closed',
-};
 
 /** Options of {@link createDurableApprovalRegistry}. */
 export type DurableApprovalRegistryOptions = {
@@ -43,15 +27,17 @@ export type DurableApprovalRegistryOptions = {
    * woken after it parked leaves its decision on the row for the continuation.
    */
   parking?: TurnParking;
+  /** The user message that led to the turn's calls (for approvers' lists), already truncated. */
+  excerpt?: string;
 };
 
 /**
  * An approval registry whose decisions live in the database. The call still
  * waits on `registry` (the live path: the same response continues), but the row
  * is the truth: it is written before the card is shown, a decision is a
- * compare-and-set on it, and when the waiting call wakes it reads the row and
- * takes the decision on (claims it). A call whose decision was taken over by a
- * continuation (its instance looked gone) is never executed here.
+ * compare-and-set on it, and when the waiting call wakes it takes on what the row
+ * says. A call whose decision was taken over by a continuation (its instance looked
+ * gone) is never executed here.
  *
  * A parked turn's calls never return: the model loop that awaited them has ended
  * and nothing is left to read their result; the decision continues the turn from
@@ -64,6 +50,7 @@ export function createDurableApprovalRegistry({
   messageId,
   onTakenOver,
   parking,
+  excerpt,
 }: DurableApprovalRegistryOptions): ApprovalRegistry {
   async function confirm(request: ApprovalRequest, options: ConfirmOptions): Promise<ApprovalDecision> {
     let approvalId: string | undefined;
@@ -73,7 +60,7 @@ export function createDurableApprovalRegistry({
       ...options,
       signal: eitherSignal(options.signal, parking?.signal),
       emit: async (event) => {
-        await createApproval(db, {
+        await requestApproval(db, {
           id: event.approvalId,
           chatId: request.sessionId,
           ownerId: request.ownerId ?? null,
@@ -84,50 +71,30 @@ export function createDurableApprovalRegistry({
           input: event.input,
           expiresAt: event.expiresAt,
           traceParent: currentTraceParent(),
+          ...(request.steps !== undefined && { steps: request.steps }),
+          ...(request.ruleLabel !== undefined && { ruleLabel: request.ruleLabel }),
+          ...(excerpt !== undefined && { excerpt }),
         });
         approvalId = event.approvalId;
         expiresAt = event.expiresAt;
-        stopWaiting = parking?.wait();
+        // A call that waits for someone else's step waits hours: the turn may park at once.
+        stopWaiting = parking?.wait({ long: request.steps?.some((step) => step.kind === 'role') ?? false });
         await options.emit(event);
       },
     });
     if (parking?.parked) {
-      if (approvalId !== undefined) watchParkedDeadline(db, approvalId, expiresAt);
+      if (approvalId !== undefined) parkApproval(db, approvalId, expiresAt);
       return new Promise<never>(() => undefined);
     }
     stopWaiting?.();
     // No row: the request was never shown, so the registry's own denial stands.
     if (approvalId === undefined) return decision;
-    return { ...(await settle(approvalId, decision)), approvalId };
-  }
-
-  /** Reads what the row says, moving it first if this wake-up was the deadline or Stop. */
-  async function settle(approvalId: string, decision: ApprovalDecision): Promise<ApprovalDecision> {
-    const own = decision.approved ? undefined : statusByRegistryReason[decision.reason];
-    let claimed =
-      own !== undefined && (await transitionApproval(db, approvalId, 'pending', own, { claim: true }));
-    let row = await getApproval(db, approvalId);
-    if (row?.status === 'pending') {
-      // Woken without a decision on the row (a registry error): fail closed.
-      claimed = await transitionApproval(db, approvalId, 'pending', 'stopped', { claim: true });
-      row = await getApproval(db, approvalId);
+    const taken = await takeWokenDecision(db, approvalId, decision);
+    if (taken === undefined) {
+      onTakenOver();
+      return { approved: false, reason: 'aborted', approvalId };
     }
-    if (row === undefined) return { approved: false, reason: 'aborted' };
-    if (row.status === 'approved') {
-      if (await transitionApproval(db, approvalId, 'approved', 'executing', { claim: true })) {
-        return { approved: true, ...(row.editedInput !== undefined && { input: row.editedInput }) };
-      }
-    } else if (isDeniedStatus(row.status)) {
-      if (claimed || (await claimApproval(db, approvalId, row.status))) {
-        return {
-          approved: false,
-          reason: reasonByStatus[row.status],
-          ...(row.note !== undefined && { note: row.note }),
-        };
-      }
-    }
-    onTakenOver();
-    return { approved: false, reason: 'aborted' };
+    return { ...taken, approvalId };
   }
 
   return {
@@ -139,7 +106,4 @@ export function createDurableApprovalRegistry({
 }
 
 /** Records how an approved call's execution ended. */
-export async function recordExecution(db: Db, approvalId: string | undefined, ok: boolean): Promise<void> {
-  if (approvalId === undefined) return;
-  await transitionApproval(db, approvalId, 'executing', ok ? 'executed' : 'failed');
-}
+export const recordExecution = finishExecution;

@@ -4,9 +4,9 @@ import type { UIMessage } from 'ai';
 export type ToolPart = Extract<UIMessage['parts'][number], { toolCallId: string }>;
 
 /** Why an approval did not end in an allow, as the card and the model tell them apart. */
-export type DenialCode = 'denied' | 'timeout' | 'aborted' | 'closed' | 'superseded';
+export type DenialCode = 'denied' | 'timeout' | 'aborted' | 'closed' | 'superseded' | 'policy';
 
-const denialCodes: readonly string[] = ['denied', 'timeout', 'aborted', 'closed', 'superseded'];
+const denialCodes: readonly string[] = ['denied', 'timeout', 'aborted', 'closed', 'superseded', 'policy'];
 
 /** True for a tool part (static `tool-*` or `dynamic-tool`). */
 export function isToolPart(part: UIMessage['parts'][number]): part is ToolPart {
@@ -74,6 +74,21 @@ export function settleApprovalPart(part: ToolPart, approvalId: string, end: Appr
         approval: { ...base, approved: false, reason: denialReasonText(end) },
       } as ToolPart;
   }
+}
+
+/** How long an excerpt of the user's message may be. */
+const maxExcerptLength = 280;
+
+/** The text of the last user message in `messages`, cut to a few lines: what led to a call. */
+export function excerptOf(messages: readonly UIMessage[]): string | undefined {
+  const last = messages.findLast((message) => message.role === 'user');
+  if (last === undefined) return undefined;
+  const text = last.parts
+    .flatMap((part) => (part.type === 'text' ? [part.text] : []))
+    .join(' ')
+    .trim();
+  if (text === '') return undefined;
+  return text.length > maxExcerptLength ? `${text.slice(0, maxExcerptLength - 1)}…` : text;
 }
 
 /** `message` with the tool part of `toolCallId` replaced by `change(part)`. */

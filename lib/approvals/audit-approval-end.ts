@@ -1,10 +1,13 @@
 import 'server-only';
-import { type ApprovalRecord, type Db, type DeniedStatus, insertAuditRow } from '@/lib/db';
+import { insertAuditRow } from '@/lib/db/audit';
+import type { AuditDetail } from '@/lib/db/audit-chain';
+import type { Db } from '@/lib/db/engine';
 import { revealHiddenInSummary } from '@/lib/shells/reveal-hidden-characters';
 import { hashToolArguments } from '@/lib/shells/wrap-tools-with-audit';
 import { observeParkedDenial } from '@/lib/telemetry/observe-audited-call';
 import { summarizeToolCall } from '@/lib/tools/tool-summaries';
-import { reasonByStatus } from './denied-statuses';
+import { type ApprovalRecord, decisionRecordOf } from './approval-rows';
+import { type DeniedStatus, reasonByStatus } from './approval-states';
 
 /**
  * The audit row of a call that waited while no turn held it (parked, or its server
@@ -13,12 +16,22 @@ import { reasonByStatus } from './denied-statuses';
  * caller has claimed the approval, so exactly one of them does. A failure to write
  * is logged, as the audit shell does: it never undoes the settlement.
  */
-export async function auditParkedDenial(db: Db, row: ApprovalRecord, status: DeniedStatus): Promise<void> {
+export async function auditApprovalEnd(
+  db: Db,
+  row: ApprovalRecord,
+  status: DeniedStatus,
+  detail: AuditDetail = {},
+): Promise<void> {
   const startedAt = Date.parse(row.createdAt);
   const outcome = reasonByStatus[status];
   observeParkedDenial({ ...row, outcome, waitMs: Math.max(0, Date.now() - startedAt) });
   try {
     const summary = summarizeToolCall(row.toolName, row.input);
+    const allDetail: AuditDetail = {
+      ...(await decisionRecordOf(db, row)),
+      ...detail,
+      ...(row.note !== undefined && { note: row.note }),
+    };
     await insertAuditRow(db, {
       userId: row.ownerId,
       chatId: row.chatId,
@@ -27,7 +40,7 @@ export async function auditParkedDenial(db: Db, row: ApprovalRecord, status: Den
       toolCallId: row.toolCallId,
       argsHash: hashToolArguments(row.input),
       outcome,
-      ...(row.note !== undefined && { detail: { note: row.note } }),
+      ...(Object.keys(allDetail).length > 0 && { detail: allDetail }),
       ...(summary !== undefined && { summary: revealHiddenInSummary(summary) }),
       durationMs: Math.max(0, Date.now() - startedAt),
       createdAt: row.createdAt,

@@ -11,7 +11,8 @@
  *
  * A turn parks when all of these hold for `afterMs`:
  * - no reader follows its stream in this process (the request that started it
- *   and every resume have gone);
+ *   and every resume have gone), or every waiting call waits for someone else
+ *   (a role step: hours, not seconds);
  * - at least one call waits, and every waiting call's card is saved;
  * - no call of the turn has been woken yet: once one has, the turn is carrying a
  *   decision out and finishes on its own.
@@ -23,8 +24,11 @@ export type TurnParking = {
   readonly parked: boolean;
   /** A reader started following the stream; call the result when it stops. */
   follow(): () => void;
-  /** A call started waiting for a person; call the result when it stops waiting (not by parking). */
-  wait(): () => void;
+  /**
+   * A call started waiting for a person; call the result when it stops waiting (not by
+   * parking). `long`: it waits for someone other than the reader (a role step).
+   */
+  wait(options?: { long?: boolean }): () => void;
   /** So many of the turn's cards are saved (a running count). */
   cardsSaved(count: number): void;
 };
@@ -41,12 +45,14 @@ export function createTurnParking({ afterMs, onPark }: TurnParkingOptions): Turn
   const controller = new AbortController();
   let readers = 0;
   let waiting = 0;
+  let longWaiting = 0;
   let shown = 0;
   let woken = false;
   let parked = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
-  const eligible = () => !parked && !woken && readers === 0 && waiting > 0 && shown >= waiting;
+  const eligible = () =>
+    !parked && !woken && (readers === 0 || longWaiting === waiting) && waiting > 0 && shown >= waiting;
 
   function review() {
     if (!eligible()) {
@@ -82,14 +88,16 @@ export function createTurnParking({ afterMs, onPark }: TurnParkingOptions): Turn
         review();
       };
     },
-    wait() {
+    wait({ long = false } = {}) {
       waiting += 1;
+      if (long) longWaiting += 1;
       review();
       let done = false;
       return () => {
         if (done) return;
         done = true;
         waiting -= 1;
+        if (long) longWaiting -= 1;
         // Woken by a decision, the deadline or Stop: the turn goes on from here.
         woken = true;
         review();

@@ -1,0 +1,31 @@
+import type { NextRequest } from 'next/server';
+import { z } from 'zod';
+import { approvalEventStream } from '@/lib/chat/approval-event-stream';
+import { describeZodError, jsonError } from '@/lib/http/json';
+import { withSession } from '@/lib/http/with-session';
+import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
+
+const querySchema = z.union([
+  z.strictObject({ chatId: z.string().min(1).max(128) }),
+  z.strictObject({ approvalId: z.string().min(1).max(128) }),
+]);
+
+/**
+ * Server-sent events when an approval of a chat (`?chatId=`, its owner) or one approval
+ * (`?approvalId=`, whoever may see it) changes: a step decided, settled, more time.
+ */
+export const GET = withUnavailableAs503(
+  withSession(async (request: NextRequest, user) => {
+    const parsed = querySchema.safeParse(Object.fromEntries(request.nextUrl.searchParams));
+    if (!parsed.success) return jsonError(400, describeZodError(parsed.error));
+    const stream = await approvalEventStream(parsed.data, user, request.signal);
+    if (stream === undefined) return jsonError(404, 'Nothing to follow with that id');
+    return new Response(stream.pipeThrough(new TextEncoderStream()), {
+      headers: {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache, no-transform',
+        'x-accel-buffering': 'no',
+      },
+    });
+  }),
+);

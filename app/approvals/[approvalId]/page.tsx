@@ -1,0 +1,37 @@
+import { notFound } from 'next/navigation';
+import { approveToolCall } from '@/app/actions/approval';
+import { ApprovalCardPage, ApprovalSignIn } from '@/components/approval-page';
+import { dictionaries } from '@/components/i18n';
+import { getRequestLocale } from '@/components/request-locale';
+import { requirePageUser } from '@/lib/auth/require-page-user';
+import { readApproval } from '@/lib/chat/read-approvals';
+
+export const dynamic = 'force-dynamic';
+
+/**
+ * One approval for whoever may decide or see it (its requester, a holder of a role one of
+ * its steps asks for). A guest or an unverified account is asked to sign in first and
+ * comes back here; anyone else gets the 404 page, as for an unknown id.
+ */
+export default async function ApprovalPage({ params }: { params: Promise<{ approvalId: string }> }) {
+  const { approvalId } = await params;
+  const user = await requirePageUser(`/approvals/${encodeURIComponent(approvalId)}`);
+  const title = dictionaries[await getRequestLocale()].approvalPageTitle;
+  const account = { email: user.email, isAnonymous: user.isAnonymous, isAdmin: user.isAdmin };
+  const view = approvalId.length <= 128 ? await readApproval(approvalId, user) : undefined;
+  if (view === undefined && (user.isAnonymous || !user.emailVerified)) {
+    return (
+      <main className="mx-auto flex max-w-xl flex-col gap-4 px-4 py-8">
+        <h1 className="text-lg font-semibold">{title}</h1>
+        <ApprovalSignIn account={account} />
+      </main>
+    );
+  }
+  if (view === undefined) notFound();
+  return (
+    <main className="mx-auto flex max-w-xl flex-col gap-4 px-4 py-8">
+      <h1 className="text-lg font-semibold">{title}</h1>
+      <ApprovalCardPage view={view} approve={approveToolCall} />
+    </main>
+  );
+}

@@ -1,0 +1,107 @@
+import { execFileSync } from 'node:child_process';
+import { expect, test } from './fixtures';
+import { ChatPage } from './pages/chat';
+
+/*
+ * Runs in the project whose server has an approval policy: a ticket titled "需要主管"
+ * waits for someone holding the role `supervisor`, never for the requester.
+ */
+
+/** The operators' CLI against the approvers server's database (`npm run users -- …`). */
+function users(...args: string[]): void {
+  execFileSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/users.ts', ...args], {
+    env: { ...process.env, DATABASE_PATH: process.env.E2E_APPROVERS_DATABASE_PATH, DATABASE_URL: '' },
+    stdio: 'pipe',
+  });
+}
+
+test('a guest asks, a supervisor approves on the approval page, the guest sees the result and the reply live', async ({
+  chatPage,
+  browser,
+  baseURL,
+}) => {
+  await chatPage.goto('/');
+  await chatPage.send('帮我创建一个工单：需要主管');
+  const card = chatPage.toolCards('createTicket').last();
+  // The guest's card says whom it waits for, and offers no Allow: the step is not theirs.
+  await expect(card.getByTestId('approval-waiting-for')).toHaveText('等待主管批准 · 0 / 1');
+  await expect(chatPage.allowButton(card)).toHaveCount(0);
+  await expect(chatPage.denyButton(card)).toBeEnabled();
+  const approvalId = (await card.getAttribute('data-approval-id')) ?? '';
+  expect(approvalId).not.toBe('');
+
+  // The supervisor, in a browser of their own.
+  const supervisorContext = await browser.newContext({ baseURL, locale: 'zh-CN' });
+  const supervisor = new ChatPage(await supervisorContext.newPage());
+  const email = `sup-${Date.now()}@example.com`;
+  const password = 'a long unusual passphrase for tests';
+  await supervisor.goto('/');
+  const signUp = await supervisor.page.request.post('/api/auth/sign-up/email', {
+    data: { email, password, name: '王主管' },
+    headers: { origin: baseURL ?? '' },
+  });
+  expect(signUp.ok()).toBe(true);
+  users('verify', email);
+  users('grant', email, 'supervisor');
+  const signIn = await supervisor.page.request.post('/api/auth/sign-in/email', {
+    data: { email, password },
+    headers: { origin: baseURL ?? '' },
+  });
+  expect(signIn.ok()).toBe(true);
+
+  await supervisor.page.goto(`/approvals/${approvalId}`);
+  const approverCard = supervisor.toolCards('createTicket');
+  await expect(approverCard.getByTestId('approval-waiting-for')).toHaveText('等待主管批准 · 0 / 1');
+  await supervisor.allowButton(approverCard).click();
+  await expect(approverCard.getByText('已允许', { exact: true })).toBeVisible();
+
+  // The guest's page learns of it without a reload: the card settles and the reply streams in.
+  await expect(card.getByText('已允许', { exact: true })).toBeVisible({ timeout: 15_000 });
+  const ticketId = await chatPage.ticketIdIn(card);
+  await expect(chatPage.agentMessages.last()).toContainText(ticketId, { timeout: 15_000 });
+  await supervisorContext.close();
+
+  // The guest's activity names who decided, the rule that asked, and the wait.
+  await chatPage.page.goto('/activity');
+  const decision = chatPage.page.getByTestId('audit-decision').first();
+  await expect(decision).toContainText('决定人：王主管');
+  await expect(decision).toContainText('规则：rules[0]: createTicket');
+  await expect(decision).toContainText(/等待 \d+ 秒/);
+});
+
+test('the approval page is the 404 page for a signed-in account that may not decide, and sign-in for a guest', async ({
+  chatPage,
+  browser,
+  baseURL,
+}) => {
+  await chatPage.goto('/');
+  await chatPage.send('帮我创建一个工单：需要主管');
+  const card = chatPage.toolCards('createTicket').last();
+  await expect(card.getByTestId('approval-waiting-for')).toBeVisible();
+  const approvalId = (await card.getAttribute('data-approval-id')) ?? '';
+  expect(approvalId).not.toBe('');
+
+  const guestContext = await browser.newContext({ baseURL, locale: 'zh-CN' });
+  const guest = await guestContext.newPage();
+  await guest.goto(`/approvals/${approvalId}`);
+  await expect(guest.getByTestId('approval-sign-in')).toBeVisible();
+  await guestContext.close();
+
+  const otherContext = await browser.newContext({ baseURL, locale: 'zh-CN' });
+  const other = await otherContext.newPage();
+  await other.goto('/');
+  const email = `plain-${Date.now()}@example.com`;
+  const password = 'a long unusual passphrase for tests';
+  await other.request.post('/api/auth/sign-up/email', {
+    data: { email, password, name: 'plain' },
+    headers: { origin: baseURL ?? '' },
+  });
+  users('verify', email);
+  await other.request.post('/api/auth/sign-in/email', {
+    data: { email, password },
+    headers: { origin: baseURL ?? '' },
+  });
+  const response = await other.goto(`/approvals/${approvalId}`);
+  expect(response?.status()).toBe(404);
+  await otherContext.close();
+});

@@ -1,0 +1,279 @@
+import 'server-only';
+import type { Db } from '@/lib/db/engine';
+import { writeTransaction } from '@/lib/db/write-transaction';
+import type { ApprovalDecision } from '@/lib/stores/approval-registry';
+import { keepParkedDeadline, moveParkedDeadline } from './approval-deadlines';
+import { publishApprovalEvent, waitForApprovalEvent } from './approval-events';
+import {
+  type ApprovalRecord,
+  type ApprovalStepRecord,
+  claimDecision,
+  decisionRecordOf,
+  fillStep,
+  getApproval,
+  getApprovalSteps,
+  insertApprovalRow,
+  lockPendingForDecision,
+  moveApproval,
+  type NewApproval,
+  pushDeadline,
+  reopenAllowedSteps,
+  setEditedInput,
+} from './approval-rows';
+import { isDeniedStatus, reasonByStatus, statusByRegistryReason } from './approval-states';
+import { approvalTiming } from './approval-timing';
+
+/*
+ * The verbs the rest of the app calls to move an approval through its life cycle
+ * (approval-states.ts). Each is a compare-and-set on the row and tells listeners
+ * (approval-events.ts) what changed.
+ */
+
+/** request: records a call that starts waiting for a person (status `pending`, its steps open). */
+export async function requestApproval(db: Db, approval: NewApproval): Promise<void> {
+  await insertApprovalRow(db, approval);
+  publishApprovalEvent({ type: 'changed', approvalId: approval.id, chatId: approval.chatId });
+}
+
+/** park: the turn that asked has ended; the row waits alone, its deadline kept by this process. */
+export function parkApproval(db: Db, approvalId: string, expiresAt: number): void {
+  keepParkedDeadline(db, approvalId, expiresAt);
+}
+
+/**
+ * take (live turn): the waiting call woke up — by a decision, its deadline, Stop or a
+ * registry error. Moves the row first if the wake-up was the deadline or Stop, then
+ * takes on what the row says. Undefined means another turn (a continuation) took it
+ * over: the caller must end quietly and run nothing.
+ */
+export async function takeWokenDecision(
+  db: Db,
+  approvalId: string,
+  wake: ApprovalDecision,
+): Promise<ApprovalDecision | undefined> {
+  const own = wake.approved ? undefined : statusByRegistryReason[wake.reason];
+  let claimed = own !== undefined && (await moveApproval(db, approvalId, 'pending', own, { claim: true }));
+  let row = await getApproval(db, approvalId);
+  if (row?.status === 'pending') {
+    // Woken without a decision on the row (a registry error): fail closed.
+    claimed = await moveApproval(db, approvalId, 'pending', 'stopped', { claim: true });
+    row = await getApproval(db, approvalId);
+  }
+  if (row === undefined) return { approved: false, reason: 'aborted' };
+  if (claimed) publishApprovalEvent({ type: 'changed', approvalId, chatId: row.chatId });
+  if (row.status === 'approved') {
+    if (await moveApproval(db, approvalId, 'approved', 'executing', { claim: true })) {
+      taken(row);
+      return {
+        approved: true,
+        ...(row.editedInput !== undefined && { input: row.editedInput }),
+        ...(await decisionRecordOf(db, row)),
+      };
+    }
+  } else if (isDeniedStatus(row.status)) {
+    if (claimed || (await claimDecision(db, approvalId, row.status))) {
+      taken(row);
+      return {
+        approved: false,
+        reason: reasonByStatus[row.status],
+        ...(row.note !== undefined && { note: row.note }),
+        ...(await decisionRecordOf(db, row)),
+      };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * take (continuation): claims a decided row whose turn is gone. Returns the row and
+ * whether it was allowed, or undefined when someone else took it (or nothing was decided).
+ */
+export async function takeParkedDecision(
+  db: Db,
+  approvalId: string,
+): Promise<{ row: ApprovalRecord; approved: boolean } | undefined> {
+  const row = await getApproval(db, approvalId);
+  if (row === undefined) return undefined;
+  const approved = row.status === 'approved';
+  const claimed = approved
+    ? await moveApproval(db, row.id, 'approved', 'executing', { claim: true })
+    : isDeniedStatus(row.status) && (await claimDecision(db, row.id, row.status));
+  if (!claimed) return undefined;
+  taken(row);
+  return { row, approved };
+}
+
+function taken(row: ApprovalRecord): void {
+  publishApprovalEvent({ type: 'taken', approvalId: row.id, chatId: row.chatId });
+}
+
+/** continue: records how an approved call's execution ended. */
+export async function finishExecution(db: Db, approvalId: string | undefined, ok: boolean): Promise<void> {
+  if (approvalId === undefined) return;
+  const row = await getApproval(db, approvalId);
+  if (await moveApproval(db, approvalId, 'executing', ok ? 'executed' : 'failed')) {
+    if (row !== undefined) publishApprovalEvent({ type: 'changed', approvalId, chatId: row.chatId });
+  }
+}
+
+/**
+ * After a decision woke a live turn: resolves true once that turn says it took the
+ * decision on (a notification, in this process or over Redis), false when it has not
+ * within `approvalTiming.takeOverMs` (its instance is presumed gone; the caller
+ * continues the turn from the database).
+ */
+export function awaitTakeOver(db: Db, approvalId: string): Promise<boolean> {
+  return waitForApprovalEvent(approvalId, 'taken', {
+    timeoutMs: approvalTiming.takeOverMs,
+    isDone: async () => {
+      const row = await getApproval(db, approvalId);
+      return row === undefined || row.claimed;
+    },
+  });
+}
+
+/** Who is deciding: their user id (absent for a session without one) and the roles they hold now. */
+export type Decider = { userId?: string; roles: readonly string[] };
+
+/** Whether `decider` may fill `step` of `row` now (it is open, and theirs to fill). */
+export function stepOpenTo(step: ApprovalStepRecord, row: ApprovalRecord, decider: Decider): boolean {
+  if (step.decision !== undefined) return false;
+  if (step.kind === 'requester') return row.ownerId === null || row.ownerId === decider.userId;
+  return decider.userId !== undefined && row.ownerId !== decider.userId && decider.roles.includes(step.role);
+}
+
+/** Whether `decider` may see the approval: its requester, or someone who holds a role one of its steps asks for. */
+export function mayView(
+  row: ApprovalRecord,
+  steps: readonly ApprovalStepRecord[],
+  decider: Decider,
+): boolean {
+  if (row.ownerId === null || row.ownerId === decider.userId) return true;
+  return steps.some(
+    (step) => step.kind === 'role' && decider.userId !== undefined && decider.roles.includes(step.role),
+  );
+}
+
+/** What one person decides about one approval. */
+export type StepDecision = {
+  approvalId: string;
+  /** When given, the approval must be of this chat. */
+  chatId?: string;
+  approved: boolean;
+  /** The validated replacement input, with an allow. */
+  editedInput?: unknown;
+  /** Their words with a "no". */
+  note?: string;
+  decider: Decider;
+};
+
+/** How a decision ended: `waiting` means more steps must allow; `not-found` that this person may not decide it. */
+export type StepOutcome =
+  | { status: 'approved' | 'denied' | 'waiting'; row: ApprovalRecord }
+  | { status: 'not-found'; row?: ApprovalRecord };
+
+class NotDecidable extends Error {}
+
+type Plan = { kind: 'fill'; position: number } | { kind: 'deny-as-requester' } | { kind: 'repeat' };
+
+function planFor(
+  row: ApprovalRecord,
+  steps: readonly ApprovalStepRecord[],
+  { approved, decider }: Pick<StepDecision, 'approved' | 'decider'>,
+): Plan | undefined {
+  const isRequester = row.ownerId === null || row.ownerId === decider.userId;
+  const decidedBefore =
+    decider.userId !== undefined && steps.some((step) => step.decidedBy === decider.userId);
+  // One person fills at most one step: once they have, no other step is theirs.
+  const open = decidedBefore ? undefined : steps.find((step) => stepOpenTo(step, row, decider));
+  if (open !== undefined) return { kind: 'fill', position: open.position };
+  // The requester may always end their own call with a "no", though they cannot fill a role step.
+  if (!approved && isRequester) return { kind: 'deny-as-requester' };
+  // A second decision from someone who filled a step changes nothing.
+  if (decidedBefore && mayView(row, steps, decider)) return { kind: 'repeat' };
+  return undefined;
+}
+
+/**
+ * decide: one person's decision fills one step they may fill (compare-and-set under the
+ * row's lock, so two instances deciding two steps at once end approved exactly once).
+ * Any deny ends the call denied; the last allow approves it; an edited input re-opens
+ * the allows given to the earlier input. Unknown, settled, expired, another chat's, or
+ * nobody's-to-decide approvals all answer `not-found`.
+ */
+export async function decideApproval(db: Db, decision: StepDecision, now = Date.now()): Promise<StepOutcome> {
+  const before = await getApproval(db, decision.approvalId);
+  if (before === undefined || (decision.chatId !== undefined && before.chatId !== decision.chatId)) {
+    return { status: 'not-found' };
+  }
+  if (before.status !== 'pending' || before.expiresAt <= now) return { status: 'not-found', row: before };
+  if (planFor(before, await getApprovalSteps(db, before.id), decision) === undefined) {
+    return { status: 'not-found' };
+  }
+  let outcome: StepOutcome;
+  try {
+    outcome = await writeTransaction(db, async (transaction) => {
+      if ((await lockPendingForDecision(transaction, decision.approvalId, now)) === undefined) {
+        throw new NotDecidable();
+      }
+      const row = (await getApproval(transaction, decision.approvalId)) as ApprovalRecord;
+      let steps = await getApprovalSteps(transaction, row.id);
+      const plan = planFor(row, steps, decision);
+      if (plan === undefined) throw new NotDecidable();
+      if (plan.kind === 'repeat') return { status: 'waiting' as const, row };
+      const userId = decision.decider.userId ?? '';
+      if (!decision.approved) {
+        if (plan.kind === 'fill')
+          await fillStep(transaction, row.id, plan.position, { decision: 'deny', userId });
+        await moveApproval(transaction, row.id, 'pending', 'denied', { decision: { note: decision.note } });
+        return { status: 'denied' as const, row };
+      }
+      if (plan.kind !== 'fill') throw new NotDecidable();
+      if (decision.editedInput !== undefined) {
+        await reopenAllowedSteps(transaction, row.id);
+        await setEditedInput(transaction, row.id, decision.editedInput);
+        steps = steps.map((step) => (step.decision === 'allow' ? { ...step, decision: undefined } : step));
+      }
+      await fillStep(transaction, row.id, plan.position, { decision: 'allow', userId });
+      const complete = steps.every((step) => step.position === plan.position || step.decision === 'allow');
+      if (!complete) return { status: 'waiting' as const, row };
+      await moveApproval(transaction, row.id, 'pending', 'approved', {
+        decision: { editedInput: decision.editedInput },
+      });
+      return { status: 'approved' as const, row };
+    });
+  } catch (error) {
+    if (error instanceof NotDecidable) return { status: 'not-found' };
+    throw error;
+  }
+  publishApprovalEvent({ type: 'changed', approvalId: decision.approvalId, chatId: before.chatId });
+  return outcome;
+}
+
+/** Why an extension was refused: gone (answered as unknown) or out of extensions. */
+export type ExtendOutcome = { expiresAt: number } | { refused: 'not-found' | 'exhausted' };
+
+/**
+ * extend: gives a pending approval `approvalTiming.extensionMs` more, at most
+ * `approvalTiming.maxExtensions` times; only its requester may.
+ */
+export async function extendApproval(
+  db: Db,
+  approvalId: string,
+  { chatId, ownerId, now = Date.now() }: { chatId: string; ownerId: string | null; now?: number },
+): Promise<ExtendOutcome> {
+  const expiresAt = await pushDeadline(db, approvalId, {
+    chatId,
+    ownerId,
+    now,
+    byMs: approvalTiming.extensionMs,
+  });
+  if (expiresAt === undefined) {
+    const latest = await getApproval(db, approvalId);
+    const exhausted = latest?.status === 'pending' && latest.expiresAt > now && latest.chatId === chatId;
+    return { refused: exhausted ? 'exhausted' : 'not-found' };
+  }
+  moveParkedDeadline(approvalId, expiresAt);
+  publishApprovalEvent({ type: 'changed', approvalId, chatId });
+  return { expiresAt };
+}

@@ -1,0 +1,509 @@
+import { type Selectable, sql } from 'kysely';
+import type { Db } from '@/lib/db/engine';
+import type { ApprovalStepTable, ApprovalTable } from '@/lib/db/schema';
+import { writeTransaction } from '@/lib/db/write-transaction';
+import { type ApprovalStatus, assertTransition } from './approval-states';
+import { approvalTiming } from './approval-timing';
+
+/*
+ * The approval rows. Reads are exported to the app through `lib/approvals`; the writes
+ * here (`moveApproval`, `claimDecision`, `fillStep`, …) are used only by this folder's
+ * verbs, so every status change goes through the transition table.
+ */
+
+/** Who must allow a call: the chat's user, or anyone who holds a role (never the requester). */
+export type ApprovalStepSpec = { kind: 'requester' } | { kind: 'role'; role: string };
+
+/** One step with what was decided on it. */
+export type ApprovalStepRecord = ApprovalStepSpec & {
+  position: number;
+  decision?: 'allow' | 'deny';
+  /** The user id of the person who filled it. */
+  decidedBy?: string;
+  decidedAt?: string;
+};
+
+/** One approval as the server reads it. */
+export type ApprovalRecord = {
+  id: string;
+  chatId: string;
+  ownerId: string | null;
+  messageId: string;
+  toolCallId: string;
+  toolName: string;
+  worker: string;
+  input: unknown;
+  expiresAt: number;
+  status: ApprovalStatus;
+  /** A turn (the live one or a continuation) has taken the decision on. */
+  claimed: boolean;
+  /** The input the person approved instead of the model's (validated), if they edited it. */
+  editedInput?: unknown;
+  /** What the person said with a "no". */
+  note?: string;
+  /** How many times the deadline was extended. */
+  extensions: number;
+  /** The `traceparent` of the tool call that asked, when it was traced. */
+  traceParent?: string;
+  /** Bumped by every step decided: the compare-and-set token. */
+  version: number;
+  /** The policy rule that asked for this approval, when one did. */
+  ruleLabel?: string;
+  /** The user message that led to the call, truncated. */
+  excerpt?: string;
+  /** When the card was first shown (ISO 8601). */
+  createdAt: string;
+  updatedAt: string;
+};
+
+type ApprovalRow = Selectable<ApprovalTable>;
+
+function toApproval(row: ApprovalRow): ApprovalRecord {
+  return {
+    id: row.id,
+    chatId: row.chat_id,
+    ownerId: row.owner_id,
+    messageId: row.message_id,
+    toolCallId: row.tool_call_id,
+    toolName: row.tool_name,
+    worker: row.worker,
+    input: JSON.parse(row.input),
+    expiresAt: Number(row.expires_at),
+    status: row.status as ApprovalStatus,
+    claimed: Number(row.claimed) === 1,
+    ...(row.edited_input !== null && { editedInput: JSON.parse(row.edited_input) }),
+    ...(row.note !== null && { note: row.note }),
+    extensions: Number(row.extensions),
+    ...(row.trace_parent !== null && { traceParent: row.trace_parent }),
+    version: Number(row.version ?? 0),
+    ...(row.rule_label != null && { ruleLabel: row.rule_label }),
+    ...(row.excerpt != null && { excerpt: row.excerpt }),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function toStep(row: Selectable<ApprovalStepTable>): ApprovalStepRecord {
+  const base =
+    row.kind === 'role' && row.role !== null
+      ? { kind: 'role' as const, role: row.role }
+      : { kind: 'requester' as const };
+  return {
+    ...base,
+    position: Number(row.position),
+    ...(row.decision !== null && { decision: row.decision as 'allow' | 'deny' }),
+    ...(row.decided_by !== null && { decidedBy: row.decided_by }),
+    ...(row.decided_at !== null && { decidedAt: row.decided_at }),
+  };
+}
+
+/** What a new approval row holds. */
+export type NewApproval = Pick<
+  ApprovalRecord,
+  'id' | 'chatId' | 'ownerId' | 'messageId' | 'toolCallId' | 'toolName' | 'worker' | 'input' | 'expiresAt'
+> &
+  Pick<Partial<ApprovalRecord>, 'traceParent' | 'ruleLabel' | 'excerpt'> & {
+    /** Default: one requester step (the chat's user decides, as without a policy). */
+    steps?: readonly ApprovalStepSpec[];
+  };
+
+/** Inserts a `pending` row and its steps in one transaction. */
+export async function insertApprovalRow(db: Db, approval: NewApproval): Promise<void> {
+  const now = new Date().toISOString();
+  const steps = approval.steps?.length ? approval.steps : [{ kind: 'requester' as const }];
+  await writeTransaction(db, async (transaction) => {
+    await transaction
+      .insertInto('approvals')
+      .values({
+        id: approval.id,
+        chat_id: approval.chatId,
+        owner_id: approval.ownerId,
+        message_id: approval.messageId,
+        tool_call_id: approval.toolCallId,
+        tool_name: approval.toolName,
+        worker: approval.worker,
+        input: JSON.stringify(approval.input ?? null),
+        expires_at: approval.expiresAt,
+        status: 'pending',
+        claimed: 0,
+        trace_parent: approval.traceParent ?? null,
+        rule_label: approval.ruleLabel ?? null,
+        excerpt: approval.excerpt ?? null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    await transaction
+      .insertInto('approval_steps')
+      .values(
+        steps.map((step, position) => ({
+          approval_id: approval.id,
+          position,
+          kind: step.kind,
+          role: step.kind === 'role' ? step.role : null,
+          decision: null,
+          decided_by: null,
+          decided_at: null,
+        })),
+      )
+      .execute();
+  });
+}
+
+/** The approval with this id, or undefined. */
+export async function getApproval(db: Db, id: string): Promise<ApprovalRecord | undefined> {
+  const row = await db.selectFrom('approvals').selectAll().where('id', '=', id).executeTakeFirst();
+  return row === undefined ? undefined : toApproval(row);
+}
+
+/** The steps of an approval in order (one requester step for rows written before steps existed). */
+export async function getApprovalSteps(db: Db, id: string): Promise<ApprovalStepRecord[]> {
+  const rows = await db
+    .selectFrom('approval_steps')
+    .selectAll()
+    .where('approval_id', '=', id)
+    .orderBy('position')
+    .execute();
+  return rows.length === 0 ? [{ kind: 'requester', position: 0 }] : rows.map(toStep);
+}
+
+/** Who decided a call, which rule asked and how long it waited: what the audit row keeps. */
+export async function decisionRecordOf(
+  db: Db,
+  row: ApprovalRecord,
+  now = Date.now(),
+): Promise<{ deciders?: string[]; rule?: string; waitMs: number }> {
+  const deciders = (await getApprovalSteps(db, row.id)).flatMap((step) =>
+    step.decidedBy === undefined ? [] : [step.decidedBy],
+  );
+  return {
+    ...(deciders.length > 0 && { deciders }),
+    ...(row.ruleLabel !== undefined && { rule: row.ruleLabel }),
+    waitMs: Math.max(0, now - Date.parse(row.createdAt)),
+  };
+}
+
+/** Every pending approval's id and deadline, over all chats. */
+export async function listPendingDeadlines(db: Db): Promise<{ id: string; expiresAt: number }[]> {
+  const rows = await db
+    .selectFrom('approvals')
+    .select(['id', 'expires_at'])
+    .where('status', '=', 'pending')
+    .execute();
+  return rows.map((row) => ({ id: row.id, expiresAt: Number(row.expires_at) }));
+}
+
+/** The earliest deadline of any pending approval, or undefined when none waits. */
+export async function earliestPendingDeadline(db: Db): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('approvals')
+    .select((eb) => eb.fn.min('expires_at').as('next'))
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return row?.next == null ? undefined : Number(row.next);
+}
+
+/** Pending approvals whose deadline is at or before `now`, oldest deadline first (at most `limit`). */
+export async function listDueApprovals(db: Db, now: number, limit = 100): Promise<ApprovalRecord[]> {
+  const rows = await db
+    .selectFrom('approvals')
+    .selectAll()
+    .where('status', '=', 'pending')
+    .where('expires_at', '<=', now)
+    .orderBy('expires_at')
+    .limit(limit)
+    .execute();
+  return rows.map(toApproval);
+}
+
+/** How many calls wait for a person now, over all chats and instances (pending, deadline ahead). */
+export async function countPendingApprovals(db: Db, now = Date.now()): Promise<number> {
+  const row = await db
+    .selectFrom('approvals')
+    .select((eb) => eb.fn.countAll().as('count'))
+    .where('status', '=', 'pending')
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(row?.count ?? 0);
+}
+
+/** A chat's approvals in the given states, oldest first. */
+export async function listChatApprovals(
+  db: Db,
+  chatId: string,
+  statuses: readonly ApprovalStatus[],
+): Promise<ApprovalRecord[]> {
+  if (statuses.length === 0) return [];
+  const rows = await db
+    .selectFrom('approvals')
+    .selectAll()
+    .where('chat_id', '=', chatId)
+    .where('status', 'in', statuses)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map(toApproval);
+}
+
+/** Where a page of {@link listDecidableApprovals} starts: after this row. */
+export type ApprovalCursor = { createdAt: string; id: string };
+
+/**
+ * Pending approvals (deadline ahead) with a step open to this user, oldest first: a
+ * role step of a role they hold, on a call they did not ask for, or the requester step
+ * of their own call; never one where they already filled a step. Uses the
+ * `approval_steps_open` and `approvals_status_created` indexes.
+ */
+export async function listDecidableApprovals(
+  db: Db,
+  {
+    userId,
+    roles,
+    now,
+    after,
+    limit,
+  }: {
+    userId: string;
+    roles: readonly string[];
+    now: number;
+    after?: ApprovalCursor;
+    limit: number;
+  },
+): Promise<ApprovalRecord[]> {
+  const rows = await db
+    .selectFrom('approvals')
+    .selectAll('approvals')
+    .where('approvals.status', '=', 'pending')
+    // Unary plus: the deadline must not pick the deadline index, so the planner walks
+    // `approvals_status_created` in order and stops at the page's end instead of sorting
+    // every pending row (11 ms → 0.5 ms on SQLite with 10,000 pending).
+    .where(sql<number>`+approvals.expires_at`, '>', now)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('approval_steps as open')
+          .select('open.position')
+          .whereRef('open.approval_id', '=', 'approvals.id')
+          .where('open.decision', 'is', null)
+          .where((inner) =>
+            inner.or([
+              inner.and([inner('open.kind', '=', 'requester'), inner('approvals.owner_id', '=', userId)]),
+              ...(roles.length === 0
+                ? []
+                : [
+                    inner.and([
+                      inner('open.kind', '=', 'role'),
+                      inner('open.role', 'in', roles),
+                      inner.or([
+                        inner('approvals.owner_id', 'is', null),
+                        inner('approvals.owner_id', '!=', userId),
+                      ]),
+                    ]),
+                  ]),
+            ]),
+          ),
+      ),
+    )
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('approval_steps as mine')
+            .select('mine.position')
+            .whereRef('mine.approval_id', '=', 'approvals.id')
+            .where('mine.decided_by', '=', userId),
+        ),
+      ),
+    )
+    .$if(after !== undefined, (query) =>
+      query.where((eb) =>
+        eb.or([
+          eb('approvals.created_at', '>', (after as ApprovalCursor).createdAt),
+          eb.and([
+            eb('approvals.created_at', '=', (after as ApprovalCursor).createdAt),
+            eb('approvals.id', '>', (after as ApprovalCursor).id),
+          ]),
+        ]),
+      ),
+    )
+    .orderBy('approvals.created_at')
+    .orderBy('approvals.id')
+    .limit(limit)
+    .execute();
+  return rows.map(toApproval);
+}
+
+/** The display names of these users, by id (a user that is gone is left out). */
+export async function userNamesById(db: Db, ids: readonly string[]): Promise<Map<string, string>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  const rows = await db.selectFrom('user').select(['id', 'name']).where('id', 'in', unique).execute();
+  return new Map(rows.map((row) => [row.id, row.name]));
+}
+
+/** Conditions a move also checks on the row, in the same statement. */
+export type MoveGuard = {
+  /** Only a call of this chat. */
+  chatId?: string;
+  /** Only a call this owner may decide (a row without an owner accepts anyone). */
+  ownerId?: string | null;
+  /** Only while the deadline has not passed at this instant (epoch ms). */
+  before?: number;
+  /** Only while nothing else has decided a step since this version was read. */
+  version?: number;
+  /** Also take the decision on (claimed = 1), in the same step. */
+  claim?: boolean;
+  /** Recorded with the move: the input the person approved instead, or their note with a "no". */
+  decision?: { editedInput?: unknown; note?: string };
+};
+
+/**
+ * Moves one approval from `from` to `to` if, and only if, it is still in `from`
+ * (and the guard holds). Returns whether this call made the move. The one place a
+ * status is written; a move not in the transition table throws.
+ */
+export async function moveApproval(
+  db: Db,
+  id: string,
+  from: ApprovalStatus,
+  to: ApprovalStatus,
+  { chatId, ownerId, before, version, claim = false, decision }: MoveGuard = {},
+): Promise<boolean> {
+  assertTransition(from, to);
+  const result = await db
+    .updateTable('approvals')
+    .set({
+      status: to,
+      updated_at: new Date().toISOString(),
+      ...(claim && { claimed: 1 }),
+      ...(decision?.editedInput !== undefined && { edited_input: JSON.stringify(decision.editedInput) }),
+      ...(decision?.note !== undefined && { note: decision.note }),
+    })
+    .where('id', '=', id)
+    .where('status', '=', from)
+    .$if(chatId !== undefined, (query) => query.where('chat_id', '=', chatId as string))
+    .$if(ownerId !== undefined, (query) =>
+      query.where((eb) =>
+        ownerId === null
+          ? eb('owner_id', 'is', null)
+          : eb.or([eb('owner_id', 'is', null), eb('owner_id', '=', ownerId as string)]),
+      ),
+    )
+    .$if(before !== undefined, (query) => query.where('expires_at', '>', before as number))
+    .$if(version !== undefined, (query) => query.where('version', '=', version as number))
+    .$if(claim, (query) => query.where('claimed', '=', 0))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Takes the decision on a decided approval (claimed 0 → 1): whoever wins continues
+ * the turn — the live turn that asked, or a continuation after it is gone.
+ */
+export async function claimDecision(db: Db, id: string, status: ApprovalStatus): Promise<boolean> {
+  const result = await db
+    .updateTable('approvals')
+    .set({ claimed: 1, updated_at: new Date().toISOString() })
+    .where('id', '=', id)
+    .where('status', '=', status)
+    .where('claimed', '=', 0)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Locks a pending approval for one step decision: bumps its version if it is still
+ * pending and before its deadline. On Postgres the UPDATE holds the row lock until the
+ * transaction ends, so two instances deciding two steps at once take turns, and the
+ * second reads the first's step. Returns the new version, or undefined.
+ */
+export async function lockPendingForDecision(
+  transaction: Db,
+  id: string,
+  now: number,
+): Promise<number | undefined> {
+  const result = await transaction
+    .updateTable('approvals')
+    .set((eb) => ({ version: eb('version', '+', 1), updated_at: new Date().toISOString() }))
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) return undefined;
+  const row = await transaction
+    .selectFrom('approvals')
+    .select('version')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row === undefined ? undefined : Number(row.version);
+}
+
+/** Records a decision on one open step (inside the transaction that locked the row). */
+export async function fillStep(
+  transaction: Db,
+  id: string,
+  position: number,
+  { decision, userId }: { decision: 'allow' | 'deny'; userId: string },
+): Promise<boolean> {
+  const result = await transaction
+    .updateTable('approval_steps')
+    .set({ decision, decided_by: userId, decided_at: new Date().toISOString() })
+    .where('approval_id', '=', id)
+    .where('position', '=', position)
+    .where('decision', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Re-opens the steps allowed so far (their allows were given to an input now replaced). */
+export async function reopenAllowedSteps(transaction: Db, id: string): Promise<void> {
+  await transaction
+    .updateTable('approval_steps')
+    .set({ decision: null, decided_by: null, decided_at: null })
+    .where('approval_id', '=', id)
+    .where('decision', '=', 'allow')
+    .execute();
+}
+
+/** Stores an edited input on a pending row (several steps: the call stays pending). */
+export async function setEditedInput(transaction: Db, id: string, editedInput: unknown): Promise<void> {
+  await transaction
+    .updateTable('approvals')
+    .set({ edited_input: JSON.stringify(editedInput) })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
+/**
+ * Pushes a pending approval's deadline back by `byMs`, if it is still pending, not yet
+ * past its deadline at `now`, of this chat and owner, and extended fewer than
+ * `approvalTiming.maxExtensions` times — all in one compare-and-set. Returns the new
+ * deadline, or undefined when the row did not match.
+ */
+export async function pushDeadline(
+  db: Db,
+  id: string,
+  { chatId, ownerId, now, byMs }: { chatId: string; ownerId: string | null; now: number; byMs: number },
+): Promise<number | undefined> {
+  const result = await db
+    .updateTable('approvals')
+    .set((eb) => ({
+      expires_at: eb('expires_at', '+', byMs),
+      extensions: eb('extensions', '+', 1),
+      updated_at: new Date().toISOString(),
+    }))
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .where('chat_id', '=', chatId)
+    .where((eb) =>
+      ownerId === null
+        ? eb('owner_id', 'is', null)
+        : eb.or([eb('owner_id', 'is', null), eb('owner_id', '=', ownerId)]),
+    )
+    .where('expires_at', '>', now)
+    .where('extensions', '<', approvalTiming.maxExtensions)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) return undefined;
+  return (await getApproval(db, id))?.expiresAt;
+}

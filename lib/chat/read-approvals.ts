@@ -1,0 +1,163 @@
+import 'server-only';
+import {
+  type ApprovalRecord,
+  type ApprovalStepRecord,
+  expireApproval,
+  getApproval,
+  getApprovalSteps,
+  listDecidableApprovals,
+  mayView,
+  stepOpenTo,
+  userNamesById,
+} from '@/lib/approvals';
+import { getDb } from '@/lib/db';
+import { summarizeToolCall } from '@/lib/tools/tool-summaries';
+
+/** One step as `GET /api/approvals/:id` shows it. */
+export type ApprovalStepView = {
+  kind: 'requester' | 'role';
+  role?: string;
+  decision?: 'allow' | 'deny';
+  decidedBy?: { name: string };
+};
+
+/** An approval as its requester and its approvers see it (`GET /api/approvals/:id`). */
+export type ApprovalView = {
+  approvalId: string;
+  chatId: string;
+  tool: string;
+  /** The call in one line, per UI language; absent for tools without a summary. */
+  summary?: Record<string, string>;
+  /** The input the call would run with (the person's edit, once there is one). */
+  input: unknown;
+  status: ApprovalRecord['status'];
+  requester: { name: string };
+  steps: ApprovalStepView[];
+  /** The policy rule that asked, when one did. */
+  rule?: string;
+  expiresAt: number;
+  remainingMs: number;
+  /** What the person asking may do now: fill a step (allow or deny), or only deny (the requester of a role step). */
+  viewer: { canAllow: boolean; canDeny: boolean; isRequester: boolean };
+};
+
+/** A person asking: their user id and the roles they hold now (`rolesOf`). */
+export type ApprovalViewer = { id: string; roles: readonly string[] };
+
+function viewOf(
+  row: ApprovalRecord,
+  steps: readonly ApprovalStepRecord[],
+  viewer: ApprovalViewer,
+  names: ReadonlyMap<string, string>,
+  now: number,
+): ApprovalView {
+  const decider = { userId: viewer.id, roles: viewer.roles };
+  const pending = row.status === 'pending' && row.expiresAt > now;
+  const isRequester = row.ownerId === null || row.ownerId === viewer.id;
+  const canAllow = pending && steps.some((step) => stepOpenTo(step, row, decider));
+  const summary = summarizeToolCall(row.toolName, row.editedInput ?? row.input);
+  return {
+    approvalId: row.id,
+    chatId: row.chatId,
+    tool: row.toolName,
+    ...(summary !== undefined && { summary }),
+    input: row.editedInput ?? row.input,
+    status: row.status,
+    requester: { name: (row.ownerId !== null && names.get(row.ownerId)) || '' },
+    steps: steps.map((step) => ({
+      kind: step.kind,
+      ...(step.kind === 'role' && { role: step.role }),
+      ...(step.decision !== undefined && { decision: step.decision }),
+      ...(step.decidedBy !== undefined && { decidedBy: { name: names.get(step.decidedBy) ?? '' } }),
+    })),
+    ...(row.ruleLabel !== undefined && { rule: row.ruleLabel }),
+    expiresAt: row.expiresAt,
+    remainingMs: Math.max(0, row.expiresAt - now),
+    viewer: { canAllow, canDeny: canAllow || (pending && isRequester), isRequester },
+  };
+}
+
+function namesNeeded(row: ApprovalRecord, steps: readonly ApprovalStepRecord[]): string[] {
+  return [
+    ...(row.ownerId === null ? [] : [row.ownerId]),
+    ...steps.flatMap((step) => (step.decidedBy === undefined ? [] : [step.decidedBy])),
+  ];
+}
+
+/**
+ * One approval for its requester or for anyone holding a role one of its steps asks for
+ * (now: a revoked approver no longer sees it); undefined, answered as 404, for anyone else.
+ * A pending row past its deadline is expired first.
+ */
+export async function readApproval(
+  approvalId: string,
+  viewer: ApprovalViewer,
+): Promise<ApprovalView | undefined> {
+  const db = await getDb();
+  let row = await getApproval(db, approvalId);
+  if (row === undefined) return undefined;
+  const steps = await getApprovalSteps(db, approvalId);
+  if (!mayView(row, steps, { userId: viewer.id, roles: viewer.roles })) return undefined;
+  const now = Date.now();
+  if (row.status === 'pending' && row.expiresAt <= now && (await expireApproval(db, approvalId, now))) {
+    row = (await getApproval(db, approvalId)) ?? row;
+  }
+  return viewOf(row, steps, viewer, await userNamesById(db, namesNeeded(row, steps)), now);
+}
+
+/** The largest page `GET /api/approvals` answers. */
+export const maxApprovalPageSize = 50;
+
+/** A listed approval: the view, plus the user message that led to the call. */
+export type ListedApproval = ApprovalView & { chatExcerpt: string };
+
+/** Where the next page starts: opaque to clients. */
+export function encodeApprovalCursor(row: { createdAt: string; id: string }): string {
+  return Buffer.from(JSON.stringify([row.createdAt, row.id])).toString('base64url');
+}
+
+/** The cursor's position, or undefined when it is not one of ours. */
+export function decodeApprovalCursor(cursor: string): { createdAt: string; id: string } | undefined {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(value) && value.length === 2 && value.every((part) => typeof part === 'string')) {
+      return { createdAt: value[0], id: value[1] };
+    }
+  } catch {
+    // Not ours: answered as a bad cursor.
+  }
+  return undefined;
+}
+
+/** The approvals this person can decide now (a step open to them), oldest first, one page. */
+export async function listApprovalsToDecide(
+  viewer: ApprovalViewer,
+  { after, limit }: { after?: { createdAt: string; id: string }; limit: number },
+): Promise<{ approvals: ListedApproval[]; nextCursor: string | null }> {
+  const db = await getDb();
+  const now = Date.now();
+  const rows = await listDecidableApprovals(db, {
+    userId: viewer.id,
+    roles: viewer.roles,
+    now,
+    after,
+    limit: limit + 1,
+  });
+  const page = rows.slice(0, limit);
+  const stepsById = new Map(
+    await Promise.all(page.map(async (row) => [row.id, await getApprovalSteps(db, row.id)] as const)),
+  );
+  const names = await userNamesById(
+    db,
+    page.flatMap((row) => namesNeeded(row, stepsById.get(row.id) ?? [])),
+  );
+  const approvals = page.map((row) => ({
+    ...viewOf(row, stepsById.get(row.id) ?? [], viewer, names, now),
+    chatExcerpt: row.excerpt ?? '',
+  }));
+  const last = page.at(-1);
+  return {
+    approvals,
+    nextCursor: rows.length > limit && last !== undefined ? encodeApprovalCursor(last) : null,
+  };
+}

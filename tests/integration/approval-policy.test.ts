@@ -1,0 +1,317 @@
+import type { UIMessage } from 'ai';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { GET as activity } from '@/app/api/activity/route';
+import { GET as readApproval } from '@/app/api/approvals/[approvalId]/route';
+import { GET as approvalEvents } from '@/app/api/approvals/events/route';
+import { GET as listApprovals } from '@/app/api/approvals/route';
+import { POST as approve } from '@/app/api/chat/approve/route';
+import { POST as chat } from '@/app/api/chat/route';
+import { GET as readChat } from '@/app/api/chats/[id]/route';
+import { GET as tickets } from '@/app/api/tickets/route';
+import { revokeRoleOf, signUpWithRole, writePolicyFile } from '../support/approval-policy';
+import {
+  ChatStreamReader,
+  defaultTestCookie,
+  getRequest,
+  jsonRequest,
+  userMessage,
+} from '../support/chat-client';
+import { configureServerOn, signInGuest } from '../support/server-env';
+import { databaseEngines } from '../support/test-database';
+
+type Step = { kind: string; role?: string; decision?: string; decidedBy?: { name: string } };
+type View = {
+  approvalId: string;
+  chatId: string;
+  tool: string;
+  status: string;
+  requester: { name: string };
+  steps: Step[];
+  expiresAt: number;
+  remainingMs: number;
+  chatExcerpt?: string;
+};
+
+const params = <T extends Record<string, string>>(value: T) => ({ params: Promise.resolve(value) });
+
+async function send(chatId: string, text: string, cookie = defaultTestCookie()) {
+  const response = await chat(
+    jsonRequest('/api/chat', { id: chatId, message: userMessage(text) }, { cookie }),
+  );
+  expect(response.status).toBe(200);
+  return new ChatStreamReader(response);
+}
+
+/** A decision from the person behind `cookie`, with no chat id (approvers need not know it). */
+async function decide(approvalId: string, cookie: string | undefined, approved: boolean, extra = {}) {
+  const response = await approve(
+    jsonRequest('/api/chat/approve', { approvalId, approved, ...extra }, { cookie }),
+  );
+  return { status: response.status, body: (await response.json()) as { status?: string; error?: string } };
+}
+
+async function view(approvalId: string, cookie: string | undefined) {
+  const response = await readApproval(
+    getRequest(`/api/approvals/${approvalId}`, { cookie }),
+    params({ approvalId }),
+  );
+  return { status: response.status, body: (await response.json()) as View };
+}
+
+async function inbox(cookie: string, query = '') {
+  const response = await listApprovals(getRequest(`/api/approvals${query}`, { cookie }));
+  return {
+    status: response.status,
+    body: (await response.json()) as { approvals: View[]; nextCursor: string | null },
+  };
+}
+
+async function ticketTitles(cookie = defaultTestCookie()): Promise<string[]> {
+  const rows = (await (await tickets(getRequest('/api/tickets', { cookie }))).json()) as { title: string }[];
+  return rows.map((row) => row.title);
+}
+
+async function savedLast(chatId: string, cookie = defaultTestCookie()) {
+  const response = await readChat(getRequest(`/api/chats/${chatId}`, { cookie }), params({ id: chatId }));
+  return ((await response.json()) as { messages: UIMessage[] }).messages.at(-1);
+}
+
+async function auditRows(cookie = defaultTestCookie()) {
+  const response = await activity(getRequest('/api/activity', { cookie }));
+  const rows = (await response.json()) as { outcome: string; detail: Record<string, unknown> | null }[];
+  return { rows };
+}
+
+describe.each(databaseEngines)('approvals decided by other people on %s', (engine) => {
+  let policy: string;
+  let supervisor: { cookie: string; id: string };
+  let second: { cookie: string; id: string };
+
+  beforeEach(async () => {
+    policy = writePolicyFile();
+    await configureServerOn(engine, { TOOLGATE_POLICY: policy, TOOLGATE_PARK_AFTER_MS: '50' });
+    supervisor = await signUpWithRole(`sup1-${engine}@example.com`, 'supervisor');
+    second = await signUpWithRole(`sup2-${engine}@example.com`, 'supervisor');
+  });
+
+  it('refuses a call a rule denies without a card: a policy denial for the model, audited', async () => {
+    const reader = await send('chat-deny', 'create a ticket: forbidden');
+    const chunks = await reader.rest();
+    expect(chunks.some((chunk) => chunk.type === 'tool-approval-request')).toBe(false);
+    const output = chunks.find((chunk) => chunk.type === 'tool-output-available') as { output?: unknown };
+    expect(output?.output).toMatchObject({ denied: true, reason: 'policy' });
+    expect(await ticketTitles()).toEqual([]);
+    await expect.poll(async () => (await auditRows()).rows[0]?.outcome).toBe('denied');
+    expect((await auditRows()).rows[0]?.detail).toMatchObject({ policy: true, rule: expect.any(String) });
+  });
+
+  it('needs two supervisors for a big refund; the same supervisor twice counts once; the reply follows', async () => {
+    const reader = await send('chat-two', 'create a ticket: big refund');
+    const request = await reader.until('tool-approval-request');
+    // The turn parks: the role steps wait hours, not for the requester watching.
+    expect((await reader.rest()).some((chunk) => chunk.type === 'tool-output-available')).toBe(false);
+
+    const before = await view(request.approvalId, defaultTestCookie());
+    expect(before.status).toBe(200);
+    expect(before.body).toMatchObject({
+      approvalId: request.approvalId,
+      chatId: 'chat-two',
+      tool: 'createTicket',
+      status: 'pending',
+      steps: [
+        { kind: 'role', role: 'supervisor' },
+        { kind: 'role', role: 'supervisor' },
+      ],
+    });
+    expect(before.body.remainingMs).toBeGreaterThan(14_000_000);
+
+    expect((await decide(request.approvalId, supervisor.cookie, true)).body).toEqual({ status: 'waiting' });
+    expect((await decide(request.approvalId, supervisor.cookie, true)).body).toEqual({ status: 'waiting' });
+    const between = await view(request.approvalId, supervisor.cookie);
+    expect(between.body.steps.filter((step) => step.decision === 'allow')).toEqual([
+      { kind: 'role', role: 'supervisor', decision: 'allow', decidedBy: { name: `sup1-${engine}` } },
+    ]);
+    expect(await ticketTitles()).toEqual([]);
+
+    expect((await decide(request.approvalId, second.cookie, true)).body).toEqual({ status: 'approved' });
+    expect(await ticketTitles()).toEqual(['big refund']);
+    await expect
+      .poll(async () => (await savedLast('chat-two'))?.parts.some((part) => part.type === 'text'))
+      .toBe(true);
+    const executed = (await auditRows()).rows.find((row) => row.outcome === 'executed');
+    expect(executed?.detail).toMatchObject({
+      deciders: expect.arrayContaining([supervisor.id, second.id]),
+      rule: expect.any(String),
+      waitMs: expect.any(Number),
+    });
+  });
+
+  it('ends approved exactly once when the two steps are decided at the same moment', async () => {
+    const reader = await send('chat-race', 'create a ticket: big refund');
+    const request = await reader.until('tool-approval-request');
+    await reader.rest();
+    const results = await Promise.all([
+      decide(request.approvalId, supervisor.cookie, true),
+      decide(request.approvalId, second.cookie, true),
+    ]);
+    expect(results.map((result) => result.body.status).sort()).toEqual(['approved', 'waiting']);
+    expect(await ticketTitles()).toEqual(['big refund']);
+  });
+
+  it('lets the requester who holds the role deny but not fill the role step', async () => {
+    const requester = await signUpWithRole(`req-${engine}@example.com`, 'supervisor');
+    const reader = await send('chat-own', 'create a ticket: small refund', requester.cookie);
+    const request = await reader.until('tool-approval-request');
+    await reader.rest();
+    expect((await decide(request.approvalId, requester.cookie, true)).status).toBe(404);
+    const seen = await view(request.approvalId, requester.cookie);
+    expect(seen.status).toBe(200);
+    expect(seen.body.steps).toEqual([{ kind: 'role', role: 'supervisor' }]);
+    expect((await decide(request.approvalId, requester.cookie, false)).body).toEqual({ status: 'denied' });
+    expect((await decide(request.approvalId, supervisor.cookie, true)).status).toBe(404);
+    expect(await ticketTitles(requester.cookie)).toEqual([]);
+  });
+
+  it('answers 404 to anyone else, and to an approver whose role was revoked', async () => {
+    const reader = await send('chat-others', 'create a ticket: small refund');
+    const request = await reader.until('tool-approval-request');
+    await reader.rest();
+    const stranger = await signInGuest();
+    const plain = await signUpWithRole(`plain-${engine}@example.com`);
+    for (const cookie of [stranger, plain.cookie]) {
+      expect((await view(request.approvalId, cookie)).status).toBe(404);
+      expect((await decide(request.approvalId, cookie, true)).status).toBe(404);
+      expect((await inbox(cookie)).body.approvals).toEqual([]);
+    }
+    expect((await view('no-such-approval', supervisor.cookie)).status).toBe(404);
+    await revokeRoleOf(supervisor.id, 'supervisor');
+    expect((await view(request.approvalId, supervisor.cookie)).status).toBe(404);
+    expect((await decide(request.approvalId, supervisor.cookie, true)).status).toBe(404);
+    expect((await decide(request.approvalId, second.cookie, true)).body).toEqual({ status: 'approved' });
+  });
+
+  it('asks the requester first and then a supervisor when a rule lists both', async () => {
+    const reader = await send('chat-both', 'create a ticket: both');
+    const request = await reader.until('tool-approval-request');
+    await reader.rest();
+    expect((await decide(request.approvalId, supervisor.cookie, true)).body).toEqual({ status: 'waiting' });
+    expect((await decide(request.approvalId, defaultTestCookie(), true)).body).toEqual({
+      status: 'approved',
+    });
+    expect(await ticketTitles()).toEqual(['both']);
+  });
+
+  it('lets "allow for this chat" stand in only for a requester step: a call that needs a supervisor still asks', async () => {
+    const first = await send('chat-remember', 'create a ticket: both');
+    const asked = await first.until('tool-approval-request');
+    await first.rest();
+    expect((await decide(asked.approvalId, defaultTestCookie(), true, { remember: 'chat' })).body).toEqual({
+      status: 'waiting',
+    });
+    expect((await decide(asked.approvalId, supervisor.cookie, true)).body).toEqual({ status: 'approved' });
+    const again = await send('chat-remember', 'create a ticket: both');
+    const chunks = await again.rest();
+    expect(chunks.some((chunk) => chunk.type === 'tool-approval-request')).toBe(true);
+    expect(await ticketTitles()).toEqual(['both']);
+  });
+
+  it('lists what a supervisor can decide now, oldest first, with the message that led to it, a page at a time', async () => {
+    const ids: string[] = [];
+    for (const chatId of ['chat-list-1', 'chat-list-2', 'chat-list-3']) {
+      const reader = await send(chatId, 'create a ticket: small refund');
+      ids.push((await reader.until('tool-approval-request')).approvalId);
+      await reader.rest();
+    }
+    const first = await inbox(supervisor.cookie, '?limit=2');
+    expect(first.body.approvals.map((item) => item.approvalId)).toEqual(ids.slice(0, 2));
+    expect(first.body.approvals[0]?.chatExcerpt).toBe('create a ticket: small refund');
+    expect(first.body.nextCursor).toEqual(expect.any(String));
+    const next = await inbox(supervisor.cookie, `?limit=2&cursor=${first.body.nextCursor}`);
+    expect(next.body.approvals.map((item) => item.approvalId)).toEqual(ids.slice(2));
+    expect(next.body.nextCursor).toBeNull();
+    await decide(ids[0] as string, supervisor.cookie, true);
+    expect((await inbox(supervisor.cookie)).body.approvals.map((item) => item.approvalId)).toEqual(
+      ids.slice(1),
+    );
+    expect((await inbox(supervisor.cookie, '?limit=500')).status).toBe(400);
+    expect((await inbox(supervisor.cookie, '?cursor=nonsense')).status).toBe(400);
+  });
+
+  it('refuses an edit that would need other approvers, and the call keeps waiting', async () => {
+    const reader = await send('chat-edit', 'create a ticket: printer');
+    const request = await reader.until('tool-approval-request');
+    const edited = await decide(request.approvalId, defaultTestCookie(), true, {
+      input: { title: 'big refund' },
+    });
+    expect(edited.status).toBe(400);
+    expect(edited.body.error).toMatch(/other approvers/);
+    const refused = await decide(request.approvalId, defaultTestCookie(), true, {
+      input: { title: 'forbidden' },
+    });
+    expect(refused.status).toBe(400);
+    expect((await view(request.approvalId, defaultTestCookie())).body.status).toBe('pending');
+    expect(
+      (await decide(request.approvalId, defaultTestCookie(), true, { input: { title: 'printer 2' } })).body,
+    ).toEqual({
+      status: 'approved',
+    });
+    await reader.rest();
+    expect(await ticketTitles()).toEqual(['printer 2']);
+  });
+
+  it('tells the requester’s page and the approver’s page of each step, as server-sent events; 404 for others', async () => {
+    const reader = await send('chat-events', 'create a ticket: big refund');
+    const request = await reader.until('tool-approval-request');
+    await reader.rest();
+    const follow = async (query: string, cookie: string | undefined) => {
+      const controller = new AbortController();
+      const response = await approvalEvents(
+        jsonRequest(`/api/approvals/events?${query}`, undefined, {
+          method: 'GET',
+          cookie,
+          signal: controller.signal,
+        }),
+      );
+      return { response, controller };
+    };
+    const stranger = await signInGuest();
+    expect((await follow('chatId=chat-events', stranger)).response.status).toBe(404);
+    expect((await follow(`approvalId=${request.approvalId}`, stranger)).response.status).toBe(404);
+    expect((await follow('nothing=1', defaultTestCookie())).response.status).toBe(400);
+
+    const requesterPage = await follow('chatId=chat-events', defaultTestCookie());
+    const approverPage = await follow(`approvalId=${request.approvalId}`, second.cookie);
+    expect(requesterPage.response.headers.get('content-type')).toBe('text/event-stream');
+    const firstEvent = async (response: Response) => {
+      const text = response.body?.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = '';
+      while (!buffer.includes('data: ')) buffer += (await text?.read())?.value ?? '';
+      return JSON.parse(
+        buffer.slice(buffer.indexOf('data: ') + 6, buffer.indexOf('\n', buffer.indexOf('data: '))),
+      );
+    };
+    const [forRequester, forApprover] = [
+      firstEvent(requesterPage.response),
+      firstEvent(approverPage.response),
+    ];
+    expect((await decide(request.approvalId, supervisor.cookie, true)).body).toEqual({ status: 'waiting' });
+    const expected = { type: 'changed', approvalId: request.approvalId, chatId: 'chat-events' };
+    expect(await forRequester).toEqual(expected);
+    expect(await forApprover).toEqual(expected);
+    requesterPage.controller.abort();
+    approverPage.controller.abort();
+  });
+
+  it('takes the deadline from the rule: a short one expires, audited, and a late allow answers 404', async () => {
+    const reader = await send('chat-hurry', 'create a ticket: hurry');
+    const request = await reader.until('tool-approval-request');
+    await reader.rest();
+    const seen = await view(request.approvalId, supervisor.cookie);
+    expect(seen.body.remainingMs).toBeLessThanOrEqual(1500);
+    await expect
+      .poll(async () => (await view(request.approvalId, supervisor.cookie)).body.status, { timeout: 8_000 })
+      .toBe('expired');
+    expect((await decide(request.approvalId, supervisor.cookie, true)).status).toBe(404);
+    expect((await auditRows()).rows.map((row) => row.outcome)).toContain('timeout');
+  });
+});
