@@ -5,6 +5,7 @@ import { getRequestLocale } from '@/components/request-locale';
 import { Badge } from '@/components/ui/badge';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { NativeSelect, NativeSelectOption } from '@/components/ui/native-select';
+import { RecordTable } from '@/components/ui/record-table';
 import { userNamesById } from '@/lib/approvals/approval-rows';
 import { requirePageUser } from '@/lib/auth/require-page-user';
 import { readAuditLog } from '@/lib/chat/read-audit-log';
@@ -169,85 +170,71 @@ export async function AuditLogPage({
         </p>
       )}
 
-      <div className="overflow-x-auto rounded-lg border border-border">
-        <table className="w-full text-left text-sm">
-          <thead className="bg-muted text-xs text-muted-foreground">
-            <tr>
-              <th className="px-3 py-2 font-medium">{text.time}</th>
-              {scope === 'all' && <th className="px-3 py-2 font-medium">{text.user}</th>}
-              <th className="px-3 py-2 font-medium">{text.chat}</th>
-              <th className="px-3 py-2 font-medium">{text.worker}</th>
-              <th className="px-3 py-2 font-medium">{text.summary}</th>
-              <th className="px-3 py-2 font-medium">{text.tool}</th>
-              <th className="px-3 py-2 font-medium">{text.outcome}</th>
-              <th className="px-3 py-2 font-medium">{text.decision}</th>
-              <th className="px-3 py-2 text-right font-medium">{text.duration}</th>
-              <th className="px-3 py-2 font-medium">{text.argsHash}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.length === 0 ? (
-              <tr>
-                <td
-                  colSpan={scope === 'all' ? 10 : 9}
-                  className="px-3 py-6 text-center text-muted-foreground"
-                >
-                  {text.empty}
-                </td>
-              </tr>
-            ) : (
-              rows.map((row) => (
-                <tr key={row.id} className="border-t border-border">
-                  <td className="px-3 py-2 whitespace-nowrap tabular-nums">
-                    <time dateTime={row.createdAt}>{row.createdAt.replace('T', ' ').slice(0, 19)}</time>
-                  </td>
-                  {scope === 'all' && (
-                    <td className="max-w-32 truncate px-3 py-2 font-mono text-xs" title={row.userId ?? ''}>
-                      {row.userId ?? '—'}
-                    </td>
-                  )}
-                  <td className="max-w-48 truncate px-3 py-2 font-mono text-xs">
-                    <Link
-                      href={`/chat/${encodeURIComponent(row.chatId)}`}
-                      className="underline-offset-2 hover:underline"
-                    >
-                      {row.chatId}
-                    </Link>
-                  </td>
-                  <td className="px-3 py-2">
-                    {Object.hasOwn(workerNames, row.worker) ? workerNames[row.worker] : row.worker}
-                  </td>
-                  {/* Null for tools without a summary (MCP) and rows written before summaries were kept. */}
-                  <td className="max-w-72 px-3 py-2" data-testid="audit-summary">
-                    {row.summary?.[locale] ?? '—'}
-                  </td>
-                  <td className="px-3 py-2 font-mono text-xs">
-                    {row.toolName}
-                    {/* The server is part of an MCP tool's name: `<server>__<tool>`. */}
-                    {parseMcpToolName(row.toolName) && (
-                      <Badge variant="outline" className="ml-2 font-sans">
-                        {text.mcpServer} {parseMcpToolName(row.toolName)?.server}
-                      </Badge>
-                    )}
-                  </td>
-                  <td className="px-3 py-2">
-                    <Badge variant={variantByOutcome[row.outcome]}>{outcomeText[row.outcome]}</Badge>
-                  </td>
-                  <td className="max-w-72 px-3 py-2 text-xs" data-testid="audit-decision">
-                    {decisionLines(row).map((line) => (
-                      <div key={line}>{line}</div>
-                    ))}
-                  </td>
-                  <td className="px-3 py-2 text-right tabular-nums">{row.durationMs} ms</td>
-                  <td className="px-3 py-2 font-mono text-xs" title={row.argsHash}>
-                    {row.argsHash.slice(0, 12)}…
-                  </td>
-                </tr>
-              ))
+      <RecordTable
+        columns={[
+          { label: text.time },
+          ...(scope === 'all' ? [{ label: text.user }] : []),
+          { label: text.chat },
+          { label: text.worker },
+          { label: text.summary },
+          { label: text.tool },
+          { label: text.outcome },
+          { label: text.decision },
+          { label: text.duration, align: 'right' as const },
+          { label: text.argsHash },
+        ]}
+        isEmpty={rows.length === 0}
+        emptyText={text.empty}
+      >
+        {rows.map((row) => (
+          <tr key={row.id} className="border-t border-border">
+            <td className="px-3 py-2 whitespace-nowrap tabular-nums">
+              <time dateTime={row.createdAt}>{row.createdAt.replace('T', ' ').slice(0, 19)}</time>
+            </td>
+            {scope === 'all' && (
+              <td className="max-w-32 truncate px-3 py-2 font-mono text-xs" title={row.userId ?? ''}>
+                {row.userId ?? '—'}
+              </td>
             )}
-          </tbody>
-        </table>
-      </div>
+            <td className="max-w-48 truncate px-3 py-2 font-mono text-xs">
+              <Link
+                href={`/chat/${encodeURIComponent(row.chatId)}`}
+                className="underline-offset-2 hover:underline"
+              >
+                {row.chatId}
+              </Link>
+            </td>
+            <td className="px-3 py-2">
+              {Object.hasOwn(workerNames, row.worker) ? workerNames[row.worker] : row.worker}
+            </td>
+            {/* Null for tools without a summary (MCP) and rows written before summaries were kept. */}
+            <td className="max-w-72 px-3 py-2" data-testid="audit-summary">
+              {row.summary?.[locale] ?? '—'}
+            </td>
+            <td className="px-3 py-2 font-mono text-xs">
+              {row.toolName}
+              {/* The server is part of an MCP tool's name: `<server>__<tool>`. */}
+              {parseMcpToolName(row.toolName) && (
+                <Badge variant="outline" className="ml-2 font-sans">
+                  {text.mcpServer} {parseMcpToolName(row.toolName)?.server}
+                </Badge>
+              )}
+            </td>
+            <td className="px-3 py-2">
+              <Badge variant={variantByOutcome[row.outcome]}>{outcomeText[row.outcome]}</Badge>
+            </td>
+            <td className="max-w-72 px-3 py-2 text-xs" data-testid="audit-decision">
+              {decisionLines(row).map((line) => (
+                <div key={line}>{line}</div>
+              ))}
+            </td>
+            <td className="px-3 py-2 text-right tabular-nums">{row.durationMs} ms</td>
+            <td className="px-3 py-2 font-mono text-xs" title={row.argsHash}>
+              {row.argsHash.slice(0, 12)}…
+            </td>
+          </tr>
+        ))}
+      </RecordTable>
     </main>
   );
 }

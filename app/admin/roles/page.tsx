@@ -6,6 +6,7 @@ import { getRequestLocale } from '@/components/request-locale';
 import { RoleControls } from '@/components/role-controls';
 import { Badge } from '@/components/ui/badge';
 import { Button, buttonVariants } from '@/components/ui/button';
+import { RecordTable } from '@/components/ui/record-table';
 import { requirePageUser } from '@/lib/auth/require-page-user';
 import { listRoleHolders } from '@/lib/auth/role-admin';
 
@@ -78,47 +79,36 @@ export default async function RoleAdminPage({
         </p>
       )}
 
-      <div className="overflow-x-auto rounded-lg border border-border">
-        <table className="w-full text-left text-sm">
-          <thead className="bg-muted text-xs text-muted-foreground">
-            <tr>
-              <th className="px-3 py-2 font-medium">{text.email}</th>
-              <th className="px-3 py-2 font-medium">{text.name}</th>
-              <th className="px-3 py-2 font-medium">{text.verified}</th>
-              <th className="px-3 py-2 font-medium">{text.roles}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {users.length === 0 ? (
-              <tr>
-                <td colSpan={4} className="px-3 py-6 text-center text-muted-foreground">
-                  {text.empty}
-                </td>
-              </tr>
-            ) : (
-              users.map((holder) => (
-                <tr key={holder.id} className="border-t border-border align-top">
-                  <td className="px-3 py-2 font-mono text-xs">{holder.email}</td>
-                  <td className="max-w-48 truncate px-3 py-2">{holder.name}</td>
-                  <td className="px-3 py-2">
-                    <Badge variant={holder.emailVerified ? 'success' : 'outline'}>
-                      {holder.emailVerified ? text.verified : text.unverified}
-                    </Badge>
-                  </td>
-                  <td className="px-3 py-2">
-                    <RoleControls
-                      userId={holder.id}
-                      email={holder.email}
-                      roles={holder.roles}
-                      adminByConfig={holder.adminByConfig}
-                    />
-                  </td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
-      </div>
+      <RecordTable
+        columns={[
+          { label: text.email },
+          { label: text.name },
+          { label: text.verified },
+          { label: text.roles },
+        ]}
+        isEmpty={users.length === 0}
+        emptyText={text.empty}
+      >
+        {users.map((holder) => (
+          <tr key={holder.id} className="border-t border-border align-top">
+            <td className="px-3 py-2 font-mono text-xs">{holder.email}</td>
+            <td className="max-w-48 truncate px-3 py-2">{holder.name}</td>
+            <td className="px-3 py-2">
+              <Badge variant={holder.emailVerified ? 'success' : 'outline'}>
+                {holder.emailVerified ? text.verified : text.unverified}
+              </Badge>
+            </td>
+            <td className="px-3 py-2">
+              <RoleControls
+                userId={holder.id}
+                email={holder.email}
+                roles={holder.roles}
+                adminByConfig={holder.adminByConfig}
+              />
+            </td>
+          </tr>
+        ))}
+      </RecordTable>
 
       <nav aria-label={text.title} className="flex gap-2">
         {query.offset > 0 && (

@@ -6,6 +6,7 @@ import { getRequestLocale } from '@/components/request-locale';
 import { Badge } from '@/components/ui/badge';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { NativeSelect, NativeSelectOption } from '@/components/ui/native-select';
+import { RecordTable } from '@/components/ui/record-table';
 import { requirePageUser } from '@/lib/auth/require-page-user';
 import type { WebhookDeliveryStatus } from '@/lib/webhooks';
 import { readWebhookDeliveries } from '@/lib/webhooks/read-webhook-deliveries';
@@ -82,59 +83,47 @@ export default async function WebhookDeliveriesPage({
         </p>
       )}
 
-      <div className="overflow-x-auto rounded-lg border border-border">
-        <table className="w-full text-left text-sm">
-          <thead className="bg-muted text-xs text-muted-foreground">
-            <tr>
-              <th className="px-3 py-2 font-medium">{text.time}</th>
-              <th className="px-3 py-2 font-medium">{text.event}</th>
-              <th className="px-3 py-2 font-medium">{text.approval}</th>
-              <th className="px-3 py-2 font-medium">{text.status}</th>
-              <th className="px-3 py-2 text-right font-medium">{text.tries}</th>
-              <th className="px-3 py-2 font-medium">{text.lastAnswer}</th>
-              <th className="px-3 py-2 font-medium">{text.nextTry}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {deliveries.length === 0 ? (
-              <tr>
-                <td colSpan={7} className="px-3 py-6 text-center text-muted-foreground">
-                  {text.empty}
-                </td>
-              </tr>
-            ) : (
-              deliveries.map((delivery) => (
-                <tr key={delivery.id} className="border-t border-border">
-                  <td className="px-3 py-2 whitespace-nowrap tabular-nums">
-                    <time dateTime={delivery.createdAt}>{shortTime(delivery.createdAt)}</time>
-                  </td>
-                  <td className="px-3 py-2 font-mono text-xs" title={delivery.id}>
-                    {delivery.type}
-                  </td>
-                  <td className="max-w-48 truncate px-3 py-2 font-mono text-xs" title={delivery.approvalId}>
-                    {delivery.approvalId}
-                  </td>
-                  <td className="px-3 py-2">
-                    <Badge variant={variantByStatus[delivery.status]}>{text.statuses[delivery.status]}</Badge>
-                  </td>
-                  <td className="px-3 py-2 text-right tabular-nums">{delivery.attempts}</td>
-                  <td className="max-w-80 truncate px-3 py-2 text-xs" title={delivery.lastError ?? ''}>
-                    {delivery.lastError ??
-                      (delivery.lastStatus === null ? '—' : `HTTP ${delivery.lastStatus}`)}
-                  </td>
-                  <td className="px-3 py-2 whitespace-nowrap tabular-nums">
-                    {delivery.nextAttemptAt === null ? (
-                      '—'
-                    ) : (
-                      <time dateTime={delivery.nextAttemptAt}>{shortTime(delivery.nextAttemptAt)}</time>
-                    )}
-                  </td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
-      </div>
+      <RecordTable
+        columns={[
+          { label: text.time },
+          { label: text.event },
+          { label: text.approval },
+          { label: text.status },
+          { label: text.tries, align: 'right' },
+          { label: text.lastAnswer },
+          { label: text.nextTry },
+        ]}
+        isEmpty={deliveries.length === 0}
+        emptyText={text.empty}
+      >
+        {deliveries.map((delivery) => (
+          <tr key={delivery.id} className="border-t border-border">
+            <td className="px-3 py-2 whitespace-nowrap tabular-nums">
+              <time dateTime={delivery.createdAt}>{shortTime(delivery.createdAt)}</time>
+            </td>
+            <td className="px-3 py-2 font-mono text-xs" title={delivery.id}>
+              {delivery.type}
+            </td>
+            <td className="max-w-48 truncate px-3 py-2 font-mono text-xs" title={delivery.approvalId}>
+              {delivery.approvalId}
+            </td>
+            <td className="px-3 py-2">
+              <Badge variant={variantByStatus[delivery.status]}>{text.statuses[delivery.status]}</Badge>
+            </td>
+            <td className="px-3 py-2 text-right tabular-nums">{delivery.attempts}</td>
+            <td className="max-w-80 truncate px-3 py-2 text-xs" title={delivery.lastError ?? ''}>
+              {delivery.lastError ?? (delivery.lastStatus === null ? '—' : `HTTP ${delivery.lastStatus}`)}
+            </td>
+            <td className="px-3 py-2 whitespace-nowrap tabular-nums">
+              {delivery.nextAttemptAt === null ? (
+                '—'
+              ) : (
+                <time dateTime={delivery.nextAttemptAt}>{shortTime(delivery.nextAttemptAt)}</time>
+              )}
+            </td>
+          </tr>
+        ))}
+      </RecordTable>
     </main>
   );
 }
