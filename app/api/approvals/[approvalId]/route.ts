@@ -1,4 +1,5 @@
 import type { NextRequest } from 'next/server';
+import { getRequestLocale } from '@/components/request-locale';
 import { readApproval } from '@/lib/chat/read-approvals';
 import { jsonError } from '@/lib/http/json';
 import { withSession } from '@/lib/http/with-session';
@@ -11,7 +12,9 @@ type Context = { params: Promise<{ approvalId: string }> };
 export const GET = withUnavailableAs503(
   withSession(async (_request: NextRequest, user, context: Context) => {
     const id = approvalIdSchema.safeParse((await context.params).approvalId);
-    const view = id.success ? await readApproval(id.data, user) : undefined;
+    const view = id.success
+      ? await readApproval(id.data, { ...user, language: await getRequestLocale() })
+      : undefined;
     if (view === undefined) return jsonError(404, 'No approval with that id that you may see');
     return Response.json(view);
   }),
