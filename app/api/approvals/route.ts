@@ -1,5 +1,5 @@
 import type { NextRequest } from 'next/server';
-import { getRequestLocale } from '@/components/request-locale';
+import { localeOfRequest } from '@/components/request-locale';
 import { decodeApprovalCursor, listApprovalsToDecide } from '@/lib/chat/read-approvals';
 import { describeZodError, jsonError } from '@/lib/http/json';
 import { withSession } from '@/lib/http/with-session';
@@ -16,7 +16,7 @@ export const GET = withUnavailableAs503(
     if (cursor !== undefined && after === undefined)
       return jsonError(400, 'cursor: not a cursor this endpoint gave');
     return Response.json(
-      await listApprovalsToDecide({ ...user, language: await getRequestLocale() }, { after, limit }),
+      await listApprovalsToDecide({ ...user, language: localeOfRequest(request) }, { after, limit }),
     );
   }),
 );
