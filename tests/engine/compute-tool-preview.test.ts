@@ -10,7 +10,11 @@ const call = { toolName: 'createTicket', input: { title: 'printer broken' }, con
 describe('computeToolPreview', () => {
   it('has none for a tool that declares none', async () => {
     expect(
-      await computeToolPreview(noDatabase, { ...call, toolName: 'getOrderStatus', input: { orderId: 'A1001' } }),
+      await computeToolPreview(noDatabase, {
+        ...call,
+        toolName: 'getOrderStatus',
+        input: { orderId: 'A1001' },
+      }),
     ).toBeUndefined();
     expect(await computeToolPreview(noDatabase, { ...call, toolName: 'toString' })).toBeUndefined();
   });

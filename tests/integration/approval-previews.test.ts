@@ -9,7 +9,13 @@ import { GET as tickets } from '@/app/api/tickets/route';
 import { localeStorageKey } from '@/components/i18n';
 import { getDb, migrations, writeTransaction } from '@/lib/db';
 import { engineOf } from '@/lib/db/engine';
-import { ChatStreamReader, defaultTestCookie, getRequest, jsonRequest, userMessage } from '../support/chat-client';
+import {
+  ChatStreamReader,
+  defaultTestCookie,
+  getRequest,
+  jsonRequest,
+  userMessage,
+} from '../support/chat-client';
 import { configureServerOn, signInGuest } from '../support/server-env';
 import { databaseEngines } from '../support/test-database';
 
@@ -19,7 +25,9 @@ type View = { approvalId: string; input: unknown; preview?: Preview; previewNote
 const params = <T extends Record<string, string>>(value: T) => ({ params: Promise.resolve(value) });
 
 async function send(chatId: string, text: string, cookie = defaultTestCookie()) {
-  const response = await chat(jsonRequest('/api/chat', { id: chatId, message: userMessage(text) }, { cookie }));
+  const response = await chat(
+    jsonRequest('/api/chat', { id: chatId, message: userMessage(text) }, { cookie }),
+  );
   expect(response.status).toBe(200);
   return new ChatStreamReader(response);
 }
@@ -30,7 +38,10 @@ async function decide(body: Record<string, unknown>, cookie = defaultTestCookie(
 }
 
 async function view(approvalId: string, cookie = defaultTestCookie()) {
-  const response = await readApproval(getRequest(`/api/approvals/${approvalId}`, { cookie }), params({ approvalId }));
+  const response = await readApproval(
+    getRequest(`/api/approvals/${approvalId}`, { cookie }),
+    params({ approvalId }),
+  );
   return { status: response.status, body: (await response.json()) as View };
 }
 
@@ -47,7 +58,9 @@ async function openTicket(chatId: string, title: string, cookie = defaultTestCoo
   const request = await reader.until('tool-approval-request');
   expect((await decide({ approvalId: request.approvalId, chatId, approved: true }, cookie)).status).toBe(200);
   await reader.rest();
-  const list = (await (await tickets(getRequest('/api/tickets', { cookie }))).json()) as { ticketId: string }[];
+  const list = (await (await tickets(getRequest('/api/tickets', { cookie }))).json()) as {
+    ticketId: string;
+  }[];
   return list[0]?.ticketId ?? '';
 }
 
@@ -67,7 +80,9 @@ describe.each(databaseEngines)('approval previews on %s', (engine) => {
       expect(status).toBe(200);
       expect(body.preview?.warnings).toEqual([expect.stringContaining(existing)]);
       // The card of the live stream and the saved message carry it too (in every language).
-      const descriptor = request.approvalDescriptor as { preview?: { warnings: { en: string; zh: string }[] } };
+      const descriptor = request.approvalDescriptor as {
+        preview?: { warnings: { en: string; zh: string }[] };
+      };
       expect(descriptor.preview?.warnings[0]?.en).toContain(existing);
       expect(descriptor.preview?.warnings[0]?.zh).toContain(existing);
       expect((await savedPart('second'))?.approval?.descriptor?.preview).toEqual(descriptor.preview);
@@ -171,7 +186,9 @@ describe.each(databaseEngines)('approval previews on %s', (engine) => {
       expect(status).toBe(200);
       expect(body.preview).toBeUndefined();
       expect(body.previewNote).toMatch(/No preview/);
-      expect((await decide({ approvalId: request.approvalId, chatId: 'faulty', approved: true })).status).toBe(200);
+      expect(
+        (await decide({ approvalId: request.approvalId, chatId: 'faulty', approved: true })).status,
+      ).toBe(200);
       await reader.rest();
       const list = (await (await tickets(getRequest('/api/tickets'))).json()) as { title: string }[];
       expect(list.map((ticket) => ticket.title)).toEqual(['printer broken']);
