@@ -1,5 +1,6 @@
 import { TriangleAlert } from 'lucide-react';
 import type { Language } from '@/lib/ai/language';
+import { revealHiddenCharacters } from '@/lib/shells/reveal-hidden-characters';
 import type { ApprovalPreview as StoredPreview } from '@/lib/stores/approval-registry';
 import { type LocalizedPreview, localizePreview } from '@/lib/tools/localize-preview';
 import type { ApprovalView } from './api-types';
@@ -10,6 +11,7 @@ import type { ToolPart } from './tool-part-outcome';
  * lines of { label, value } and warnings. The server's view (`GET /api/approvals/:id`) wins
  * when the card follows it, since an edit recomputes the preview there; otherwise the saved
  * part's descriptor carries it in every language. Nothing is drawn for tools without one.
+ * Warnings quote titles the model wrote: hidden characters are shown as code points.
  */
 export function ApprovalPreview({
   part,
@@ -40,7 +42,7 @@ export function ApprovalPreview({
           className="flex items-start gap-1 rounded-md border border-warning/60 px-2 py-1 text-xs text-warning"
         >
           <TriangleAlert className="mt-0.5 size-3 shrink-0" aria-hidden="true" />
-          {warning}
+          {revealHiddenCharacters(warning)}
         </p>
       ))}
       {preview.lines.length > 0 && (
@@ -48,7 +50,7 @@ export function ApprovalPreview({
           {preview.lines.map((line) => (
             <div key={line.label} className="contents">
               <dt className="text-muted-foreground">{line.label}</dt>
-              <dd className="tabular-nums">{line.value}</dd>
+              <dd className="tabular-nums">{revealHiddenCharacters(line.value)}</dd>
             </div>
           ))}
         </dl>
