@@ -29,3 +29,17 @@ test('a ticket like an open one of mine: the card warns of it, naming its number
   const reloaded = chatPage.toolCards('createTicket').last();
   await expect(reloaded.getByRole('region', { name: 'What this would do' })).toContainText(existing);
 });
+
+test('a refund card shows the order’s total, refunded so far and what would remain, and warns when it would be refused', async ({
+  chatPage,
+}) => {
+  await chatPage.goto('/');
+  await chatPage.send('refund $600 on A1002, it arrived broken');
+  const card = chatPage.toolCards('issueRefund').last();
+  await expect(card.getByText('Approval needed')).toBeVisible();
+  const preview = card.getByRole('region', { name: 'What this would do' });
+  await expect(preview).toContainText('Order total');
+  await expect(preview).toContainText('Refunded so far');
+  await expect(preview).toContainText('Left after this refund');
+  await expect(preview).toContainText('it will be refused');
+});
