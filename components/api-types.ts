@@ -126,6 +126,10 @@ export type ApprovalView = {
   tool: string;
   summary?: Record<string, string>;
   input: unknown;
+  /** The tool's preview of `input` in the reader's language, when the tool declares one. */
+  preview?: { lines: { label: string; value: string }[]; warnings: string[] };
+  /** Why the tool's preview was left out (it failed or took too long). */
+  previewNote?: string;
   status: string;
   requester: { name: string };
   steps: ApprovalStepView[];

@@ -92,6 +92,7 @@ const en = {
   toolStates: englishToolStates,
   toolCard: (toolName: string) => `Tool call ${toolName}`,
   arguments: 'Arguments',
+  previewTitle: 'What this would do',
   result: 'Result',
   // The one-line result of a read tool that declares none of its own (MCP tools).
   readResultFallback: 'Done: open for the result',
@@ -357,6 +358,7 @@ const zh: Dictionary = {
   },
   toolCard: (toolName: string) => `工具调用 ${toolName}`,
   arguments: '参数',
+  previewTitle: '这次调用会怎样',
   result: '结果',
   readResultFallback: '已完成，展开查看结果',
   error: '错误',

@@ -13,3 +13,14 @@ export async function getRequestLocale(): Promise<Locale> {
   const acceptLanguage = (await headers()).get('accept-language');
   return localeFromLanguageTag(acceptLanguage?.split(',')[0]);
 }
+
+/** The same choice read from a request's own headers (route handlers, which have the request at hand). */
+export function localeOfRequest(request: Request): Locale {
+  const cookie = request.headers.get('cookie') ?? '';
+  const saved = cookie
+    .split(';')
+    .map((pair) => pair.trim().split('='))
+    .find(([name]) => name === localeStorageKey)?.[1];
+  if (isLocale(saved)) return saved;
+  return localeFromLanguageTag(request.headers.get('accept-language')?.split(',')[0]);
+}

@@ -3,6 +3,7 @@ import { Clock, History, LoaderCircle, Wrench } from 'lucide-react';
 import { parseMcpToolName } from '@/lib/mcp/mcp-tool-name';
 import type { ApprovalView, ApproveToolCall } from './api-types';
 import { ApprovalEditForm, canEditInput } from './approval-edit-form';
+import { ApprovalPreview } from './approval-preview';
 import { ApprovalSteps } from './approval-steps';
 import {
   Fold,
@@ -130,6 +131,9 @@ export function ToolCard({
           <p className="text-xs text-muted-foreground" data-testid="others-decide">
             {t.othersDecide}
           </p>
+        )}
+        {waiting && outcome === null && (
+          <ApprovalPreview part={part} view={card.view} locale={locale} title={t.previewTitle} />
         )}
         {showButtons && mode === 'edit' && inputSchema !== undefined ? (
           <ApprovalEditForm

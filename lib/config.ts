@@ -325,9 +325,9 @@ const environmentFields = z.object({
   TOOLGATE_TESTING: flag('TOOLGATE_TESTING'),
   TOOLGATE_FAULT: optionalText.pipe(
     z
-      .enum(['crash-after-effect'], {
+      .enum(['crash-after-effect', 'slow-preview', 'failing-preview'], {
         error: (issue) =>
-          `TOOLGATE_FAULT must be crash-after-effect (or unset), got "${String(issue.input)}"`,
+          `TOOLGATE_FAULT must be crash-after-effect, slow-preview or failing-preview (or unset), got "${String(issue.input)}"`,
       })
       .optional(),
   ),

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { Db } from '@/lib/db/engine';
 import { writeTransaction } from '@/lib/db/write-transaction';
-import type { ApprovalDecision } from '@/lib/stores/approval-registry';
+import type { ApprovalDecision, ApprovalPreview } from '@/lib/stores/approval-registry';
 import { keepParkedDeadline, moveParkedDeadline } from './approval-deadlines';
 import { publishApprovalEvent, waitForApprovalEvent } from './approval-events';
 import {
@@ -162,6 +162,8 @@ export type StepDecision = {
   approved: boolean;
   /** The validated replacement input, with an allow. */
   editedInput?: unknown;
+  /** The tool's preview of `editedInput`, when it declares one. */
+  editedPreview?: ApprovalPreview;
   /** Their words with a "no". */
   note?: string;
   decider: Decider;
@@ -231,7 +233,7 @@ export async function decideApproval(db: Db, decision: StepDecision, now = Date.
       if (plan.kind !== 'fill') throw new NotDecidable();
       if (decision.editedInput !== undefined) {
         await reopenAllowedSteps(transaction, row.id);
-        await setEditedInput(transaction, row.id, decision.editedInput);
+        await setEditedInput(transaction, row.id, decision.editedInput, decision.editedPreview);
         steps = steps.map((step) => (step.decision === 'allow' ? { ...step, decision: undefined } : step));
       }
       await fillStep(transaction, row.id, plan.position, { decision: 'allow', userId });

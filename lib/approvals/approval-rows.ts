@@ -2,6 +2,7 @@ import { type Selectable, sql } from 'kysely';
 import type { Db } from '@/lib/db/engine';
 import type { ApprovalStepTable, ApprovalTable } from '@/lib/db/schema';
 import { writeTransaction } from '@/lib/db/write-transaction';
+import type { ApprovalPreview } from '@/lib/stores/approval-registry';
 import { type ApprovalStatus, assertTransition } from './approval-states';
 import { approvalTiming } from './approval-timing';
 
@@ -51,6 +52,8 @@ export type ApprovalRecord = {
   ruleLabel?: string;
   /** The user message that led to the call, truncated. */
   excerpt?: string;
+  /** What the card shows before the decision: the tool's preview of the input the call would run with. */
+  preview?: ApprovalPreview;
   /** When the card was first shown (ISO 8601). */
   createdAt: string;
   updatedAt: string;
@@ -78,6 +81,7 @@ function toApproval(row: ApprovalRow): ApprovalRecord {
     version: Number(row.version ?? 0),
     ...(row.rule_label != null && { ruleLabel: row.rule_label }),
     ...(row.excerpt != null && { excerpt: row.excerpt }),
+    ...(row.preview != null && { preview: JSON.parse(row.preview) as ApprovalPreview }),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -102,7 +106,7 @@ export type NewApproval = Pick<
   ApprovalRecord,
   'id' | 'chatId' | 'ownerId' | 'messageId' | 'toolCallId' | 'toolName' | 'worker' | 'input' | 'expiresAt'
 > &
-  Pick<Partial<ApprovalRecord>, 'traceParent' | 'ruleLabel' | 'excerpt'> & {
+  Pick<Partial<ApprovalRecord>, 'traceParent' | 'ruleLabel' | 'excerpt' | 'preview'> & {
     /** Default: one requester step (the chat's user decides, as without a policy). */
     steps?: readonly ApprovalStepSpec[];
   };
@@ -129,6 +133,7 @@ export async function insertApprovalRow(db: Db, approval: NewApproval): Promise<
         trace_parent: approval.traceParent ?? null,
         rule_label: approval.ruleLabel ?? null,
         excerpt: approval.excerpt ?? null,
+        preview: approval.preview === undefined ? null : JSON.stringify(approval.preview),
         created_at: now,
         updated_at: now,
       })
@@ -466,10 +471,19 @@ export async function reopenAllowedSteps(transaction: Db, id: string): Promise<v
 }
 
 /** Stores an edited input on a pending row (several steps: the call stays pending). */
-export async function setEditedInput(transaction: Db, id: string, editedInput: unknown): Promise<void> {
+export async function setEditedInput(
+  transaction: Db,
+  id: string,
+  editedInput: unknown,
+  preview?: ApprovalPreview,
+): Promise<void> {
   await transaction
     .updateTable('approvals')
-    .set({ edited_input: JSON.stringify(editedInput) })
+    // The preview follows the input: the one of the model's input no longer applies.
+    .set({
+      edited_input: JSON.stringify(editedInput),
+      preview: preview === undefined ? null : JSON.stringify(preview),
+    })
     .where('id', '=', id)
     .where('status', '=', 'pending')
     .execute();

@@ -3,6 +3,7 @@ import type { Db } from '@/lib/db/engine';
 import { eitherSignal } from '@/lib/shells/wrap-tools-with-approval';
 import type {
   ApprovalDecision,
+  ApprovalPreview,
   ApprovalRegistry,
   ApprovalRequest,
   ConfirmOptions,
@@ -29,6 +30,11 @@ export type DurableApprovalRegistryOptions = {
   parking?: TurnParking;
   /** The user message that led to the turn's calls (for approvers' lists), already truncated. */
   excerpt?: string;
+  /**
+   * The tool's preview of a call, stored with the row and shown on its card; must not throw
+   * and must be bounded (`computeToolPreview`). Absent: no previews.
+   */
+  preview?: (call: { toolName: string; input: unknown }) => Promise<ApprovalPreview | undefined>;
 };
 
 /**
@@ -51,6 +57,7 @@ export function createDurableApprovalRegistry({
   onTakenOver,
   parking,
   excerpt,
+  preview: previewOf,
 }: DurableApprovalRegistryOptions): ApprovalRegistry {
   async function confirm(request: ApprovalRequest, options: ConfirmOptions): Promise<ApprovalDecision> {
     let approvalId: string | undefined;
@@ -59,7 +66,9 @@ export function createDurableApprovalRegistry({
     const decision = await registry.confirm(request, {
       ...options,
       signal: eitherSignal(options.signal, parking?.signal),
-      emit: async (event) => {
+      emit: async (requested) => {
+        const preview = await previewOf?.({ toolName: requested.toolName, input: requested.input });
+        const event = preview === undefined ? requested : { ...requested, preview };
         await requestApproval(db, {
           id: event.approvalId,
           chatId: request.sessionId,
@@ -74,6 +83,7 @@ export function createDurableApprovalRegistry({
           ...(request.steps !== undefined && { steps: request.steps }),
           ...(request.ruleLabel !== undefined && { ruleLabel: request.ruleLabel }),
           ...(excerpt !== undefined && { excerpt }),
+          ...(preview !== undefined && { preview }),
         });
         approvalId = event.approvalId;
         expiresAt = event.expiresAt;

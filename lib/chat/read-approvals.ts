@@ -1,4 +1,5 @@
 import 'server-only';
+import type { Language } from '@/lib/ai/language';
 import {
   type ApprovalRecord,
   type ApprovalStepRecord,
@@ -11,6 +12,7 @@ import {
   userNamesById,
 } from '@/lib/approvals';
 import { getDb } from '@/lib/db';
+import { type LocalizedPreview, localizePreview } from '@/lib/tools/localize-preview';
 import { summarizeToolCall } from '@/lib/tools/tool-summaries';
 
 /** One step as `GET /api/approvals/:id` shows it. */
@@ -30,6 +32,10 @@ export type ApprovalView = {
   summary?: Record<string, string>;
   /** The input the call would run with (the person's edit, once there is one). */
   input: unknown;
+  /** The tool's preview of that input, in the viewer's language, when it declares one. */
+  preview?: LocalizedPreview;
+  /** Why a tool that declares a preview has none for this call (it failed or took too long). */
+  previewNote?: string;
   status: ApprovalRecord['status'];
   requester: { name: string };
   steps: ApprovalStepView[];
@@ -41,8 +47,11 @@ export type ApprovalView = {
   viewer: { canAllow: boolean; canDeny: boolean; isRequester: boolean };
 };
 
-/** A person asking: their user id and the roles they hold now (`rolesOf`). */
-export type ApprovalViewer = { id: string; roles: readonly string[] };
+/**
+ * A person asking: their user id, the roles they hold now (`rolesOf`), and the language a
+ * preview is given in (default English).
+ */
+export type ApprovalViewer = { id: string; roles: readonly string[]; language?: Language };
 
 function viewOf(
   row: ApprovalRecord,
@@ -62,6 +71,7 @@ function viewOf(
     tool: row.toolName,
     ...(summary !== undefined && { summary }),
     input: row.editedInput ?? row.input,
+    ...localizePreview(row.preview, viewer.language ?? 'en'),
     status: row.status,
     requester: { name: (row.ownerId !== null && names.get(row.ownerId)) || '' },
     steps: steps.map((step) => ({

@@ -17,6 +17,8 @@ import { describeZodError } from '@/lib/http/json';
 import { maxJsonDepth, nestsDeeperThan } from '@/lib/http/json-depth';
 import { policyVerdict } from '@/lib/policy';
 import { getApprovalRegistry } from '@/lib/server/stores';
+import type { ApprovalPreview } from '@/lib/stores';
+import { computeToolPreview, previewFaultOf } from '@/lib/tools/compute-tool-preview';
 import { buildWorkerTable } from './build-worker-table';
 import { continueParkedTurn } from './continue-parked-turn';
 import { validateToolInput } from './validate-tool-input';
@@ -161,6 +163,7 @@ export async function decideApproval(input: unknown, who?: DeciderInput): Promis
   const db = await getDb();
 
   let editedInput: unknown;
+  let editedPreview: ApprovalPreview | undefined;
   if (parsed.data.input !== undefined) {
     const row = await getApproval(db, approvalId);
     // A settled approval answers 404 before its input is judged, as for any other decision.
@@ -178,12 +181,30 @@ export async function decideApproval(input: unknown, who?: DeciderInput): Promis
     // otherwise edit a small refund into a large one and allow it alone.
     const refusal = policyRefusalOf(row.toolName, editedInput, await getApprovalSteps(db, approvalId));
     if (refusal !== undefined) return { status: 400, body: { error: refusal } };
+    // The card of whoever decides next shows what the edited input would do.
+    editedPreview = await computeToolPreview(
+      db,
+      {
+        toolName: row.toolName,
+        input: editedInput,
+        context: { userId: row.ownerId ?? '', chatId: row.chatId },
+      },
+      { fault: previewFaultOf(getConfig()) },
+    );
   }
 
   const now = Date.now();
   const outcome = await decideApprovalStep(
     db,
-    { approvalId, chatId, approved, editedInput, note: approved ? undefined : reason, decider },
+    {
+      approvalId,
+      chatId,
+      approved,
+      editedInput,
+      editedPreview,
+      note: approved ? undefined : reason,
+      decider,
+    },
     now,
   );
   if (outcome.status === 'not-found') {

@@ -24,6 +24,7 @@ import { getToolRateLimiter } from '@/lib/server/rate-limiter';
 import { getApprovalRegistry, getIdempotencyStore } from '@/lib/server/stores';
 import { createPendingApprovalLimiter } from '@/lib/server/user-rate-limits';
 import { startTurnTelemetry } from '@/lib/telemetry/turn-telemetry';
+import { computeToolPreview, previewFaultOf } from '@/lib/tools/compute-tool-preview';
 import { assembleTurnTools } from './assemble-turn-tools';
 import type { WorkerTable } from './build-worker-table';
 import { createAuditWriter } from './create-audit-writer';
@@ -134,6 +135,12 @@ export async function runChatTurn(start: ChatTurnStart): Promise<ReadableStream<
           worker,
           messageId,
           excerpt: excerptOf(history),
+          preview: (call) =>
+            computeToolPreview(
+              db,
+              { ...call, context: { userId: ownerId, chatId } },
+              { fault: previewFaultOf(config) },
+            ),
           onTakenOver: () => {
             takenOver = true;
             abort.abort();

@@ -3,7 +3,7 @@ import type { Language } from '@/lib/ai/language';
 import { denialReasonText, settleApprovalPart, type ToolPart } from '@/lib/approvals/approval-parts';
 import { revealHiddenInSummary } from '@/lib/shells/reveal-hidden-characters';
 import { isToolDenial } from '@/lib/shells/wrap-tools-with-approval';
-import type { ApprovalRequestEvent, ApprovalStep } from '@/lib/stores';
+import type { ApprovalPreview, ApprovalRequestEvent, ApprovalStep } from '@/lib/stores';
 import { summarizeToolCall } from '@/lib/tools/tool-summaries';
 
 /** What the page needs to draw the approval card: its title and its countdown. */
@@ -18,6 +18,8 @@ export type ApprovalDescriptor = {
    * role steps): the card then reads `GET /api/approvals/:id` and follows its changes.
    */
   steps?: readonly ApprovalStep[];
+  /** The tool's preview of the call, in every language, when it declares one (shown above the arguments). */
+  preview?: ApprovalPreview;
 };
 
 /**
@@ -114,6 +116,7 @@ export function createTurnSideChannel({
       timeoutMs: event.steps === undefined ? timeoutMs : Math.max(0, event.expiresAt - Date.now()),
       toolName: event.toolName,
       ...(event.steps?.some((step) => step.kind === 'role') && { steps: event.steps }),
+      ...(event.preview !== undefined && { preview: event.preview }),
     };
     const summary = summarizeToolCall(event.toolName, event.input);
     // Shown on the card and in a desktop notification: hidden characters as code points.

@@ -471,6 +471,12 @@ export const migrations: readonly Migration[] = [
       ]);
     },
   },
+  {
+    // What the card showed before the decision (a tool's preview, as JSON), so a reload, a
+    // restart and `GET /api/approvals/:id` show the same. Re-runnable.
+    name: 'approval previews',
+    up: (db, engine) => addColumnIfMissing(db, engine, 'approvals', 'preview', 'TEXT'),
+  },
 ];
 
 const outcomesWithUndone = [...outcomesWithApprovedByRule, 'undone'];

@@ -195,6 +195,8 @@ export type ApprovalTable = {
   rule_label: string | null;
   /** The user message that led to the call, truncated (for approvers' lists). */
   excerpt: string | null;
+  /** The tool's preview of the call (of the edited input, after an edit) as JSON; null without one. */
+  preview: Generated<string | null>;
   created_at: string;
   updated_at: string;
 };

@@ -95,6 +95,22 @@ export async function listTickets(
   return rows.map(toTicket);
 }
 
+/** One user's open tickets, newest first, at most `limit` (the ones a new ticket may repeat). */
+export async function listOpenTickets(
+  db: Db,
+  { userId, limit }: { userId: string; limit: number },
+): Promise<Ticket[]> {
+  const rows = await db
+    .selectFrom('tickets')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('status', '=', 'open')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map(toTicket);
+}
+
 /** How many tickets exist, of every user. */
 export async function countTickets(db: Db): Promise<number> {
   const row = await db

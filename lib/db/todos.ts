@@ -57,3 +57,19 @@ export async function selectTodos(
     .execute();
   return rows.map(toTodo);
 }
+
+/** One user's open to-dos, newest first, at most `limit` (the ones a new to-do may repeat). */
+export async function selectOpenTodos(
+  db: Db,
+  { userId, limit }: { userId: string; limit: number },
+): Promise<Todo[]> {
+  const rows = await db
+    .selectFrom('todos')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('status', '=', 'open')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map(toTodo);
+}

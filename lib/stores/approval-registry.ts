@@ -43,6 +43,18 @@ export type ApprovalRequest = {
   ruleLabel?: string;
 };
 
+/**
+ * What a card shows before a person decides, as the tool computed it on the server: lines
+ * of { label, value } and warnings, labels and warnings in every UI language (keyed by
+ * language). `unavailable` says why a tool that declares a preview has none for this call
+ * (it threw or took too long); the card then says so instead.
+ */
+export type ApprovalPreview = {
+  lines: { label: Readonly<Record<string, string>>; value: string }[];
+  warnings: Readonly<Record<string, string>>[];
+  unavailable?: 'timeout' | 'error';
+};
+
 /** Emitted once per request, before the call waits (the UI renders a card from it). */
 export type ApprovalRequestEvent = {
   approvalId: string;
@@ -53,6 +65,8 @@ export type ApprovalRequestEvent = {
   expiresAt: number;
   /** The request's steps, when a policy rule gave it some (absent otherwise). */
   steps?: readonly ApprovalStep[];
+  /** The tool's preview of this call, when it declares one (added by the durable registry). */
+  preview?: ApprovalPreview;
 };
 
 export type ConfirmOptions = {

@@ -1,5 +1,6 @@
 export type {
   ApprovalDecision,
+  ApprovalPreview,
   ApprovalRegistry,
   ApprovalRequest,
   ApprovalRequestEvent,

@@ -1,11 +1,12 @@
 import { tool } from 'ai';
 import { z } from 'zod';
 import type { Db } from '@/lib/db/engine';
-import { deleteTodo, insertTodo } from '@/lib/db/todos';
+import { deleteTodo, insertTodo, selectOpenTodos } from '@/lib/db/todos';
 import { addTodoFacts } from './add-todo-facts';
 import { commitWrite } from './commit-write';
+import { similarTitles } from './similar-title';
 import type { ToolContext } from './tool-context';
-import { defineTool } from './tool-descriptor';
+import { defineTool, type ToolPreview } from './tool-descriptor';
 
 /** What a `addTodo` call takes; its messages and descriptions are written for the model. */
 const addTodoInput = z.object({
@@ -33,10 +34,31 @@ export function createAddTodoTool(db: Db, { userId }: ToolContext) {
   });
 }
 
-/** `addTodo`, declared once: its facts and its factory. */
+/** How many of the user's most recent open to-dos a preview compares with: bounded work per card. */
+const recentOpenTodos = 50;
+
+/** What the card warns of: an open to-do of this user with the same or a similar title. */
+async function previewTodo(
+  db: Db,
+  { title }: z.output<typeof addTodoInput>,
+  { userId }: ToolContext,
+): Promise<ToolPreview> {
+  const open = await selectOpenTodos(db, { userId, limit: recentOpenTodos });
+  const similar = similarTitles(title, open).slice(0, 3);
+  return {
+    lines: [],
+    warnings: similar.map((todo) => ({
+      en: `Already on your open to-dos: “${todo.title}”.`,
+      zh: `你的待办里已有相近的一项：「${todo.title}」。`,
+    })),
+  };
+}
+
+/** `addTodo`, declared once: its facts, its factory and its preview. */
 export const addTodoTool = defineTool(addTodoFacts, {
   inputSchema: addTodoInput,
   create: createAddTodoTool,
+  preview: previewTodo,
   // Undone within the window, the to-do is removed.
   undo: async (db, output, { userId }) => {
     const { id } = output as { id: number };

@@ -1,12 +1,13 @@
 import { tool } from 'ai';
 import { z } from 'zod';
 import type { Db } from '@/lib/db/engine';
-import { cancelTicket, insertTicket } from '@/lib/db/tickets';
+import { cancelTicket, insertTicket, listOpenTickets } from '@/lib/db/tickets';
 import { commitWrite } from './commit-write';
 import { createTicketFacts } from './create-ticket-facts';
 import { orderIdSchema } from './order-id-schema';
+import { similarTitles } from './similar-title';
 import type { ToolContext } from './tool-context';
-import { defineTool } from './tool-descriptor';
+import { defineTool, type ToolPreview } from './tool-descriptor';
 
 /** What a `createTicket` call takes; its messages and descriptions are written for the model. */
 const createTicketInput = z.object({
@@ -45,10 +46,31 @@ export function createCreateTicketTool(db: Db, { userId, chatId }: ToolContext) 
   });
 }
 
-/** `createTicket`, declared once: its facts and its factory. */
+/** How many of the user's most recent open tickets a preview compares with: bounded work per card. */
+const recentOpenTickets = 50;
+
+/** What the card warns of: an open ticket of this user (never anyone else's) with a similar title. */
+async function previewTicket(
+  db: Db,
+  { title }: z.output<typeof createTicketInput>,
+  { userId }: ToolContext,
+): Promise<ToolPreview> {
+  const open = await listOpenTickets(db, { userId, limit: recentOpenTickets });
+  const similar = similarTitles(title, open).slice(0, 3);
+  return {
+    lines: [],
+    warnings: similar.map((ticket) => ({
+      en: `You already have an open ticket with a similar title: ${ticket.ticketId} “${ticket.title}”.`,
+      zh: `你已有一个标题相近的未关闭工单：${ticket.ticketId}「${ticket.title}」。`,
+    })),
+  };
+}
+
+/** `createTicket`, declared once: its facts, its factory and its preview. */
 export const createTicketTool = defineTool(createTicketFacts, {
   inputSchema: createTicketInput,
   create: createCreateTicketTool,
+  preview: previewTicket,
   // Undone within the window, the ticket stays on record as `cancelled`.
   undo: async (db, output, { userId }) => {
     const { ticketId } = output as { ticketId: string };

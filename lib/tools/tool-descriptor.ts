@@ -21,7 +21,7 @@ export type ToolDescriptor<
   inputSchema: SCHEMA;
   /** Builds the tool for one turn: the user and chat come from the server, never from the model. */
   create: (db: Db, context: ToolContext) => TOOL;
-  /** Optional: what the card shows before a person decides a call (not used yet). */
+  /** Optional: what the card shows before a person decides a call (`compute-tool-preview.ts`: bounded, never fails the call). */
   preview?: (db: Db, input: z.output<SCHEMA>, context: ToolContext) => Promise<ToolPreview>;
   /**
    * Optional: takes back a call that ran, within the undo window (`TOOLGATE_UNDO_WINDOW_MS`).

@@ -1,4 +1,5 @@
 import type { NextRequest } from 'next/server';
+import { localeOfRequest } from '@/components/request-locale';
 import { decodeApprovalCursor, listApprovalsToDecide } from '@/lib/chat/read-approvals';
 import { describeZodError, jsonError } from '@/lib/http/json';
 import { withSession } from '@/lib/http/with-session';
@@ -14,6 +15,8 @@ export const GET = withUnavailableAs503(
     const after = cursor === undefined ? undefined : decodeApprovalCursor(cursor);
     if (cursor !== undefined && after === undefined)
       return jsonError(400, 'cursor: not a cursor this endpoint gave');
-    return Response.json(await listApprovalsToDecide(user, { after, limit }));
+    return Response.json(
+      await listApprovalsToDecide({ ...user, language: localeOfRequest(request) }, { after, limit }),
+    );
   }),
 );

@@ -16,9 +16,11 @@ export const dynamic = 'force-dynamic';
 export default async function ApprovalPage({ params }: { params: Promise<{ approvalId: string }> }) {
   const { approvalId } = await params;
   const user = await requirePageUser(`/approvals/${encodeURIComponent(approvalId)}`);
-  const title = dictionaries[await getRequestLocale()].approvalPageTitle;
+  const locale = await getRequestLocale();
+  const title = dictionaries[locale].approvalPageTitle;
   const account = { email: user.email, isAnonymous: user.isAnonymous, isAdmin: user.isAdmin };
-  const view = approvalId.length <= 128 ? await readApproval(approvalId, user) : undefined;
+  const view =
+    approvalId.length <= 128 ? await readApproval(approvalId, { ...user, language: locale }) : undefined;
   if (view === undefined && (user.isAnonymous || !user.emailVerified)) {
     return (
       <main className="mx-auto flex max-w-xl flex-col gap-4 px-4 py-8">

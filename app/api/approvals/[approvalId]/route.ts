@@ -1,4 +1,5 @@
 import type { NextRequest } from 'next/server';
+import { localeOfRequest } from '@/components/request-locale';
 import { readApproval } from '@/lib/chat/read-approvals';
 import { jsonError } from '@/lib/http/json';
 import { withSession } from '@/lib/http/with-session';
@@ -9,9 +10,11 @@ type Context = { params: Promise<{ approvalId: string }> };
 
 /** One approval, for its requester and anyone who may fill one of its steps; 404 for anyone else. */
 export const GET = withUnavailableAs503(
-  withSession(async (_request: NextRequest, user, context: Context) => {
+  withSession(async (request: NextRequest, user, context: Context) => {
     const id = approvalIdSchema.safeParse((await context.params).approvalId);
-    const view = id.success ? await readApproval(id.data, user) : undefined;
+    const view = id.success
+      ? await readApproval(id.data, { ...user, language: localeOfRequest(request) })
+      : undefined;
     if (view === undefined) return jsonError(404, 'No approval with that id that you may see');
     return Response.json(view);
   }),
