@@ -155,6 +155,12 @@ export function failureReply(
           ? `审批请求已超时，没有人确认，所以${nothingDone}。如果仍然需要，请重新发起请求。`
           : `The approval request expired before anyone answered, so ${nothingDone}. Ask again if you still need it.`;
       }
+      if (outcome.reason === 'policy') {
+        // Nobody declined: the approval policy does not allow this call at all.
+        return zh
+          ? `按照审批规则，这个请求不能办理，所以${nothingDone}。如有需要，请联系客服人工处理。`
+          : `The approval policy does not allow this request, so ${nothingDone}. Please contact support if you need it handled.`;
+      }
       if (outcome.note !== undefined && outcome.note !== '') {
         // The person said why: repeat it, so they see it was heard, and leave the next step to them.
         return zh
@@ -205,6 +211,11 @@ function partialDenialReply(
     : zh
       ? '它没有执行'
       : 'it was not run';
+  if (outcome.reason === 'policy') {
+    return zh
+      ? `按照审批规则，「${subject}」不能办理，${notDone}。`
+      : `The approval policy does not allow “${subject}”, so ${notDone}.`;
+  }
   if (outcome.reason === 'timeout') {
     return zh
       ? `「${subject}」的审批请求已超时，${notDone}。如果仍然需要，请重新发起请求。`

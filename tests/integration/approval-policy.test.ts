@@ -100,6 +100,8 @@ describe.each(databaseEngines)('approvals decided by other people on %s', (engin
     expect(chunks.some((chunk) => chunk.type === 'tool-approval-request')).toBe(false);
     const output = chunks.find((chunk) => chunk.type === 'tool-output-available') as { output?: unknown };
     expect(output?.output).toMatchObject({ denied: true, reason: 'policy' });
+    // Nobody declined it: the reply says the policy does not allow it.
+    expect(reader.text()).toContain('approval policy does not allow');
     expect(await ticketTitles()).toEqual([]);
     await expect.poll(async () => (await auditRows()).rows[0]?.outcome).toBe('denied');
     expect((await auditRows()).rows[0]?.detail).toMatchObject({ policy: true, rule: expect.any(String) });
