@@ -507,3 +507,43 @@ export async function pushDeadline(
   if (Number(result.numUpdatedRows) !== 1) return undefined;
   return (await getApproval(db, id))?.expiresAt;
 }
+
+/** Where a page of {@link listApprovalsDecidedBy} starts: after this step. */
+export type DecidedCursor = { decidedAt: string; id: string };
+
+/**
+ * The approvals in which this user filled a step, newest decision first, with what they
+ * decided and when. Uses the `approval_steps_decided_by` index.
+ */
+export async function listApprovalsDecidedBy(
+  db: Db,
+  { userId, after, limit }: { userId: string; after?: DecidedCursor; limit: number },
+): Promise<{ row: ApprovalRecord; decision: 'allow' | 'deny'; decidedAt: string }[]> {
+  const rows = await db
+    .selectFrom('approval_steps as mine')
+    .innerJoin('approvals', 'approvals.id', 'mine.approval_id')
+    .selectAll('approvals')
+    .select(['mine.decision as my_decision', 'mine.decided_at as my_decided_at'])
+    .where('mine.decided_by', '=', userId)
+    .where('mine.decided_at', 'is not', null)
+    .$if(after !== undefined, (query) =>
+      query.where((eb) =>
+        eb.or([
+          eb('mine.decided_at', '<', (after as DecidedCursor).decidedAt),
+          eb.and([
+            eb('mine.decided_at', '=', (after as DecidedCursor).decidedAt),
+            eb('mine.approval_id', '<', (after as DecidedCursor).id),
+          ]),
+        ]),
+      ),
+    )
+    .orderBy('mine.decided_at', 'desc')
+    .orderBy('mine.approval_id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map(({ my_decision, my_decided_at, ...row }) => ({
+    row: toApproval(row as ApprovalRow),
+    decision: my_decision as 'allow' | 'deny',
+    decidedAt: my_decided_at as string,
+  }));
+}
