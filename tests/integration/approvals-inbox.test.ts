@@ -178,18 +178,17 @@ describe.each(databaseEngines)('the approvers’ inbox on %s', (engine) => {
     const ids = await allIds('/api/approvals', supervisor.cookie);
     expect(ids.length).toBe(10_000);
     expect(ids).toEqual(mine);
-    // A page after a decision starts where the cursor says, without skipping the rest.
-    const first = await page(listApprovals, '/api/approvals?limit=50', second.cookie);
+    // A page read after someone else's decision starts where its cursor says, skipping nothing.
+    const first = await page(listApprovals, '/api/approvals?limit=50', supervisor.cookie);
     expect(await decide(mine[0] as string, second.cookie, true)).toEqual({ status: 'approved' });
     const next = await page(
       listApprovals,
       `/api/approvals?limit=50&cursor=${first.body.nextCursor}`,
-      second.cookie,
+      supervisor.cookie,
     );
     expect(next.body.approvals.map((item) => item.approvalId)).toEqual(mine.slice(50, 100));
-    expect(
-      (await page(listApprovals, '/api/approvals?limit=1', supervisor.cookie)).body.approvals[0]?.approvalId,
-    ).toBe(mine[1]);
+    const top = await page(listApprovals, '/api/approvals?limit=1', supervisor.cookie);
+    expect(top.body.approvals.map((item) => item.approvalId)).toEqual([mine[1]]);
   }, 240_000);
 
   it('lists what this person decided, newest first, a page at a time; nothing for anyone else', async () => {
