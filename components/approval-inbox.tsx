@@ -93,10 +93,8 @@ function WaitingList({ items, approve }: { items: ApprovalView[] | undefined; ap
   const listRef = useRef<HTMLUListElement>(null);
   const now = Date.now();
   const shown = (items ?? []).filter((item) => item.expiresAt > now);
-  const selectedIndex = Math.max(
-    0,
-    shown.findIndex((item) => item.approvalId === selectedId),
-  );
+  // Nothing is selected until j / k (or focus) picks an item: a stray "a" decides nothing.
+  const selectedIndex = shown.findIndex((item) => item.approvalId === selectedId);
   const selected = shown[selectedIndex];
 
   const itemElement = useCallback(
@@ -114,7 +112,10 @@ function WaitingList({ items, approve }: { items: ApprovalView[] | undefined; ap
       const move = event.key === 'j' ? 1 : event.key === 'k' ? -1 : 0;
       if (move !== 0 && shown.length > 0) {
         event.preventDefault();
-        const next = shown[Math.min(shown.length - 1, Math.max(0, selectedIndex + move))];
+        const next =
+          selectedIndex === -1
+            ? shown[0]
+            : shown[Math.min(shown.length - 1, Math.max(0, selectedIndex + move))];
         setSelectedId(next?.approvalId);
         const element = itemElement(next?.approvalId);
         if (element instanceof HTMLElement) element.focus();
