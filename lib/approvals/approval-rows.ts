@@ -167,6 +167,30 @@ export async function getApprovalSteps(db: Db, id: string): Promise<ApprovalStep
   return rows.length === 0 ? [{ kind: 'requester', position: 0 }] : rows.map(toStep);
 }
 
+/** The steps of several approvals at once, by approval id, each in order (one query for a page of a list). */
+export async function getStepsOfApprovals(
+  db: Db,
+  ids: readonly string[],
+): Promise<Map<string, ApprovalStepRecord[]>> {
+  const stepsById = new Map<string, ApprovalStepRecord[]>();
+  if (ids.length === 0) return stepsById;
+  const rows = await db
+    .selectFrom('approval_steps')
+    .selectAll()
+    .where('approval_id', 'in', [...new Set(ids)])
+    .orderBy('approval_id')
+    .orderBy('position')
+    .execute();
+  for (const row of rows) {
+    const steps = stepsById.get(row.approval_id) ?? [];
+    steps.push(toStep(row));
+    stepsById.set(row.approval_id, steps);
+  }
+  // Rows written before steps existed have one requester step.
+  for (const id of ids) if (!stepsById.has(id)) stepsById.set(id, [{ kind: 'requester', position: 0 }]);
+  return stepsById;
+}
+
 /** Who decided a call, which rule asked and how long it waited: what the audit row keeps. */
 export async function decisionRecordOf(
   db: Db,

@@ -45,6 +45,7 @@ export {
   decisionRecordOf,
   getApproval,
   getApprovalSteps,
+  getStepsOfApprovals,
   listApprovalsDecidedBy,
   listChatApprovals,
   listDecidableApprovals,

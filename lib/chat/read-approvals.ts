@@ -5,6 +5,7 @@ import {
   expireApproval,
   getApproval,
   getApprovalSteps,
+  getStepsOfApprovals,
   listApprovalsDecidedBy,
   listDecidableApprovals,
   mayView,
@@ -145,8 +146,9 @@ export async function listApprovalsToDecide(
     limit: limit + 1,
   });
   const page = rows.slice(0, limit);
-  const stepsById = new Map(
-    await Promise.all(page.map(async (row) => [row.id, await getApprovalSteps(db, row.id)] as const)),
+  const stepsById = await getStepsOfApprovals(
+    db,
+    page.map((row) => row.id),
   );
   const names = await userNamesById(
     db,
@@ -184,8 +186,9 @@ export async function listApprovalsDecidedByMe(
     limit: limit + 1,
   });
   const page = rows.slice(0, limit);
-  const stepsById = new Map(
-    await Promise.all(page.map(async ({ row }) => [row.id, await getApprovalSteps(db, row.id)] as const)),
+  const stepsById = await getStepsOfApprovals(
+    db,
+    page.map(({ row }) => row.id),
   );
   const names = await userNamesById(
     db,
