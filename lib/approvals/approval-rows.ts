@@ -339,15 +339,10 @@ export async function listDecidableApprovals(
         ),
       ),
     )
+    // A row value, so both engines start the index walk at the cursor instead of filtering up to it.
     .$if(after !== undefined, (query) =>
-      query.where((eb) =>
-        eb.or([
-          eb('approvals.created_at', '>', (after as ApprovalCursor).createdAt),
-          eb.and([
-            eb('approvals.created_at', '=', (after as ApprovalCursor).createdAt),
-            eb('approvals.id', '>', (after as ApprovalCursor).id),
-          ]),
-        ]),
+      query.where(
+        sql<boolean>`(approvals.created_at, approvals.id) > (${(after as ApprovalCursor).createdAt}, ${(after as ApprovalCursor).id})`,
       ),
     )
     .orderBy('approvals.created_at')
@@ -551,14 +546,8 @@ export async function listApprovalsDecidedBy(
     .where('mine.decided_by', '=', userId)
     .where('mine.decided_at', 'is not', null)
     .$if(after !== undefined, (query) =>
-      query.where((eb) =>
-        eb.or([
-          eb('mine.decided_at', '<', (after as DecidedCursor).decidedAt),
-          eb.and([
-            eb('mine.decided_at', '=', (after as DecidedCursor).decidedAt),
-            eb('mine.approval_id', '<', (after as DecidedCursor).id),
-          ]),
-        ]),
+      query.where(
+        sql<boolean>`(mine.decided_at, mine.approval_id) < (${(after as DecidedCursor).decidedAt}, ${(after as DecidedCursor).id})`,
       ),
     )
     .orderBy('mine.decided_at', 'desc')
