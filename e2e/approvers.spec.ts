@@ -111,10 +111,11 @@ async function supervisorInbox(
   browser: import('@playwright/test').Browser,
   baseURL: string | undefined,
   name: string,
+  slug: string,
 ) {
   const context = await browser.newContext({ baseURL, locale: 'zh-CN' });
   const page = await context.newPage();
-  const email = `inbox-${name}-${Date.now()}@example.com`;
+  const email = `inbox-${slug}-${Date.now()}@example.com`;
   const password = 'a long unusual passphrase for tests';
   await page.goto('/');
   const signUp = await page.request.post('/api/auth/sign-up/email', {
@@ -138,8 +139,8 @@ test('a supervisor’s inbox receives a guest’s request live and decides it by
   browser,
   baseURL,
 }) => {
-  const first = await supervisorInbox(browser, baseURL, '主管甲');
-  const second = await supervisorInbox(browser, baseURL, '主管乙');
+  const first = await supervisorInbox(browser, baseURL, '主管甲', 'first');
+  const second = await supervisorInbox(browser, baseURL, '主管乙', 'second');
   await chatPage.goto('/');
   await chatPage.send('帮我创建一个工单：需要主管');
   const card = chatPage.toolCards('createTicket').last();
@@ -161,6 +162,8 @@ test('a supervisor’s inbox receives a guest’s request live and decides it by
   const mine = first.page.locator(`[data-inbox-item="${approvalId}"]`);
   await first.page.locator('h1').click();
   const items = await first.page.locator('[data-inbox-item]').count();
+  // k moves up a step (focus may already be in a card: the page moves it to the first that waits), then j walks down to this request, the newest.
+  await first.page.keyboard.press('k');
   for (let step = 0; step < items && (await mine.getAttribute('data-selected')) !== 'true'; step += 1) {
     await first.page.keyboard.press('j');
   }
@@ -188,7 +191,7 @@ test('in the inbox, d opens the reason of a denial, and letters typed there stay
   browser,
   baseURL,
 }) => {
-  const inbox = await supervisorInbox(browser, baseURL, '主管丙');
+  const inbox = await supervisorInbox(browser, baseURL, '主管丙', 'third');
   await chatPage.goto('/');
   await chatPage.send('帮我创建一个工单：需要主管');
   const card = chatPage.toolCards('createTicket').last();
