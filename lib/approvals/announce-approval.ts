@@ -1,4 +1,5 @@
 import 'server-only';
+import { getConfig } from '@/lib/config';
 import type { Db } from '@/lib/db/engine';
 import { summarizeToolCall } from '@/lib/tools/tool-summaries';
 import { enqueueApprovalEvent } from '@/lib/webhooks';
@@ -10,13 +11,14 @@ import type { ApprovalStatus } from './approval-states';
  * `approval.settled` when it leaves `pending`) for an approval with a role step; nothing
  * for one only its requester decides. Fire and forget: it never delays or fails the
  * decision (`enqueueApprovalEvent` logs what it cannot queue), and it reads the row after
- * the caller's write has committed.
+ * the caller's write has committed. Without `TOOLGATE_APPROVAL_WEBHOOK_URL` it reads nothing.
  */
 export function announceApproval(
   db: Db,
   approvalId: string,
   change: { type: 'approval.requested' } | { type: 'approval.settled'; status: ApprovalStatus },
 ): void {
+  if (getConfig().TOOLGATE_APPROVAL_WEBHOOK_URL === undefined) return;
   void (async () => {
     const row = await getApproval(db, approvalId);
     if (row === undefined) return;
