@@ -5,7 +5,7 @@ import { GET as listApprovals } from '@/app/api/approvals/route';
 import { POST as approve } from '@/app/api/chat/approve/route';
 import { POST as chat } from '@/app/api/chat/route';
 import { getDb } from '@/lib/db';
-import { signUpWithRole, writePolicyFile } from '../support/approval-policy';
+import { revokeRoleOf, signUpWithRole, writePolicyFile } from '../support/approval-policy';
 import {
   ChatStreamReader,
   defaultTestCookie,
@@ -151,6 +151,16 @@ describe.each(databaseEngines)('the approvers’ inbox on %s', (engine) => {
       steps: [{ kind: 'role', role: 'supervisor' }],
       expiresAt: expect.any(Number),
     });
+  });
+
+  it('shows nothing to someone without the role, nor to an approver once their role is revoked', async () => {
+    await ask('chat-revoked', 'create a ticket: small refund');
+    const plain = await signUpWithRole(`inbox-norole-${engine}@example.com`);
+    expect((await page(listApprovals, '/api/approvals', plain.cookie)).body.approvals).toEqual([]);
+    expect((await page(listApprovals, '/api/approvals', supervisor.cookie)).body.approvals).toHaveLength(1);
+    await revokeRoleOf(supervisor.id, 'supervisor');
+    expect((await page(listApprovals, '/api/approvals', supervisor.cookie)).body.approvals).toEqual([]);
+    expect((await page(listApprovals, '/api/approvals', second.cookie)).body.approvals).toHaveLength(1);
   });
 
   it('never shows the requester their own role-step call, though they hold the role', async () => {
