@@ -195,7 +195,9 @@ test('in the inbox, d opens the reason of a denial, and letters typed there stay
   await chatPage.goto('/');
   await chatPage.send('帮我创建一个工单：需要主管');
   const card = chatPage.toolCards('createTicket').last();
+  await expect(card.getByTestId('approval-waiting-for')).toBeVisible();
   const approvalId = (await card.getAttribute('data-approval-id')) ?? '';
+  expect(approvalId).not.toBe('');
   const item = inbox.page.locator(`[data-inbox-item="${approvalId}"]`);
   await expect(item).toBeVisible({ timeout: 15_000 });
   await item.focus();
