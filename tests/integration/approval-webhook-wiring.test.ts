@@ -67,6 +67,17 @@ describe.each(databaseEngines)('the approval webhook, from the approval life cyc
     expect(bodies()[1]).toMatchObject({ approvalId, status: 'approved', roles: ['supervisor'] });
   });
 
+  it('sends approval.settled with status expired when nobody decides in time', async () => {
+    const { approvalId } = await ask('chat-late', 'create a ticket: hurry');
+    await expect
+      .poll(() => bodies().map((body) => [body.type, body.status]), { timeout: 20_000 })
+      .toEqual([
+        ['approval.requested', undefined],
+        ['approval.settled', 'expired'],
+      ]);
+    expect(bodies()[1]).toMatchObject({ approvalId });
+  });
+
   it('sends nothing for a call only its requester decides', async () => {
     const { approvalId, reader } = await ask('chat-plain', 'create a ticket: printer on fire');
     const decided = await approve(
