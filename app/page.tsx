@@ -8,8 +8,13 @@ import { requirePageUser } from '@/lib/auth/require-page-user';
 export default async function HomePage() {
   // A fresh id per request: without this the page would be prerendered with one id for everyone.
   await connection();
-  const { email, isAnonymous, isAdmin } = await requirePageUser('/');
+  const { email, isAnonymous, isAdmin, roles } = await requirePageUser('/');
   return (
-    <ChatShell id={randomUUID()} isNew approve={approveToolCall} account={{ email, isAnonymous, isAdmin }} />
+    <ChatShell
+      id={randomUUID()}
+      isNew
+      approve={approveToolCall}
+      account={{ email, isAnonymous, isAdmin, isApprover: roles.length > 0 }}
+    />
   );
 }

@@ -68,7 +68,13 @@ export type Todo = {
 
 /** One row of `GET /api/chats`. */
 /** Who is signed in, as the page shows it (from the server's session, never the client). */
-export type AccountSummary = { email: string; isAnonymous: boolean; isAdmin: boolean };
+export type AccountSummary = {
+  email: string;
+  isAnonymous: boolean;
+  isAdmin: boolean;
+  /** Holds a role a policy step may ask for: the sidebar offers the approvers' inbox. */
+  isApprover?: boolean;
+};
 
 export type ChatSummary = {
   id: string;
@@ -139,4 +145,7 @@ export type ApprovalView = {
   viewer: { canAllow: boolean; canDeny: boolean; isRequester: boolean };
   /** In `GET /api/approvals` only: the user message that led to the call. */
   chatExcerpt?: string;
+  /** In `GET /api/approvals/decided` only: what this person decided, and when. */
+  myDecision?: 'allow' | 'deny';
+  decidedAt?: string;
 };

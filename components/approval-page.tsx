@@ -33,7 +33,16 @@ function partOf(view: ApprovalView): ToolPart {
  * as in the chat — allow, deny with a reason, edit then allow — following its steps live.
  * Reusable by an inbox listing several.
  */
-export function ApprovalCardPage({ view, approve }: { view: ApprovalView; approve: ApproveToolCall }) {
+export function ApprovalCardPage({
+  view,
+  approve,
+  onDecided,
+}: {
+  view: ApprovalView;
+  approve: ApproveToolCall;
+  /** Called once this person's decision is in (the inbox reads its list again). */
+  onDecided?: () => void;
+}) {
   const { t } = useWorkspace();
   return (
     <section className="flex flex-col gap-2" data-testid="approval-page" data-approval-id={view.approvalId}>
@@ -49,7 +58,7 @@ export function ApprovalCardPage({ view, approve }: { view: ApprovalView; approv
         chatId={view.chatId}
         approve={approve}
         initialView={view}
-        onDecided={() => undefined}
+        onDecided={onDecided ?? (() => undefined)}
       />
       {view.viewer.isRequester && (
         <Link className="text-xs underline" href={`/chat/${encodeURIComponent(view.chatId)}`}>

@@ -8,6 +8,7 @@ import { useEffect, useState } from 'react';
 import { AccountMenu } from './account-menu';
 import { type AccountSummary, type ChatSummary, fetchJson } from './api-types';
 import { useCloseDrawer } from './drawer';
+import { InboxLink } from './inbox-link';
 import { Button } from './ui/button';
 import { cn } from './ui/cn';
 import { ScrollArea } from './ui/scroll-area';
@@ -69,6 +70,7 @@ export function ChatSidebar({ account }: { account: AccountSummary }) {
         <Plus />
         {t.newChat}
       </Button>
+      {account.isApprover && <InboxLink />}
       <h2 className="px-1 pt-2 text-xs font-medium text-muted-foreground">{t.chats}</h2>
       <ScrollArea className="flex-1">
         {failed && <p className="px-1 text-xs text-destructive">{t.loadFailed}</p>}

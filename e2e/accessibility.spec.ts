@@ -39,5 +39,15 @@ for (const [language, { locale, message }] of Object.entries(requests)) {
       await card.getByRole('button', { name: /^(修改|Edit)$/ }).click();
       expect(await seriousViolations(page)).toEqual([]);
     });
+
+    test('The approvers’ inbox with nothing waiting has no serious or critical axe violations', async ({
+      chatPage,
+      page,
+    }) => {
+      await chatPage.goto('/');
+      await page.goto('/approvals');
+      await expect(page.getByTestId('inbox-empty')).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+    });
   });
 }

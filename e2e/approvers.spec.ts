@@ -105,3 +105,122 @@ test('the approval page is the 404 page for a signed-in account that may not dec
   expect(response?.status()).toBe(404);
   await otherContext.close();
 });
+
+/** A verified supervisor signed in, in a browser of their own, with the inbox open. */
+async function supervisorInbox(
+  browser: import('@playwright/test').Browser,
+  baseURL: string | undefined,
+  name: string,
+  slug: string,
+) {
+  const context = await browser.newContext({ baseURL, locale: 'zh-CN' });
+  const page = await context.newPage();
+  const email = `inbox-${slug}-${Date.now()}@example.com`;
+  const password = 'a long unusual passphrase for tests';
+  await page.goto('/');
+  const signUp = await page.request.post('/api/auth/sign-up/email', {
+    data: { email, password, name },
+    headers: { origin: baseURL ?? '' },
+  });
+  expect(signUp.ok()).toBe(true);
+  users('verify', email);
+  users('grant', email, 'supervisor');
+  const signIn = await page.request.post('/api/auth/sign-in/email', {
+    data: { email, password },
+    headers: { origin: baseURL ?? '' },
+  });
+  expect(signIn.ok()).toBe(true);
+  await page.goto('/approvals');
+  return { context, page };
+}
+
+test('a supervisor’s inbox receives a guest’s request live and decides it by keyboard; the guest’s page and a second inbox follow', async ({
+  chatPage,
+  browser,
+  baseURL,
+}) => {
+  const first = await supervisorInbox(browser, baseURL, '主管甲', 'first');
+  const second = await supervisorInbox(browser, baseURL, '主管乙', 'second');
+  await chatPage.goto('/');
+  await chatPage.send('帮我创建一个工单：需要主管');
+  const card = chatPage.toolCards('createTicket').last();
+  await expect(card.getByTestId('approval-waiting-for')).toHaveText('等待主管批准 · 0 / 1');
+  const approvalId = (await card.getAttribute('data-approval-id')) ?? '';
+
+  // Both inboxes show it without a reload; the sidebar and the tab title count it.
+  for (const { page } of [first, second]) {
+    const item = page.locator(`[data-inbox-item="${approvalId}"]`);
+    await expect(item).toBeVisible({ timeout: 15_000 });
+    await expect(item).toContainText('帮我创建一个工单：需要主管');
+    await expect(page.getByTestId('inbox-count').first()).toHaveText(/^\d+$/);
+    await expect(page).toHaveTitle(/^\(\d+\) /);
+  }
+  await expect(first.page.getByTestId('inbox-keys')).toBeVisible();
+  expect(await seriousAxeViolations(first.page)).toEqual([]);
+
+  // Keyboard: j moves down the list (oldest first) until this request is selected, a allows it.
+  const mine = first.page.locator(`[data-inbox-item="${approvalId}"]`);
+  await first.page.locator('h1').click();
+  const items = await first.page.locator('[data-inbox-item]').count();
+  // k moves up a step (focus may already be in a card: the page moves it to the first that waits), then j walks down to this request, the newest.
+  await first.page.keyboard.press('k');
+  for (let step = 0; step < items && (await mine.getAttribute('data-selected')) !== 'true'; step += 1) {
+    await first.page.keyboard.press('j');
+  }
+  await expect(mine).toHaveAttribute('data-selected', 'true');
+  await expect(mine).toBeFocused();
+  await first.page.keyboard.press('a');
+
+  // The guest's card settles live; the item leaves both inboxes.
+  await expect(card.getByText('已允许', { exact: true })).toBeVisible({ timeout: 15_000 });
+  for (const { page } of [first, second]) {
+    await expect(page.locator(`[data-inbox-item="${approvalId}"]`)).toHaveCount(0, { timeout: 15_000 });
+  }
+
+  // "Decided by me" lists it for the one who decided, and nothing for the other.
+  await first.page.getByRole('tab', { name: '我已审批' }).click();
+  await expect(first.page.getByText('你已允许')).toBeVisible();
+  await second.page.getByRole('tab', { name: '我已审批' }).click();
+  await expect(second.page.getByTestId('inbox-decided-empty')).toBeVisible();
+  await first.context.close();
+  await second.context.close();
+});
+
+test('in the inbox, d opens the reason of a denial, and letters typed there stay in the field', async ({
+  chatPage,
+  browser,
+  baseURL,
+}) => {
+  const inbox = await supervisorInbox(browser, baseURL, '主管丙', 'third');
+  await chatPage.goto('/');
+  await chatPage.send('帮我创建一个工单：需要主管');
+  const card = chatPage.toolCards('createTicket').last();
+  await expect(card.getByTestId('approval-waiting-for')).toBeVisible();
+  const approvalId = (await card.getAttribute('data-approval-id')) ?? '';
+  expect(approvalId).not.toBe('');
+  const item = inbox.page.locator(`[data-inbox-item="${approvalId}"]`);
+  await expect(item).toBeVisible({ timeout: 15_000 });
+  await item.focus();
+  await inbox.page.keyboard.press('d');
+  const reason = item.getByRole('textbox');
+  await expect(reason).toBeFocused();
+  // "a", "j" and "d" typed into the reason are text, not commands.
+  await inbox.page.keyboard.type('jad 不需要');
+  await expect(reason).toHaveValue('jad 不需要');
+  await item.getByRole('button', { name: '拒绝', exact: true }).click();
+  await expect(card.getByText('jad 不需要')).toBeVisible({ timeout: 15_000 });
+  await expect(item).toHaveCount(0, { timeout: 15_000 });
+  await inbox.context.close();
+});
+
+/** The axe rules broken on the page, at the impacts that stop or seriously hinder someone. */
+async function seriousAxeViolations(page: import('@playwright/test').Page) {
+  const { default: AxeBuilder } = await import('@axe-core/playwright');
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => ({
+      rule: violation.id,
+      nodes: violation.nodes.map((node) => node.target.join(' ')),
+    }));
+}

@@ -2,6 +2,7 @@ import 'server-only';
 import type { Db } from '@/lib/db/engine';
 import { writeTransaction } from '@/lib/db/write-transaction';
 import type { ApprovalDecision, ApprovalPreview } from '@/lib/stores/approval-registry';
+import { announceApproval } from './announce-approval';
 import { keepParkedDeadline, moveParkedDeadline } from './approval-deadlines';
 import { publishApprovalEvent, waitForApprovalEvent } from './approval-events';
 import {
@@ -33,6 +34,7 @@ import { approvalTiming } from './approval-timing';
 export async function requestApproval(db: Db, approval: NewApproval): Promise<void> {
   await insertApprovalRow(db, approval);
   publishApprovalEvent({ type: 'changed', approvalId: approval.id, chatId: approval.chatId });
+  announceApproval(db, approval.id, { type: 'approval.requested' });
 }
 
 /** park: the turn that asked has ended; the row waits alone, its deadline kept by this process. */
@@ -60,7 +62,10 @@ export async function takeWokenDecision(
     row = await getApproval(db, approvalId);
   }
   if (row === undefined) return { approved: false, reason: 'aborted' };
-  if (claimed) publishApprovalEvent({ type: 'changed', approvalId, chatId: row.chatId });
+  if (claimed) {
+    publishApprovalEvent({ type: 'changed', approvalId, chatId: row.chatId });
+    announceApproval(db, approvalId, { type: 'approval.settled', status: row.status });
+  }
   if (row.status === 'approved') {
     if (await moveApproval(db, approvalId, 'approved', 'executing', { claim: true })) {
       taken(row);
@@ -249,6 +254,9 @@ export async function decideApproval(db: Db, decision: StepDecision, now = Date.
     throw error;
   }
   publishApprovalEvent({ type: 'changed', approvalId: decision.approvalId, chatId: before.chatId });
+  if (outcome.status === 'approved' || outcome.status === 'denied') {
+    announceApproval(db, decision.approvalId, { type: 'approval.settled', status: outcome.status });
+  }
   return outcome;
 }
 

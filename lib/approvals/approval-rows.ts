@@ -172,6 +172,30 @@ export async function getApprovalSteps(db: Db, id: string): Promise<ApprovalStep
   return rows.length === 0 ? [{ kind: 'requester', position: 0 }] : rows.map(toStep);
 }
 
+/** The steps of several approvals at once, by approval id, each in order (one query for a page of a list). */
+export async function getStepsOfApprovals(
+  db: Db,
+  ids: readonly string[],
+): Promise<Map<string, ApprovalStepRecord[]>> {
+  const stepsById = new Map<string, ApprovalStepRecord[]>();
+  if (ids.length === 0) return stepsById;
+  const rows = await db
+    .selectFrom('approval_steps')
+    .selectAll()
+    .where('approval_id', 'in', [...new Set(ids)])
+    .orderBy('approval_id')
+    .orderBy('position')
+    .execute();
+  for (const row of rows) {
+    const steps = stepsById.get(row.approval_id) ?? [];
+    steps.push(toStep(row));
+    stepsById.set(row.approval_id, steps);
+  }
+  // Rows written before steps existed have one requester step.
+  for (const id of ids) if (!stepsById.has(id)) stepsById.set(id, [{ kind: 'requester', position: 0 }]);
+  return stepsById;
+}
+
 /** Who decided a call, which rule asked and how long it waited: what the audit row keeps. */
 export async function decisionRecordOf(
   db: Db,
@@ -320,15 +344,10 @@ export async function listDecidableApprovals(
         ),
       ),
     )
+    // A row value, so both engines start the index walk at the cursor instead of filtering up to it.
     .$if(after !== undefined, (query) =>
-      query.where((eb) =>
-        eb.or([
-          eb('approvals.created_at', '>', (after as ApprovalCursor).createdAt),
-          eb.and([
-            eb('approvals.created_at', '=', (after as ApprovalCursor).createdAt),
-            eb('approvals.id', '>', (after as ApprovalCursor).id),
-          ]),
-        ]),
+      query.where(
+        sql<boolean>`(approvals.created_at, approvals.id) > (${(after as ApprovalCursor).createdAt}, ${(after as ApprovalCursor).id})`,
       ),
     )
     .orderBy('approvals.created_at')
@@ -520,4 +539,38 @@ export async function pushDeadline(
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) !== 1) return undefined;
   return (await getApproval(db, id))?.expiresAt;
+}
+
+/** Where a page of {@link listApprovalsDecidedBy} starts: after this step. */
+export type DecidedCursor = { decidedAt: string; id: string };
+
+/**
+ * The approvals in which this user filled a step, newest decision first, with what they
+ * decided and when. Uses the `approval_steps_decided_by` index.
+ */
+export async function listApprovalsDecidedBy(
+  db: Db,
+  { userId, after, limit }: { userId: string; after?: DecidedCursor; limit: number },
+): Promise<{ row: ApprovalRecord; decision: 'allow' | 'deny'; decidedAt: string }[]> {
+  const rows = await db
+    .selectFrom('approval_steps as mine')
+    .innerJoin('approvals', 'approvals.id', 'mine.approval_id')
+    .selectAll('approvals')
+    .select(['mine.decision as my_decision', 'mine.decided_at as my_decided_at'])
+    .where('mine.decided_by', '=', userId)
+    .where('mine.decided_at', 'is not', null)
+    .$if(after !== undefined, (query) =>
+      query.where(
+        sql<boolean>`(mine.decided_at, mine.approval_id) < (${(after as DecidedCursor).decidedAt}, ${(after as DecidedCursor).id})`,
+      ),
+    )
+    .orderBy('mine.decided_at', 'desc')
+    .orderBy('mine.approval_id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map(({ my_decision, my_decided_at, ...row }) => ({
+    row: toApproval(row as ApprovalRow),
+    decision: my_decision as 'allow' | 'deny',
+    decidedAt: my_decided_at as string,
+  }));
 }

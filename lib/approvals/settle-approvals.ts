@@ -4,6 +4,7 @@ import { updateChatMessage } from '@/lib/db/chats';
 import type { Db } from '@/lib/db/engine';
 import { toolDenial } from '@/lib/shells/wrap-tools-with-approval';
 import type { ApprovalRegistry } from '@/lib/stores/approval-registry';
+import { announceApproval } from './announce-approval';
 import { publishApprovalEvent } from './approval-events';
 import {
   type ApprovalEnd,
@@ -71,6 +72,7 @@ export async function settleToolParts(db: Db, chatId: string, message: UIMessage
     if (row?.status === 'pending') {
       if (await moveApproval(db, row.id, 'pending', 'stopped', { claim: true })) {
         publishApprovalEvent({ type: 'changed', approvalId: row.id, chatId });
+        announceApproval(db, row.id, { type: 'approval.settled', status: 'stopped' });
       }
       row = { ...row, status: 'stopped' };
     }
@@ -103,6 +105,7 @@ export async function expireApproval(db: Db, approvalId: string, now = Date.now(
   if (row?.status !== 'pending' || row.expiresAt > now) return false;
   if (!(await moveApproval(db, row.id, 'pending', 'expired', { claim: true }))) return false;
   publishApprovalEvent({ type: 'changed', approvalId: row.id, chatId: row.chatId });
+  announceApproval(db, row.id, { type: 'approval.settled', status: 'expired' });
   await auditApprovalEnd(db, row, 'expired');
   await patchSavedPart(db, row, endOfRow({ ...row, status: 'expired' }) as ApprovalEnd);
   return true;
@@ -166,6 +169,7 @@ export async function endPendingApprovals(
     if (!(await moveApproval(db, row.id, 'pending', status))) continue;
     ended += 1;
     publishApprovalEvent({ type: 'changed', approvalId: row.id, chatId });
+    announceApproval(db, row.id, { type: 'approval.settled', status });
     let woken = false;
     try {
       woken = await registry.resolve(row.id, chatId, false, row.ownerId ?? undefined);

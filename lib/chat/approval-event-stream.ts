@@ -12,8 +12,8 @@ import type { ApprovalViewer } from './read-approvals';
 /** How often an idle stream sends a comment, so proxies keep it open. */
 const keepAliveMs = 25_000;
 
-/** What one page follows: the approvals of a chat it owns, or one approval it may see. */
-export type ApprovalEventScope = { chatId: string } | { approvalId: string };
+/** What one page follows: the approvals of a chat it owns, one approval it may see, or every approval it may see (the inbox). */
+export type ApprovalEventScope = { chatId: string } | { approvalId: string } | { inbox: true };
 
 /**
  * A server-sent event stream of what happens to approvals (`{ type, approvalId, chatId }`
@@ -29,7 +29,16 @@ export async function approvalEventStream(
 ): Promise<ReadableStream<string> | undefined> {
   const db = await getDb();
   let keep: (event: ApprovalEvent) => boolean;
-  if ('chatId' in scope) {
+  // The inbox hears of an approval only once the row says this person may see it.
+  let visible: (event: ApprovalEvent) => Promise<boolean> = async () => true;
+  if ('inbox' in scope) {
+    keep = (event) => event.type === 'changed';
+    visible = async (event) => {
+      const row = await getApproval(db, event.approvalId);
+      if (row === undefined) return false;
+      return mayView(row, await getApprovalSteps(db, row.id), { userId: viewer.id, roles: viewer.roles });
+    };
+  } else if ('chatId' in scope) {
     const chat = await getChat(db, scope.chatId);
     if (chat === undefined || (chat.ownerId != null && chat.ownerId !== viewer.id)) return undefined;
     keep = (event) => event.chatId === scope.chatId && event.type === 'changed';
@@ -56,7 +65,14 @@ export async function approvalEventStream(
           end();
         }
       };
-      stop = await subscribeApprovalEvents(keep, (event) => send(`data: ${JSON.stringify(event)}\n\n`));
+      stop = await subscribeApprovalEvents(keep, (event) => {
+        visible(event).then(
+          (shown) => {
+            if (shown) send(`data: ${JSON.stringify(event)}\n\n`);
+          },
+          () => undefined,
+        );
+      });
       send(': listening\n\n');
       timer = setInterval(() => send(': keep-alive\n\n'), keepAliveMs);
       timer.unref?.();

@@ -6,6 +6,8 @@ import {
   expireApproval,
   getApproval,
   getApprovalSteps,
+  getStepsOfApprovals,
+  listApprovalsDecidedBy,
   listDecidableApprovals,
   mayView,
   stepOpenTo,
@@ -154,8 +156,9 @@ export async function listApprovalsToDecide(
     limit: limit + 1,
   });
   const page = rows.slice(0, limit);
-  const stepsById = new Map(
-    await Promise.all(page.map(async (row) => [row.id, await getApprovalSteps(db, row.id)] as const)),
+  const stepsById = await getStepsOfApprovals(
+    db,
+    page.map((row) => row.id),
   );
   const names = await userNamesById(
     db,
@@ -169,5 +172,50 @@ export async function listApprovalsToDecide(
   return {
     approvals,
     nextCursor: rows.length > limit && last !== undefined ? encodeApprovalCursor(last) : null,
+  };
+}
+
+/** An approval in "decided by me": the view, plus what this person decided and when. */
+export type DecidedApproval = ApprovalView & {
+  chatExcerpt: string;
+  myDecision: 'allow' | 'deny';
+  decidedAt: string;
+};
+
+/** The approvals this person filled a step of, newest decision first, one page. */
+export async function listApprovalsDecidedByMe(
+  viewer: ApprovalViewer,
+  { after, limit }: { after?: { createdAt: string; id: string }; limit: number },
+): Promise<{ approvals: DecidedApproval[]; nextCursor: string | null }> {
+  const db = await getDb();
+  const now = Date.now();
+  // The shared cursor format carries a time and an id: here the time is the decision's.
+  const rows = await listApprovalsDecidedBy(db, {
+    userId: viewer.id,
+    after: after === undefined ? undefined : { decidedAt: after.createdAt, id: after.id },
+    limit: limit + 1,
+  });
+  const page = rows.slice(0, limit);
+  const stepsById = await getStepsOfApprovals(
+    db,
+    page.map(({ row }) => row.id),
+  );
+  const names = await userNamesById(
+    db,
+    page.flatMap(({ row }) => namesNeeded(row, stepsById.get(row.id) ?? [])),
+  );
+  const approvals = page.map(({ row, decision, decidedAt }) => ({
+    ...viewOf(row, stepsById.get(row.id) ?? [], viewer, names, now),
+    chatExcerpt: row.excerpt ?? '',
+    myDecision: decision,
+    decidedAt,
+  }));
+  const last = page.at(-1);
+  return {
+    approvals,
+    nextCursor:
+      rows.length > limit && last !== undefined
+        ? encodeApprovalCursor({ createdAt: last.decidedAt, id: last.row.id })
+        : null,
   };
 }

@@ -477,6 +477,14 @@ export const migrations: readonly Migration[] = [
     name: 'approval previews',
     up: (db, engine) => addColumnIfMissing(db, engine, 'approvals', 'preview', 'TEXT'),
   },
+  {
+    // The approvers' "decided by me" list walks one person's filled steps, newest first.
+    name: 'approval steps by decider',
+    up: (db) =>
+      run(db, [
+        'CREATE INDEX IF NOT EXISTS approval_steps_decided_by ON approval_steps (decided_by, decided_at, approval_id)',
+      ]),
+  },
 ];
 
 const outcomesWithUndone = [...outcomesWithApprovedByRule, 'undone'];

@@ -8,11 +8,13 @@ import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 const querySchema = z.union([
   z.strictObject({ chatId: z.string().min(1).max(128) }),
   z.strictObject({ approvalId: z.string().min(1).max(128) }),
+  z.strictObject({ inbox: z.literal('1').transform(() => true as const) }),
 ]);
 
 /**
- * Server-sent events when an approval of a chat (`?chatId=`, its owner) or one approval
- * (`?approvalId=`, whoever may see it) changes: a step decided, settled, more time.
+ * Server-sent events when an approval of a chat (`?chatId=`, its owner), one approval
+ * (`?approvalId=`, whoever may see it) or any approval this user may see (`?inbox=1`, the
+ * approvers' inbox) changes: asked, a step decided, settled, more time.
  */
 export const GET = withUnavailableAs503(
   withSession(async (request: NextRequest, user) => {

@@ -1,0 +1,243 @@
+'use client';
+
+import Link from 'next/link';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { ApprovalView, ApproveToolCall } from './api-types';
+import { ApprovalAttention } from './approval-attention';
+import { ApprovalCardPage } from './approval-page';
+import { inboxCountText } from './inbox-link';
+import { Badge } from './ui/badge';
+import { Button } from './ui/button';
+import { cn } from './ui/cn';
+import { reloadApprovalInbox, useApprovalInbox } from './use-approval-inbox';
+import { useWorkspace } from './workspace-provider';
+
+/** Whether a key press belongs to a field the person is typing in, not to the inbox. */
+function isTypingIn(target: EventTarget | null): boolean {
+  return (
+    target instanceof HTMLInputElement ||
+    target instanceof HTMLTextAreaElement ||
+    target instanceof HTMLSelectElement ||
+    (target instanceof HTMLElement && target.isContentEditable)
+  );
+}
+
+/** The button of `item` whose text is `label`, if the card shows it now. */
+function buttonOf(item: Element | null | undefined, label: string): HTMLButtonElement | undefined {
+  return [...(item?.querySelectorAll('button') ?? [])].find(
+    (button) => button.textContent?.trim() === label && !button.disabled,
+  );
+}
+
+/**
+ * The approvers' inbox: what waits for this person's decision, oldest first and live (new
+ * items appear, decided or expired ones leave), each with the chat card's controls, and
+ * a tab of what they decided. Keyboard first: j / k move, a allows, d opens the note of a
+ * denial; keys typed into a field stay there.
+ */
+export function ApprovalInbox({ approve }: { approve: ApproveToolCall }) {
+  const { t } = useWorkspace();
+  const [tab, setTab] = useState<'waiting' | 'decided'>('waiting');
+  const { items, hasMore } = useApprovalInbox(true);
+  const count = items?.length ?? 0;
+  return (
+    <div className="flex flex-col gap-4">
+      <div className="flex flex-wrap items-center gap-2">
+        <h1 className="text-lg font-semibold">{t.inbox}</h1>
+        {count > 0 && (
+          <Badge data-testid="inbox-header-count" aria-hidden="true">
+            {inboxCountText(count, hasMore)}
+          </Badge>
+        )}
+      </div>
+      <div role="tablist" aria-label={t.inbox} className="flex gap-1 border-b border-border">
+        {(['waiting', 'decided'] as const).map((name) => (
+          <button
+            key={name}
+            type="button"
+            role="tab"
+            id={`inbox-tab-${name}`}
+            aria-selected={tab === name}
+            aria-controls={`inbox-panel-${name}`}
+            onClick={() => setTab(name)}
+            className={cn(
+              '-mb-px border-b-2 px-3 py-1.5 text-sm',
+              tab === name ? 'border-primary font-medium' : 'border-transparent text-muted-foreground',
+            )}
+          >
+            {name === 'waiting' ? t.inboxWaiting : t.inboxDecided}
+            {name === 'waiting' && count > 0 && <span className="sr-only"> ({t.inboxCount(count)})</span>}
+          </button>
+        ))}
+      </div>
+      {tab === 'waiting' ? (
+        <section id="inbox-panel-waiting" role="tabpanel" aria-labelledby="inbox-tab-waiting">
+          <WaitingList items={items} approve={approve} />
+        </section>
+      ) : (
+        <section id="inbox-panel-decided" role="tabpanel" aria-labelledby="inbox-tab-decided">
+          <DecidedList />
+        </section>
+      )}
+    </div>
+  );
+}
+
+function summaryOf(item: ApprovalView, locale: string): string {
+  return item.summary?.[locale] ?? item.summary?.en ?? item.tool;
+}
+
+function WaitingList({ items, approve }: { items: ApprovalView[] | undefined; approve: ApproveToolCall }) {
+  const { t, locale } = useWorkspace();
+  const [selectedId, setSelectedId] = useState<string | undefined>(undefined);
+  const listRef = useRef<HTMLUListElement>(null);
+  const now = Date.now();
+  const shown = (items ?? []).filter((item) => item.expiresAt > now);
+  // Nothing is selected until j / k (or focus) picks an item: a stray "a" decides nothing.
+  const selectedIndex = shown.findIndex((item) => item.approvalId === selectedId);
+  const selected = shown[selectedIndex];
+
+  const itemElement = useCallback(
+    (approvalId: string | undefined) =>
+      approvalId === undefined
+        ? null
+        : listRef.current?.querySelector(`[data-inbox-item="${CSS.escape(approvalId)}"]`),
+    [],
+  );
+
+  useEffect(() => {
+    function onKey(event: KeyboardEvent) {
+      if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+      if (isTypingIn(event.target)) return;
+      const move = event.key === 'j' ? 1 : event.key === 'k' ? -1 : 0;
+      if (move !== 0 && shown.length > 0) {
+        event.preventDefault();
+        const next =
+          selectedIndex === -1
+            ? shown[0]
+            : shown[Math.min(shown.length - 1, Math.max(0, selectedIndex + move))];
+        setSelectedId(next?.approvalId);
+        const element = itemElement(next?.approvalId);
+        if (element instanceof HTMLElement) element.focus();
+        return;
+      }
+      if (event.key !== 'a' && event.key !== 'd') return;
+      const element = itemElement(selected?.approvalId);
+      const button = buttonOf(element, event.key === 'a' ? t.allow : t.denyWithNote);
+      if (button === undefined) return;
+      event.preventDefault();
+      button.click();
+      if (event.key === 'd') {
+        // The note's field appears on the next render: focus it, so the person types their reason.
+        requestAnimationFrame(() => element?.querySelector('textarea')?.focus());
+      }
+    }
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [shown, selectedIndex, selected, itemElement, t]);
+
+  if (items === undefined) return <p className="text-sm text-muted-foreground">…</p>;
+  return (
+    <div className="flex flex-col gap-3">
+      <ApprovalAttention
+        waiting={shown.map((item) => ({ approvalId: item.approvalId, summary: summaryOf(item, locale) }))}
+      />
+      {shown.length === 0 ? (
+        <p className="text-sm text-muted-foreground" data-testid="inbox-empty">
+          {t.inboxEmpty}
+        </p>
+      ) : (
+        <>
+          <p className="text-xs text-muted-foreground" data-testid="inbox-keys">
+            {t.inboxKeys}
+          </p>
+          <ul ref={listRef} className="flex flex-col gap-4" aria-label={t.inboxWaiting}>
+            {shown.map((item) => {
+              const isSelected = item.approvalId === selected?.approvalId;
+              return (
+                <li
+                  key={item.approvalId}
+                  data-inbox-item={item.approvalId}
+                  data-selected={isSelected ? 'true' : undefined}
+                  tabIndex={-1}
+                  onFocus={() => setSelectedId(item.approvalId)}
+                  className={cn(
+                    'flex flex-col gap-1 rounded-lg p-2 outline-none',
+                    isSelected && 'ring-2 ring-primary/60',
+                  )}
+                >
+                  <ApprovalCardPage view={item} approve={approve} onDecided={reloadApprovalInbox} />
+                  <Link
+                    className="self-start text-xs underline"
+                    href={`/approvals/${encodeURIComponent(item.approvalId)}`}
+                  >
+                    {t.inboxOpen}
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        </>
+      )}
+    </div>
+  );
+}
+
+function DecidedList() {
+  const { t, locale } = useWorkspace();
+  const [items, setItems] = useState<ApprovalView[] | undefined>(undefined);
+  const [cursor, setCursor] = useState<string | null>(null);
+
+  const load = useCallback(async (after: string | null) => {
+    const query = after === null ? '?limit=20' : `?limit=20&cursor=${encodeURIComponent(after)}`;
+    const response = await fetch(`/api/approvals/decided${query}`, { cache: 'no-store' }).catch(
+      () => undefined,
+    );
+    if (!response?.ok) return;
+    const body = (await response.json()) as { approvals: ApprovalView[]; nextCursor: string | null };
+    setItems((earlier) => (after === null ? body.approvals : [...(earlier ?? []), ...body.approvals]));
+    setCursor(body.nextCursor);
+  }, []);
+
+  useEffect(() => {
+    void load(null);
+  }, [load]);
+
+  if (items === undefined) return <p className="text-sm text-muted-foreground">…</p>;
+  if (items.length === 0)
+    return (
+      <p className="text-sm text-muted-foreground" data-testid="inbox-decided-empty">
+        {t.inboxDecidedEmpty}
+      </p>
+    );
+  return (
+    <div className="flex flex-col gap-2">
+      <ul className="flex flex-col divide-y divide-border" aria-label={t.inboxDecided}>
+        {items.map((item) => (
+          <li key={item.approvalId} className="flex flex-wrap items-center gap-2 py-2 text-sm">
+            <Badge variant={item.myDecision === 'allow' ? 'success' : 'destructive'}>
+              {item.myDecision === 'allow' ? t.inboxYouAllowed : t.inboxYouDenied}
+            </Badge>
+            <Link
+              className="min-w-0 flex-1 truncate underline"
+              href={`/approvals/${encodeURIComponent(item.approvalId)}`}
+            >
+              {summaryOf(item, locale)}
+            </Link>
+            <span className="text-xs text-muted-foreground">{t.requestedBy(item.requester.name)}</span>
+            {item.decidedAt !== undefined && (
+              <time className="text-xs text-muted-foreground" dateTime={item.decidedAt}>
+                {new Date(item.decidedAt).toLocaleString(locale === 'zh' ? 'zh-CN' : 'en')}
+              </time>
+            )}
+          </li>
+        ))}
+      </ul>
+      {cursor !== null && (
+        <Button variant="outline" size="sm" className="self-start" onClick={() => void load(cursor)}>
+          {t.inboxMore}
+        </Button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,42 @@
+import 'server-only';
+import { getConfig } from '@/lib/config';
+import type { Db } from '@/lib/db/engine';
+import { summarizeToolCall } from '@/lib/tools/tool-summaries';
+import { enqueueApprovalEvent } from '@/lib/webhooks';
+import { getApproval, getApprovalSteps, userNamesById } from './approval-rows';
+import type { ApprovalStatus } from './approval-states';
+
+/**
+ * Queues the approval webhook event (`approval.requested` when a call starts waiting,
+ * `approval.settled` when it leaves `pending`) for an approval with a role step; nothing
+ * for one only its requester decides. Fire and forget: it never delays or fails the
+ * decision (`enqueueApprovalEvent` logs what it cannot queue), and it reads the row after
+ * the caller's write has committed. Without `TOOLGATE_APPROVAL_WEBHOOK_URL` it reads nothing.
+ */
+export function announceApproval(
+  db: Db,
+  approvalId: string,
+  change: { type: 'approval.requested' } | { type: 'approval.settled'; status: ApprovalStatus },
+): void {
+  if (getConfig().TOOLGATE_APPROVAL_WEBHOOK_URL === undefined) return;
+  void (async () => {
+    const row = await getApproval(db, approvalId);
+    if (row === undefined) return;
+    const steps = await getApprovalSteps(db, approvalId);
+    const roles = [...new Set(steps.flatMap((step) => (step.kind === 'role' ? [step.role] : [])))];
+    if (roles.length === 0) return;
+    const names = row.ownerId === null ? new Map<string, string>() : await userNamesById(db, [row.ownerId]);
+    await enqueueApprovalEvent(db, {
+      type: change.type,
+      approvalId,
+      tool: row.toolName,
+      summary: summarizeToolCall(row.toolName, row.editedInput ?? row.input)?.en ?? row.toolName,
+      roles,
+      requester: { name: (row.ownerId !== null && names.get(row.ownerId)) || '' },
+      expiresAt: row.expiresAt,
+      ...(change.type === 'approval.settled' && { status: change.status }),
+    });
+  })().catch((error: unknown) =>
+    console.error(`[toolgate] webhook: could not announce approval ${approvalId}:`, error),
+  );
+}
