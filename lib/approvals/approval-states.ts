@@ -13,7 +13,7 @@ import type { DenialReason } from '@/lib/stores/approval-registry';
  *          ├─ superseded  (the user sent a new message instead)
  *          └─ closed      (the chat was deleted)
  *
- * A pending approval with several steps (§12) stays pending while its steps fill;
+ * A pending approval with several steps (a policy rule) stays pending while its steps fill;
  * the step that completes it moves it on, in the same compare-and-set.
  */
 export type ApprovalStatus =

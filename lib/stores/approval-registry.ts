@@ -4,7 +4,7 @@
  */
 export type DenialReason = 'denied' | 'timeout' | 'aborted' | 'closed' | 'superseded' | 'policy';
 
-/** Who must allow a call (§12): the chat's user, or anyone holding a role other than the requester. */
+/** Who must allow a call: the chat's user, or anyone holding a role other than the requester. */
 export type ApprovalStep = { kind: 'requester' } | { kind: 'role'; role: string };
 
 /** Who decided, for observers (the audit): user ids, the rule that asked, how long the call waited. */

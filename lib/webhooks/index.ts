@@ -1,5 +1,5 @@
 /**
- * Approval webhooks (DESIGN §12): approvals with a role step are announced to
+ * Approval webhooks: approvals with a role step are announced to
  * `TOOLGATE_APPROVAL_WEBHOOK_URL`, signed with `TOOLGATE_WEBHOOK_SECRET`, from an outbox
  * table that every instance's delivery loop drains.
  */
