@@ -165,7 +165,6 @@ describe.each(databaseEngines)('approval previews on %s', (engine) => {
     it('keeps the preview column migration re-runnable', async () => {
       const db = await getDb();
       const step = migrations.findIndex((migration) => migration.name === 'approval previews');
-      expect(step).toBe(migrations.length - 1);
       await writeTransaction(db, (transaction) => migrations[step].up(transaction, engineOf(db)));
       await sql`select preview from approvals`.execute(db);
     });
