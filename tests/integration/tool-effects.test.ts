@@ -184,9 +184,9 @@ describe.each(databaseEngines)('write effects and their records on %s', (engine)
   });
 
   it('migrates again over its own step without harm (IF NOT EXISTS)', async () => {
-    const last = migrations.at(-1);
-    if (last === undefined) throw new Error('no migrations');
-    await last.up(db, engine);
+    const own = migrations.find((migration) => migration.name === 'tool effect records and undo');
+    if (own === undefined) throw new Error('no effect-records migration');
+    await own.up(db, engine);
     const key = downstreamIdempotencyKey('chat-1', 'addTodo', { title: 'after' });
     const committed = await commitToolEffect(
       db,
