@@ -12,6 +12,34 @@ import type { ApprovalViewer } from './read-approvals';
 /** How often an idle stream sends a comment, so proxies keep it open. */
 const keepAliveMs = 25_000;
 
+/**
+ * How many event streams one user may hold open on one instance: enough for a few tabs
+ * (a chat, an approval page and the inbox each follow one), few enough that nobody can
+ * multiply the work every approval event does by opening thousands.
+ */
+export const maxOpenStreamsPerUser = 16;
+
+// Keyed on globalThis: route handlers may load this module more than once.
+const globalForStreams = globalThis as typeof globalThis & {
+  __toolgateOpenEventStreams?: Map<string, number>;
+};
+globalForStreams.__toolgateOpenEventStreams ??= new Map<string, number>();
+const openStreams = globalForStreams.__toolgateOpenEventStreams;
+
+/** Takes one of the user's stream places; false when all are taken. */
+function takeStreamPlace(userId: string): boolean {
+  const open = openStreams.get(userId) ?? 0;
+  if (open >= maxOpenStreamsPerUser) return false;
+  openStreams.set(userId, open + 1);
+  return true;
+}
+
+function releaseStreamPlace(userId: string): void {
+  const open = (openStreams.get(userId) ?? 1) - 1;
+  if (open <= 0) openStreams.delete(userId);
+  else openStreams.set(userId, open);
+}
+
 /** What one page follows: the approvals of a chat it owns, one approval it may see, or every approval it may see (the inbox). */
 export type ApprovalEventScope = { chatId: string } | { approvalId: string } | { inbox: true };
 
@@ -21,12 +49,13 @@ export type ApprovalEventScope = { chatId: string } | { approvalId: string } | {
  * the same notification the hand-over uses, in this process and over Redis from every
  * other. Undefined when the caller may not follow that chat or approval (answered 404).
  * It holds one listener and one keep-alive timer while open, nothing per waiting approval.
+ * `'too-many'` when the user already holds {@link maxOpenStreamsPerUser} on this instance.
  */
 export async function approvalEventStream(
   scope: ApprovalEventScope,
   viewer: ApprovalViewer,
   signal: AbortSignal,
-): Promise<ReadableStream<string> | undefined> {
+): Promise<ReadableStream<string> | undefined | 'too-many'> {
   const db = await getDb();
   let keep: (event: ApprovalEvent) => boolean;
   // The inbox hears of an approval only once the row says this person may see it.
@@ -50,11 +79,16 @@ export async function approvalEventStream(
     keep = (event) => event.approvalId === scope.approvalId && event.type === 'changed';
   }
 
+  if (!takeStreamPlace(viewer.id)) return 'too-many';
   let stop: (() => void) | undefined;
   let timer: ReturnType<typeof setInterval> | undefined;
+  let ended = false;
   const end = () => {
     stop?.();
     clearInterval(timer);
+    if (ended) return;
+    ended = true;
+    releaseStreamPlace(viewer.id);
   };
   return new ReadableStream<string>({
     async start(controller) {

@@ -265,4 +265,46 @@ describe.each(databaseEngines)('the approvers’ inbox on %s', (engine) => {
     approver.controller.abort();
     other.controller.abort();
   });
+
+  it('holds at most 16 event streams open per user: the next answers 429 until one closes', async () => {
+    const holder = await signUpWithRole(`inbox-streams-${engine}@example.com`);
+    const openAs = async (cookie: string) => {
+      const controller = new AbortController();
+      const response = await approvalEvents(
+        jsonRequest('/api/approvals/events?inbox=1', undefined, {
+          method: 'GET',
+          cookie,
+          signal: controller.signal,
+        }),
+      );
+      return { response, controller };
+    };
+    const open = () => openAs(holder.cookie);
+    const streams = [];
+    for (let index = 0; index < 16; index += 1) streams.push(await open());
+    expect(streams.map(({ response }) => response.status)).toEqual(Array(16).fill(200));
+    const refused = await open();
+    expect(refused.response.status).toBe(429);
+    expect(refused.response.headers.get('retry-after')).toBe('30');
+    expect(await refused.response.json()).toMatchObject({ error: expect.stringContaining('event streams') });
+    // Another user is not held back by this one's streams.
+    const others = await openAs(supervisor.cookie);
+    expect(others.response.status).toBe(200);
+    others.controller.abort();
+
+    streams[0].controller.abort();
+    await streams[0].response.body?.cancel().catch(() => undefined);
+    await expect
+      .poll(async () => {
+        const next = await open();
+        next.controller.abort();
+        await next.response.body?.cancel().catch(() => undefined);
+        return next.response.status;
+      })
+      .toBe(200);
+    for (const { controller, response } of streams.slice(1)) {
+      controller.abort();
+      await response.body?.cancel().catch(() => undefined);
+    }
+  });
 });

@@ -22,6 +22,12 @@ export const GET = withUnavailableAs503(
     if (!parsed.success) return jsonError(400, describeZodError(parsed.error));
     const stream = await approvalEventStream(parsed.data, user, request.signal);
     if (stream === undefined) return jsonError(404, 'Nothing to follow with that id');
+    if (stream === 'too-many') {
+      return Response.json(
+        { error: 'Too many open event streams: close another tab or page first' },
+        { status: 429, headers: { 'retry-after': '30' } },
+      );
+    }
     return new Response(stream.pipeThrough(new TextEncoderStream()), {
       headers: {
         'content-type': 'text/event-stream',
