@@ -5,7 +5,6 @@ import { getDb } from './lib/db';
 import { startMcpServers } from './lib/mcp/start-mcp-servers';
 import { captureServerScope } from './lib/server/outside-request';
 import { stampClientAddresses } from './lib/server/stamp-client-address';
-import { startTimerCensus } from './lib/server/timer-census';
 
 /**
  * Parsing the configuration at start-up turns a bad value (say a typo in
@@ -21,8 +20,6 @@ export async function startServer(): Promise<void> {
   captureServerScope();
   try {
     const config = getConfig();
-    // Benchmarks count the process's timers (what waiting work costs per row).
-    if (config.TOOLGATE_BENCH_BASELINE) startTimerCensus();
     // A production server signs sessions with a secret every instance shares; never a made-up one.
     if (process.env.NODE_ENV === 'production' && config.BETTER_AUTH_SECRET === undefined) {
       throw new ConfigError(

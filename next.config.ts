@@ -7,6 +7,9 @@ const nextConfig: NextConfig = {
   serverExternalPackages: ['better-sqlite3', 'redis'],
   // Builds for tests and benchmarks go to their own folders so they never fight `next dev`.
   distDir: process.env.NEXT_DIST_DIR || '.next',
+  // The bench's comparison routes (`app/api/bench/*/route.bench.ts`) exist only in builds made
+  // with TOOLGATE_BENCH_BUILD=1 (the bench's and the tests'); `next build` leaves them out.
+  pageExtensions: process.env.TOOLGATE_BENCH_BUILD === '1' ? ['tsx', 'ts', 'bench.ts'] : ['tsx', 'ts'],
   // No `X-Powered-By: Next.js`: it tells a scanner what to try.
   poweredByHeader: false,
   async headers() {

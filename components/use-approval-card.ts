@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { approvalTiming } from '@/lib/approvals/approval-timing';
 import { denialNoteOf, isEditedOutput } from '@/lib/shells/wrap-tools-with-approval';
 import type { ApprovalStepView, ApprovalView, ApproveToolCall } from './api-types';
 import { extendLocalDeadline } from './approval-deadlines';
@@ -20,8 +21,8 @@ export type DecisionExtras = { input?: Record<string, unknown>; remember?: 'chat
 /** Which part of the card the person is filling in: the buttons, the edit form, or a note with a "no". */
 export type CardMode = 'buttons' | 'edit' | 'denyNote';
 
-/** How many times one card may ask for more time (the server enforces it too). */
-export const maxExtensions = 3;
+/** How many times one card may ask for more time: the server's own limit, read from where it is kept. */
+export const maxExtensions = approvalTiming.maxExtensions;
 
 /** The extensions a saved card already used, as the server sent them. */
 function extensionsOf(part: ToolPart): number {

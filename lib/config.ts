@@ -316,10 +316,6 @@ const environmentFields = z.object({
   TOOLGATE_WEBHOOK_SECRET: optionalText.refine((value) => value === undefined || value.length >= 16, {
     message: 'TOOLGATE_WEBHOOK_SECRET must be at least 16 characters (e.g. `openssl rand -hex 32`)',
   }),
-  TOOLGATE_BENCH_BASELINE: z
-    .string()
-    .optional()
-    .transform((value) => value === '1'),
   TOOLGATE_UNDO_WINDOW_MS: positiveInteger('TOOLGATE_UNDO_WINDOW_MS', 30_000),
   // Test-only fault injection; honoured only together with TOOLGATE_TESTING=1 (checked below).
   TOOLGATE_TESTING: flag('TOOLGATE_TESTING'),

@@ -46,7 +46,12 @@ export function buildExists(): boolean {
 export async function buildApp(): Promise<void> {
   await runToCompletion(join(repoRoot, 'node_modules', '.bin', 'next'), ['build'], {
     cwd: repoRoot,
-    env: { ...process.env, NEXT_DIST_DIR: benchDistDir, NEXT_TELEMETRY_DISABLED: '1' },
+    env: {
+      ...process.env,
+      NEXT_DIST_DIR: benchDistDir,
+      NEXT_TELEMETRY_DISABLED: '1',
+      TOOLGATE_BENCH_BUILD: '1',
+    },
   });
 }
 
@@ -93,7 +98,6 @@ export async function startApp({
     NEXT_DIST_DIR: benchDistDir,
     AI_MODEL: 'offline',
     OFFLINE_MODEL_DELAY_MS: '0',
-    TOOLGATE_BENCH_BASELINE: '1',
     DATABASE_PATH: databasePath,
     // A bench drives thousands of turns and cards as a handful of users: the per-user limits would refuse them.
     TOOLGATE_USER_TURN_RATE_LIMIT: 'off',

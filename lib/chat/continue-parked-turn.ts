@@ -18,6 +18,7 @@ import {
 } from '@/lib/approvals';
 import { getConfig } from '@/lib/config';
 import { type Db, getChatMessages, upsertMessage } from '@/lib/db';
+import { reportError } from '@/lib/errors/report-error';
 import { getEffectRecorder } from '@/lib/server/effect-recorder';
 import { getIdempotencyStore } from '@/lib/server/stores';
 import { toolDenial } from '@/lib/shells';
@@ -29,6 +30,7 @@ import { buildWorkerTable } from './build-worker-table';
 import { createAuditWriter } from './create-audit-writer';
 import { replayMessage } from './replay-message';
 import { runChatTurn } from './run-chat-turn';
+import { keepUndoneMarks } from './undo-tool-call';
 
 /**
  * Continues a turn whose process is gone, from the decision on its approval row.
@@ -135,6 +137,7 @@ async function carryOut(db: Db, row: ApprovalRecord, approved: boolean): Promise
   const message = messages[index];
   const settled = mapToolPart(message, row.toolCallId, (part) => settleApprovalPart(part, row.id, end));
   await upsertMessage(db, row.chatId, settled);
+  await keepUndoneMarks(db, row.chatId, settled).catch((error) => reportError(error, 'keeping undone marks'));
   // A page that waits on this chat reads it again now (and follows the reply, if one comes).
   const told = () => publishApprovalEvent({ type: 'changed', approvalId: row.id, chatId: row.chatId });
   // Only a person's answer to the latest message earns a reply; any other end just settles the card.

@@ -19,6 +19,7 @@ import { policyAsk } from '@/lib/approvals/approval-policy';
 import type { AppConfig } from '@/lib/config';
 import { clearChatStream, type Db, hasApprovalRule, setChatStream, upsertMessage } from '@/lib/db';
 import { publicErrorText } from '@/lib/errors/public-error';
+import { reportError } from '@/lib/errors/report-error';
 import { getEffectRecorder } from '@/lib/server/effect-recorder';
 import { getToolRateLimiter } from '@/lib/server/rate-limiter';
 import { getApprovalRegistry, getIdempotencyStore } from '@/lib/server/stores';
@@ -33,6 +34,7 @@ import { turnModelCall } from './turn-model-call';
 import { createTurnSideChannel } from './turn-side-channel';
 import { followTurn, getStreamContext, runningTurns } from './turn-streams';
 import type { ChatMessageMetadata } from './types';
+import { keepUndoneMarks } from './undo-tool-call';
 
 /** Everything a turn needs to run, whether it answers a new message or continues after a decision. */
 export type ChatTurnStart = {
@@ -197,7 +199,11 @@ export async function runChatTurn(start: ChatTurnStart): Promise<ReadableStream<
         // A continuation took this turn over, or will (parked): its message is the one that counts.
         if (takenOver || parking?.parked || last === undefined || last.id !== messageId) return;
         const annotated = sideChannel ? sideChannel.annotate(last) : last;
-        await save(await settleToolParts(db, chatId, annotated));
+        const settled = await settleToolParts(db, chatId, annotated);
+        await save(settled);
+        await keepUndoneMarks(db, chatId, settled).catch((error) =>
+          reportError(error, 'keeping undone marks'),
+        );
       })();
       return ended;
     },

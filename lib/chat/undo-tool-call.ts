@@ -6,7 +6,12 @@ import { getConfig } from '@/lib/config';
 import { getChatMessages, insertAuditRow, updateChatMessage } from '@/lib/db';
 import type { Db } from '@/lib/db/engine';
 import { getDb } from '@/lib/db/get-db';
-import { findToolEffect, markToolEffectUndone, type ToolEffectRecord } from '@/lib/db/tool-effects';
+import {
+  findToolEffect,
+  findUndoneToolEffects,
+  markToolEffectUndone,
+  type ToolEffectRecord,
+} from '@/lib/db/tool-effects';
 import { reportError } from '@/lib/errors/report-error';
 import { describeZodError } from '@/lib/http/json';
 import { getIdempotencyStore } from '@/lib/server/stores';
@@ -137,15 +142,30 @@ function undoneMessageOf(record: ToolEffectRecord): string {
   return `The user undid ${what}: it no longer stands. Do not repeat the call unless the user asks again.`;
 }
 
-/** Marks the call's saved tool part undone (its output gains `undone: true`). */
-async function markSavedPartUndone(db: Db, record: ToolEffectRecord): Promise<void> {
-  const messages = await getChatMessages(db, record.scope);
-  const holder = messages.find((message) =>
-    message.parts.some((part) => isCallPart(part, record.toolCallId)),
+/**
+ * Keeps the undone marks on a message a turn has just saved. An undo that lands while its
+ * turn still streams marks the stored copy, which the turn's final save then replaces; read
+ * after that save, the records put the marks back (an undo committed later than this read
+ * marks the saved copy itself).
+ */
+export async function keepUndoneMarks(db: Db, chatId: string, message: UIMessage): Promise<void> {
+  const toolCallIds = message.parts.flatMap((part) =>
+    'output' in part && 'toolCallId' in part ? [part.toolCallId] : [],
   );
-  if (holder === undefined) return;
+  for (const record of await findUndoneToolEffects(db, { scope: chatId, toolCallIds }))
+    await markSavedPartUndone(db, record, message.id);
+}
+
+/** Marks the call's saved tool part undone (its output gains `undone: true`). */
+async function markSavedPartUndone(db: Db, record: ToolEffectRecord, messageId?: string): Promise<void> {
+  const holderId =
+    messageId ??
+    (await getChatMessages(db, record.scope)).find((message) =>
+      message.parts.some((part) => isCallPart(part, record.toolCallId)),
+    )?.id;
+  if (holderId === undefined) return;
   const undone: UndoneOutput = { undone: true, undoneMessage: undoneMessageOf(record) };
-  await updateChatMessage(db, record.scope, holder.id, (message) => ({
+  await updateChatMessage(db, record.scope, holderId, (message) => ({
     ...message,
     parts: message.parts.map((part) => {
       if (!isCallPart(part, record.toolCallId) || !('output' in part)) return part;

@@ -1,4 +1,5 @@
 import type { Db } from './engine';
+import { newestOwnedRows } from './newest-owned-rows';
 import type { TicketTable } from './schema';
 
 /** A support ticket as the product shows it. */
@@ -80,34 +81,12 @@ export async function cancelTicket(
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** One user's tickets, newest first. */
+/** One user's tickets, newest first; only open ones with `status: 'open'` (those a new ticket may repeat). */
 export async function listTickets(
   db: Db,
-  { userId, limit = 100 }: { userId: string; limit?: number },
+  { userId, status, limit = 100 }: { userId: string; status?: 'open'; limit?: number },
 ): Promise<Ticket[]> {
-  const rows = await db
-    .selectFrom('tickets')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
-  return rows.map(toTicket);
-}
-
-/** One user's open tickets, newest first, at most `limit` (the ones a new ticket may repeat). */
-export async function listOpenTickets(
-  db: Db,
-  { userId, limit }: { userId: string; limit: number },
-): Promise<Ticket[]> {
-  const rows = await db
-    .selectFrom('tickets')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('status', '=', 'open')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
+  const rows = await newestOwnedRows(db, 'tickets', { userId, status, limit });
   return rows.map(toTicket);
 }
 

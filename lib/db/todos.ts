@@ -1,4 +1,5 @@
 import type { Db } from './engine';
+import { newestOwnedRows } from './newest-owned-rows';
 
 /** A to-do item. */
 export type Todo = {
@@ -43,33 +44,11 @@ export async function deleteTodo(db: Db, { id, userId }: { id: number; userId: s
   return Number(result.numDeletedRows) === 1;
 }
 
-/** One user's to-dos, newest first. */
+/** One user's to-dos, newest first; only open ones with `status: 'open'` (those a new to-do may repeat). */
 export async function selectTodos(
   db: Db,
-  { userId, limit = 100 }: { userId: string; limit?: number },
+  { userId, status, limit = 100 }: { userId: string; status?: 'open'; limit?: number },
 ): Promise<Todo[]> {
-  const rows = await db
-    .selectFrom('todos')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
-  return rows.map(toTodo);
-}
-
-/** One user's open to-dos, newest first, at most `limit` (the ones a new to-do may repeat). */
-export async function selectOpenTodos(
-  db: Db,
-  { userId, limit }: { userId: string; limit: number },
-): Promise<Todo[]> {
-  const rows = await db
-    .selectFrom('todos')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('status', '=', 'open')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
+  const rows = await newestOwnedRows(db, 'todos', { userId, status, limit });
   return rows.map(toTodo);
 }

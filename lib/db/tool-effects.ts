@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ExpressionBuilder } from 'kysely';
+import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { Db } from './engine';
 import type { DatabaseSchema } from './schema';
 import { writeTransaction } from './write-transaction';
@@ -167,7 +167,10 @@ export async function findToolEffect(
     .where('user_id', '=', userId)
     .orderBy('created_at', 'desc')
     .executeTakeFirst();
-  if (row === undefined) return undefined;
+  return row === undefined ? undefined : toRecord(row);
+}
+
+function toRecord(row: Selectable<DatabaseSchema['tool_effects']>): ToolEffectRecord {
   return {
     id: row.id,
     idempotencyKey: row.idempotency_key,
@@ -180,6 +183,22 @@ export async function findToolEffect(
     createdAt: Number(row.created_at),
     undoneAt: row.undone_at === null ? null : Number(row.undone_at),
   };
+}
+
+/** The undone records among `toolCallIds` of `scope` (a chat), for keeping their saved parts marked. */
+export async function findUndoneToolEffects(
+  db: Db,
+  { scope, toolCallIds }: { scope: string; toolCallIds: readonly string[] },
+): Promise<ToolEffectRecord[]> {
+  if (toolCallIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('tool_effects')
+    .selectAll()
+    .where('scope', '=', scope)
+    .where('tool_call_id', 'in', [...toolCallIds])
+    .where('undone_at', 'is not', null)
+    .execute();
+  return rows.map(toRecord);
 }
 
 /**

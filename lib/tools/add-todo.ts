@@ -1,7 +1,7 @@
 import { tool } from 'ai';
 import { z } from 'zod';
 import type { Db } from '@/lib/db/engine';
-import { deleteTodo, insertTodo, selectOpenTodos } from '@/lib/db/todos';
+import { deleteTodo, insertTodo, selectTodos } from '@/lib/db/todos';
 import { addTodoFacts } from './add-todo-facts';
 import { commitWrite } from './commit-write';
 import { similarTitles } from './similar-title';
@@ -43,7 +43,7 @@ async function previewTodo(
   { title }: z.output<typeof addTodoInput>,
   { userId }: ToolContext,
 ): Promise<ToolPreview> {
-  const open = await selectOpenTodos(db, { userId, limit: recentOpenTodos });
+  const open = await selectTodos(db, { userId, status: 'open', limit: recentOpenTodos });
   const similar = similarTitles(title, open).slice(0, 3);
   return {
     lines: [],

@@ -1,7 +1,7 @@
 import { tool } from 'ai';
 import { z } from 'zod';
 import type { Db } from '@/lib/db/engine';
-import { cancelTicket, insertTicket, listOpenTickets } from '@/lib/db/tickets';
+import { cancelTicket, insertTicket, listTickets } from '@/lib/db/tickets';
 import { commitWrite } from './commit-write';
 import { createTicketFacts } from './create-ticket-facts';
 import { orderIdSchema } from './order-id-schema';
@@ -55,7 +55,7 @@ async function previewTicket(
   { title }: z.output<typeof createTicketInput>,
   { userId }: ToolContext,
 ): Promise<ToolPreview> {
-  const open = await listOpenTickets(db, { userId, limit: recentOpenTickets });
+  const open = await listTickets(db, { userId, status: 'open', limit: recentOpenTickets });
   const similar = similarTitles(title, open).slice(0, 3);
   return {
     lines: [],

@@ -81,6 +81,31 @@ describe('the production server under hostile use', () => {
     });
   });
 
+  it('answers an /api path no route serves with a JSON 404 for every method, and leaves real routes alone', async () => {
+    for (const [method, path] of [
+      ['GET', '/api/nope'],
+      ['GET', '/api/chats/abc/nope/deeper'],
+      ['POST', '/api/nope'],
+      ['DELETE', '/api/approvals/x/y/z'],
+      ['PUT', '/api/tickets/1'],
+    ] as const) {
+      const response = await fetch(`${server.url}${path}`, {
+        method,
+        headers: { 'content-type': 'application/json', origin: server.url },
+        body: method === 'GET' || method === 'DELETE' ? undefined : '{}',
+      });
+      expect(response.status, `${method} ${path}`).toBe(404);
+      expect(response.headers.get('content-type'), `${method} ${path}`).toMatch(/^application\/json/);
+      expect(await response.json(), `${method} ${path}`).toEqual({ error: expect.any(String) });
+    }
+    // A route that exists still answers for itself (no session: 401, not the catch-all's 404).
+    const tickets = await fetch(`${server.url}/api/tickets`);
+    expect(tickets.status).toBe(401);
+    // Pages outside /api keep Next's own not-found page.
+    const page = await fetch(`${server.url}/no-such-page`, { redirect: 'manual' });
+    expect(page.headers.get('content-type') ?? '').not.toMatch(/^application\/json/);
+  });
+
   describe('one hostile message', () => {
     /** Latin, CJK, Arabic, Cyrillic, digits, emoji and punctuation, mixed the way a tagger hates. */
     function mixedScripts(length: number): string {

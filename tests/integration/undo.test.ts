@@ -106,6 +106,18 @@ describe.each(databaseEngines)('POST /api/chat/undo on %s', (engine) => {
     expect(await (await todos(getRequest('/api/todos'))).json()).toEqual([]);
   });
 
+  it('keeps an undo made while the turn still streams: the turn’s final save does not wipe it', async () => {
+    // Slow text after the tool's output: the undo lands before the turn saves its last words.
+    await configureServerOn(engine, { AGENT_CONFIRM_TOOLS: '', OFFLINE_MODEL_DELAY_MS: '40' });
+    const chatId = `undo-streaming-${engine}`;
+    const reader = await send(chatId, 'add a todo: water the plastic plant');
+    const { toolCallId } = await reader.until('tool-output-available');
+    expect(await undoCall({ chatId, toolCallId })).toEqual({ status: 200, body: { undone: true } });
+    await reader.rest();
+    const part = (await savedParts(chatId)).find((candidate) => candidate.toolCallId === toolCallId);
+    expect(part?.output).toMatchObject({ undone: true });
+  });
+
   it('voids an undone refund, so it no longer counts against the order total', async () => {
     await configureServerOn(engine, { AGENT_CONFIRM_TOOLS: '' });
     const chatId = `undo-refund-${engine}`;

@@ -12,12 +12,11 @@ import { parseChatRequest } from '../../chat/schema';
  * with `streamText` and `toUIMessageStreamResponse`, and nothing else runs: no
  * session lookup, no database (no history, no routing, nothing saved), no tools,
  * no shells, no resumable stream. A hardened turn against this is what the whole
- * product costs on top of the SDK. Served only with `TOOLGATE_BENCH_BASELINE=1`;
- * 404 otherwise, before anything else is read.
+ * product costs on top of the SDK. Mounted only in a bench build
+ * (`app/api/bench/README.md`).
  */
 export async function POST(request: NextRequest): Promise<Response> {
   const config = getConfig();
-  if (!config.TOOLGATE_BENCH_BASELINE) return jsonError(404, 'Not found');
   const body = await readJsonBody(request);
   if (!body.ok) return body.response;
   const parsed = await parseChatRequest(body.value);

@@ -3,8 +3,8 @@ import { createHook } from 'node:async_hooks';
 /*
  * Benchmark probe: how many timers (setTimeout / setInterval, unref'd ones included) are
  * alive in this process. `process.getActiveResourcesInfo()` leaves unref'd timers out,
- * and a timer per waiting approval would be one of those. Started only for benchmarks
- * (`TOOLGATE_BENCH_BASELINE=1`): an async hook costs a little on every async resource.
+ * and a timer per waiting approval would be one of those. Started only in a bench build,
+ * by the bench's memory probe: an async hook costs a little on every async resource.
  */
 const globalForCensus = globalThis as typeof globalThis & { __toolgateTimerCensus?: Set<number> };
 

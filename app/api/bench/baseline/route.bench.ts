@@ -3,7 +3,6 @@ import type { NextRequest } from 'next/server';
 import { prepareChatTurn } from '@/lib/chat/prepare-chat-turn';
 import { turnModelCall } from '@/lib/chat/turn-model-call';
 import type { ChatMessageMetadata } from '@/lib/chat/types';
-import { getConfig } from '@/lib/config';
 import { upsertMessage } from '@/lib/db';
 import { jsonError, readJsonBody } from '@/lib/http/json';
 import { withSession } from '@/lib/http/with-session';
@@ -14,11 +13,10 @@ import { parseChatRequest } from '../../chat/schema';
  * and worker tools, persisted the same way, but the tools are the bare worker
  * table (no shells: no approval, idempotency, audit or rate limit) and the
  * stream is streamText's own `toUIMessageStreamResponse` (no side channel).
- * The difference between the two is what the shells cost. Served only with
- * `TOOLGATE_BENCH_BASELINE=1`; 404 otherwise.
+ * The difference between the two is what the shells cost. Mounted only in
+ * a bench build (`app/api/bench/README.md`).
  */
 export const POST = withSession(async (request: NextRequest, user) => {
-  if (!getConfig().TOOLGATE_BENCH_BASELINE) return jsonError(404, 'Not found');
   const body = await readJsonBody(request);
   if (!body.ok) return body.response;
   const parsed = await parseChatRequest(body.value);

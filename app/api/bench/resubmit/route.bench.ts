@@ -20,13 +20,12 @@ const bodySchema = z.object({ messages: z.array(z.unknown()).min(1).max(100) });
  * the tool and streams its output.
  *
  * Kept as lean as the flow allows (no routing, ownership check or persistence),
- * so the comparison favours the baseline. Served only with
- * `TOOLGATE_BENCH_BASELINE=1`; 404 otherwise. Never for production: it trusts
+ * so the comparison favours the baseline. Mounted only in a bench
+ * build (`app/api/bench/README.md`). Never for production: it trusts
  * the client's approval, which is exactly why the product does not do this.
  */
 export const POST = withSession(async (request, user) => {
   const config = getConfig();
-  if (!config.TOOLGATE_BENCH_BASELINE) return jsonError(404, 'Not found');
   const body = await readJsonBody(request);
   if (!body.ok) return body.response;
   const parsed = bodySchema.safeParse(body.value);

@@ -1,17 +1,18 @@
-import { getConfig } from '@/lib/config';
 import { jsonError } from '@/lib/http/json';
 import { withSession } from '@/lib/http/with-session';
-import { liveTimerCount } from '@/lib/server/timer-census';
+import { liveTimerCount, startTimerCensus } from '../../../../bench/support/timer-census';
 
 export const dynamic = 'force-dynamic';
 
 /**
  * Benchmark probe: the server's heap after a full collection (`--expose-gc` on the
- * server's Node) and its live timers, so a benchmark can measure what waiting work costs. Served only with
- * `TOOLGATE_BENCH_BASELINE=1`; 404 otherwise.
+ * server's Node) and its live timers, so a benchmark can measure what waiting work costs. Mounted only in a
+ * bench build (`app/api/bench/README.md`). The timer census starts when this module first
+ * loads, on the bench's first probe, before the workload it measures.
  */
+startTimerCensus();
+
 export const GET = withSession(async () => {
-  if (!getConfig().TOOLGATE_BENCH_BASELINE) return jsonError(404, 'Not found');
   const collect = (globalThis as { gc?: () => void }).gc;
   if (collect === undefined) return jsonError(409, 'Start the server with --expose-gc');
   collect();
