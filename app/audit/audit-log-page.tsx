@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { parseAuditQuery } from '@/app/api/audit/schema';
+import { getRequestLocale } from '@/app/request-locale';
 import { dictionaries } from '@/components/i18n';
-import { getRequestLocale } from '@/components/request-locale';
 import { Badge } from '@/components/ui/badge';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { NativeSelect, NativeSelectOption } from '@/components/ui/native-select';

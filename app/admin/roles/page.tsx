@@ -1,8 +1,8 @@
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { parseRoleListQuery } from '@/app/api/admin/roles/schema';
+import { getRequestLocale } from '@/app/request-locale';
 import { dictionaries } from '@/components/i18n';
-import { getRequestLocale } from '@/components/request-locale';
 import { RoleControls } from '@/components/role-controls';
 import { Badge } from '@/components/ui/badge';
 import { Button, buttonVariants } from '@/components/ui/button';

@@ -1,8 +1,8 @@
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { parseWebhookDeliveriesQuery } from '@/app/api/admin/webhooks/schema';
+import { getRequestLocale } from '@/app/request-locale';
 import { dictionaries } from '@/components/i18n';
-import { getRequestLocale } from '@/components/request-locale';
 import { Badge } from '@/components/ui/badge';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { NativeSelect, NativeSelectOption } from '@/components/ui/native-select';

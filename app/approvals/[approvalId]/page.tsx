@@ -1,8 +1,8 @@
 import { notFound } from 'next/navigation';
 import { approveToolCall } from '@/app/actions/approval';
+import { getRequestLocale } from '@/app/request-locale';
 import { ApprovalCardPage, ApprovalSignIn } from '@/components/approval-page';
 import { dictionaries } from '@/components/i18n';
-import { getRequestLocale } from '@/components/request-locale';
 import { requirePageUser } from '@/lib/auth/require-page-user';
 import { readApproval } from '@/lib/chat/read-approvals';
 

@@ -1,5 +1,5 @@
 import type { NextRequest } from 'next/server';
-import { localeOfRequest } from '@/components/request-locale';
+import { localeOfRequest } from '@/app/request-locale';
 import { readApproval } from '@/lib/chat/read-approvals';
 import { jsonError } from '@/lib/http/json';
 import { withSession } from '@/lib/http/with-session';

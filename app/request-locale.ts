@@ -1,6 +1,6 @@
 import 'server-only';
 import { cookies, headers } from 'next/headers';
-import { isLocale, type Locale, localeFromLanguageTag, localeStorageKey } from './i18n';
+import { isLocale, type Locale, localeFromLanguageTag, localeStorageKey } from '@/components/i18n';
 
 /**
  * The locale to render on the server: the user's saved choice (mirrored into a
