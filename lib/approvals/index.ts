@@ -71,8 +71,10 @@ export {
 } from './durable-approval-registry';
 export {
   endOfRow,
+  endGuestRoleApprovals,
   endPendingApprovals,
   expireApproval,
+  guestRequestEndedNote,
   patchSavedPart,
   settleChatApprovals,
   settleToolParts,

@@ -1,9 +1,11 @@
 import 'server-only';
 import { betterAuth } from 'better-auth';
 import { admin, anonymous } from 'better-auth/plugins';
+import { endGuestRoleApprovals } from '@/lib/approvals';
 import { getConfig } from '@/lib/config';
 import { type Db, engineOf, getDb, linkGuestToAccount, recordAccountEvent } from '@/lib/db';
 import { clientAddressHeader } from '@/lib/http/client-address';
+import { getApprovalRegistry } from '@/lib/server/stores';
 import { siteAddressOf } from '@/lib/http/site-origin';
 import { resolveAuthSecret } from './auth-secret';
 import { minPasswordLength } from './password-policy';
@@ -83,8 +85,10 @@ function createAuth(db: Db) {
     plugins: [
       anonymous({
         // A guest who signs up or signs in keeps what they made as a guest; their audit rows
-        // keep the guest's id and count as the account's (lib/db/guest-links.ts).
+        // keep the guest's id and count as the account's (lib/db/guest-links.ts). Requests
+        // the guest made to a role end first: the account may hold that role.
         onLinkAccount: async ({ anonymousUser, newUser }) => {
+          await endGuestRoleApprovals(db, getApprovalRegistry(), anonymousUser.user.id);
           await linkGuestToAccount(db, anonymousUser.user.id, newUser.user.id);
         },
       }),
