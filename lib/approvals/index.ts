@@ -70,8 +70,8 @@ export {
   recordExecution,
 } from './durable-approval-registry';
 export {
-  endOfRow,
   endGuestRoleApprovals,
+  endOfRow,
   endPendingApprovals,
   expireApproval,
   guestRequestEndedNote,
