@@ -4,7 +4,8 @@ import { ChatPage } from './pages/chat';
 
 /*
  * Runs in the project whose server has an approval policy: a ticket titled "需要主管"
- * waits for someone holding the role `supervisor`, never for the requester.
+ * waits for someone holding the role `supervisor`, never for the requester. Only a
+ * signed-in user with a verified email may ask a supervisor; a guest is told to sign in.
  */
 
 /** The operators' CLI against the approvers server's database (`npm run users -- …`). */
@@ -15,15 +16,45 @@ function users(...args: string[]): void {
   });
 }
 
-test('a guest asks, a supervisor approves on the approval page, the guest sees the result and the reply live', async ({
+/** Signs the browser of `page` up and in as a verified account (its guest's chats come along), then reloads. */
+async function signInVerified(
+  page: import('@playwright/test').Page,
+  baseURL: string | undefined,
+  name: string,
+) {
+  const email = `requester-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  const password = 'a long unusual passphrase for tests';
+  const signUp = await page.request.post('/api/auth/sign-up/email', {
+    data: { email, password, name },
+    headers: { origin: baseURL ?? '' },
+  });
+  expect(signUp.ok()).toBe(true);
+  users('verify', email);
+  const signIn = await page.request.post('/api/auth/sign-in/email', {
+    data: { email, password },
+    headers: { origin: baseURL ?? '' },
+  });
+  expect(signIn.ok()).toBe(true);
+  await page.reload();
+}
+
+test('a guest who asks for a supervisor gets no card and is told to sign in', async ({ chatPage }) => {
+  await chatPage.goto('/');
+  await chatPage.send('帮我创建一个工单：需要主管');
+  await expect(chatPage.agentMessages.last()).toContainText('请登录后再向主管申请', { timeout: 15_000 });
+  await expect(chatPage.page.getByTestId('approval-waiting-for')).toHaveCount(0);
+});
+
+test('a signed-in user asks, a supervisor approves on the approval page, the requester sees the result and the reply live', async ({
   chatPage,
   browser,
   baseURL,
 }) => {
   await chatPage.goto('/');
+  await signInVerified(chatPage.page, baseURL, '申请人');
   await chatPage.send('帮我创建一个工单：需要主管');
   const card = chatPage.toolCards('createTicket').last();
-  // The guest's card says whom it waits for, and offers no Allow: the step is not theirs.
+  // The requester's card says whom it waits for, and offers no Allow: the step is not theirs.
   await expect(card.getByTestId('approval-waiting-for')).toHaveText('等待主管批准 · 0 / 1');
   await expect(chatPage.allowButton(card)).toHaveCount(0);
   await expect(chatPage.denyButton(card)).toBeEnabled();
@@ -55,13 +86,13 @@ test('a guest asks, a supervisor approves on the approval page, the guest sees t
   await supervisor.allowButton(approverCard).click();
   await expect(approverCard.getByText('已允许', { exact: true })).toBeVisible();
 
-  // The guest's page learns of it without a reload: the card settles and the reply streams in.
+  // The requester's page learns of it without a reload: the card settles and the reply streams in.
   await expect(card.getByText('已允许', { exact: true })).toBeVisible({ timeout: 15_000 });
   const ticketId = await chatPage.ticketIdIn(card);
   await expect(chatPage.agentMessages.last()).toContainText(ticketId, { timeout: 15_000 });
   await supervisorContext.close();
 
-  // The guest's activity names who decided, the rule that asked, and the wait.
+  // The requester's activity names who decided, the rule that asked, and the wait.
   await chatPage.page.goto('/activity');
   const decision = chatPage.page.getByTestId('audit-decision').first();
   await expect(decision).toContainText('决定人：王主管');
@@ -75,6 +106,7 @@ test('the approval page is the 404 page for a signed-in account that may not dec
   baseURL,
 }) => {
   await chatPage.goto('/');
+  await signInVerified(chatPage.page, baseURL, '申请人');
   await chatPage.send('帮我创建一个工单：需要主管');
   const card = chatPage.toolCards('createTicket').last();
   await expect(card.getByTestId('approval-waiting-for')).toBeVisible();
@@ -134,7 +166,7 @@ async function supervisorInbox(
   return { context, page };
 }
 
-test('a supervisor’s inbox receives a guest’s request live and decides it by keyboard; the guest’s page and a second inbox follow', async ({
+test('a supervisor’s inbox receives a signed-in user’s request live and decides it by keyboard; the requester’s page and a second inbox follow', async ({
   chatPage,
   browser,
   baseURL,
@@ -142,6 +174,7 @@ test('a supervisor’s inbox receives a guest’s request live and decides it by
   const first = await supervisorInbox(browser, baseURL, '主管甲', 'first');
   const second = await supervisorInbox(browser, baseURL, '主管乙', 'second');
   await chatPage.goto('/');
+  await signInVerified(chatPage.page, baseURL, '申请人');
   await chatPage.send('帮我创建一个工单：需要主管');
   const card = chatPage.toolCards('createTicket').last();
   await expect(card.getByTestId('approval-waiting-for')).toHaveText('等待主管批准 · 0 / 1');
@@ -171,7 +204,7 @@ test('a supervisor’s inbox receives a guest’s request live and decides it by
   await expect(mine).toBeFocused();
   await first.page.keyboard.press('a');
 
-  // The guest's card settles live; the item leaves both inboxes.
+  // The requester's card settles live; the item leaves both inboxes.
   await expect(card.getByText('已允许', { exact: true })).toBeVisible({ timeout: 15_000 });
   for (const { page } of [first, second]) {
     await expect(page.locator(`[data-inbox-item="${approvalId}"]`)).toHaveCount(0, { timeout: 15_000 });
@@ -193,6 +226,7 @@ test('in the inbox, d opens the reason of a denial, and letters typed there stay
 }) => {
   const inbox = await supervisorInbox(browser, baseURL, '主管丙', 'third');
   await chatPage.goto('/');
+  await signInVerified(chatPage.page, baseURL, '申请人');
   await chatPage.send('帮我创建一个工单：需要主管');
   const card = chatPage.toolCards('createTicket').last();
   await expect(card.getByTestId('approval-waiting-for')).toBeVisible();

@@ -79,7 +79,7 @@ export async function AuditLogPage({
     const detail = row.detail;
     if (detail === null || detail === undefined) return [];
     return [
-      ...(detail.policy ? [text.byPolicy] : []),
+      ...(detail.policy ? [detail.signInRequired ? text.signInRequired : text.byPolicy] : []),
       ...(detail.deciders?.length
         ? [text.decidedBy(detail.deciders.map((id) => names.get(id) ?? id).join(', '))]
         : []),

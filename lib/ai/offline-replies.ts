@@ -155,6 +155,12 @@ export function failureReply(
           ? `审批请求已超时，没有人确认，所以${nothingDone}。如果仍然需要，请重新发起请求。`
           : `The approval request expired before anyone answered, so ${nothingDone}. Ask again if you still need it.`;
       }
+      if (outcome.reason === 'sign_in_required') {
+        // Nobody declined: a supervisor is asked only by a known (signed-in, verified) requester.
+        return zh
+          ? `这个请求需要主管审批，只有登录并验证了邮箱的用户才能向主管发起审批，所以${nothingDone}。请登录后再向主管申请。`
+          : `This request needs a supervisor’s approval, and only a signed-in user with a verified email can ask for it, so ${nothingDone}. Please sign in to ask a supervisor.`;
+      }
       if (outcome.reason === 'policy') {
         // Nobody declined: the approval policy does not allow this call at all.
         return zh
@@ -211,6 +217,11 @@ function partialDenialReply(
     : zh
       ? '它没有执行'
       : 'it was not run';
+  if (outcome.reason === 'sign_in_required') {
+    return zh
+      ? `「${subject}」需要主管审批，${notDone}。请登录并验证邮箱后再向主管申请。`
+      : `“${subject}” needs a supervisor’s approval, so ${notDone}. Please sign in with a verified email to ask a supervisor.`;
+  }
   if (outcome.reason === 'policy') {
     return zh
       ? `按照审批规则，「${subject}」不能办理，${notDone}。`

@@ -4,9 +4,24 @@ import type { UIMessage } from 'ai';
 export type ToolPart = Extract<UIMessage['parts'][number], { toolCallId: string }>;
 
 /** Why an approval did not end in an allow, as the card and the model tell them apart. */
-export type DenialCode = 'denied' | 'timeout' | 'aborted' | 'closed' | 'superseded' | 'policy';
+export type DenialCode =
+  | 'denied'
+  | 'timeout'
+  | 'aborted'
+  | 'closed'
+  | 'superseded'
+  | 'policy'
+  | 'sign_in_required';
 
-const denialCodes: readonly string[] = ['denied', 'timeout', 'aborted', 'closed', 'superseded', 'policy'];
+const denialCodes: readonly string[] = [
+  'denied',
+  'timeout',
+  'aborted',
+  'closed',
+  'superseded',
+  'policy',
+  'sign_in_required',
+];
 
 /** True for a tool part (static `tool-*` or `dynamic-tool`). */
 export function isToolPart(part: UIMessage['parts'][number]): part is ToolPart {

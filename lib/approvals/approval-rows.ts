@@ -274,6 +274,27 @@ export async function listChatApprovals(
   return rows.map(toApproval);
 }
 
+/** One requester's pending approvals with a role step (someone else must decide), oldest first. */
+export async function listPendingRoleApprovalsOf(db: Db, ownerId: string): Promise<ApprovalRecord[]> {
+  const rows = await db
+    .selectFrom('approvals')
+    .selectAll()
+    .where('owner_id', '=', ownerId)
+    .where('status', '=', 'pending')
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('approval_steps')
+          .select('approval_steps.approval_id')
+          .whereRef('approval_steps.approval_id', '=', 'approvals.id')
+          .where('approval_steps.kind', '=', 'role'),
+      ),
+    )
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map(toApproval);
+}
+
 /** Where a page of {@link listDecidableApprovals} starts: after this row. */
 export type ApprovalCursor = { createdAt: string; id: string };
 

@@ -56,7 +56,9 @@ export function assertTransition(from: ApprovalStatus, to: ApprovalStatus): void
 export type DeniedStatus = 'denied' | 'expired' | 'stopped' | 'superseded' | 'closed';
 
 /** The denial reason the model and the card see for each way a pending approval ends. */
-export const reasonByStatus: Readonly<Record<DeniedStatus, Exclude<DenialReason, 'policy'>>> = {
+export const reasonByStatus: Readonly<
+  Record<DeniedStatus, Exclude<DenialReason, 'policy' | 'sign_in_required'>>
+> = {
   denied: 'denied',
   expired: 'timeout',
   stopped: 'aborted',

@@ -70,9 +70,11 @@ export {
   recordExecution,
 } from './durable-approval-registry';
 export {
+  endGuestRoleApprovals,
   endOfRow,
   endPendingApprovals,
   expireApproval,
+  guestRequestEndedNote,
   patchSavedPart,
   settleChatApprovals,
   settleToolParts,

@@ -18,6 +18,7 @@ import {
   claimDecision,
   getApproval,
   listChatApprovals,
+  listPendingRoleApprovalsOf,
   moveApproval,
 } from './approval-rows';
 import {
@@ -180,6 +181,47 @@ export async function endPendingApprovals(
       await auditApprovalEnd(db, row, status);
       const denial = toolDenial(reasonByStatus[status], row.toolName);
       await patchSavedPart(db, row, { kind: 'denied', reason: denial.reason, message: denial.message });
+    }
+  }
+  return ended;
+}
+
+/** The note a guest's request to a role ends with when the guest becomes an account. */
+export const guestRequestEndedNote =
+  'Asked as a guest, who has since signed in: a supervisor is asked only by a signed-in, verified user. Ask again.';
+
+/**
+ * Ends denied every pending approval of `guestId` that waits on a role step, before the
+ * guest's rows become an account's: the account might hold that role, and four eyes must
+ * never end with one person both asking and deciding (see
+ * docs/decisions/2026-12-02-a-guest-is-an-identity-too.md). Each row moves by
+ * compare-and-set, so a decision that got there first keeps it; the waiting call is woken
+ * wherever it waits, and a row no turn holds any more is audited and settled here.
+ * Returns how many approvals this ended.
+ */
+export async function endGuestRoleApprovals(
+  db: Db,
+  registry: ApprovalRegistry,
+  guestId: string,
+): Promise<number> {
+  let ended = 0;
+  for (const row of await listPendingRoleApprovalsOf(db, guestId)) {
+    const note = guestRequestEndedNote;
+    if (!(await moveApproval(db, row.id, 'pending', 'denied', { decision: { note } }))) continue;
+    ended += 1;
+    publishApprovalEvent({ type: 'changed', approvalId: row.id, chatId: row.chatId });
+    announceApproval(db, row.id, { type: 'approval.settled', status: 'denied' });
+    let woken = false;
+    try {
+      woken = await registry.resolve(row.id, row.chatId, false, row.ownerId ?? undefined);
+    } catch {
+      // Redis unreachable: nobody can be woken; the saved message is settled below.
+    }
+    if (!woken && (await claimDecision(db, row.id, 'denied'))) {
+      const settled = { ...row, status: 'denied' as const, note };
+      await auditApprovalEnd(db, settled, 'denied');
+      const denial = toolDenial('denied', row.toolName, note);
+      await patchSavedPart(db, settled, { kind: 'denied', reason: denial.reason, message: denial.message });
     }
   }
   return ended;

@@ -1,10 +1,12 @@
 import 'server-only';
 import { betterAuth } from 'better-auth';
 import { admin, anonymous } from 'better-auth/plugins';
+import { endGuestRoleApprovals } from '@/lib/approvals';
 import { getConfig } from '@/lib/config';
-import { type Db, engineOf, getDb, moveUserRows, recordAccountEvent } from '@/lib/db';
+import { type Db, engineOf, getDb, linkGuestToAccount, recordAccountEvent } from '@/lib/db';
 import { clientAddressHeader } from '@/lib/http/client-address';
 import { siteAddressOf } from '@/lib/http/site-origin';
+import { getApprovalRegistry } from '@/lib/server/stores';
 import { resolveAuthSecret } from './auth-secret';
 import { minPasswordLength } from './password-policy';
 import { verificationLinkLifeSeconds } from './verification-binding';
@@ -82,9 +84,12 @@ function createAuth(db: Db) {
     // No cookie cache: every request reads the session, so sign-out and a ban apply to the next one.
     plugins: [
       anonymous({
-        // A guest who signs up or signs in keeps what they made as a guest.
+        // A guest who signs up or signs in keeps what they made as a guest; their audit rows
+        // keep the guest's id and count as the account's (lib/db/guest-links.ts). Requests
+        // the guest made to a role end first: the account may hold that role.
         onLinkAccount: async ({ anonymousUser, newUser }) => {
-          await moveUserRows(db, anonymousUser.user.id, newUser.user.id);
+          await endGuestRoleApprovals(db, getApprovalRegistry(), anonymousUser.user.id);
+          await linkGuestToAccount(db, anonymousUser.user.id, newUser.user.id);
         },
       }),
       // Only ban, unban and list users are reachable (app/api/auth/[...all]/admin-endpoints.ts).

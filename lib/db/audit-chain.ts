@@ -16,6 +16,8 @@ export type AuditDetail = {
   waitMs?: number;
   /** A policy rule refused the call without a card. */
   policy?: true;
+  /** …because its rule needs a role's approval and the requester was a guest or unverified. */
+  signInRequired?: true;
 };
 
 /** The `prev_hash` of the first row of the chain: there is no row before it. */

@@ -224,7 +224,7 @@ export async function listAuditExportRows(
 
 /** Filters of {@link listAuditRows}; every one is optional except `limit`. */
 export type AuditQuery = {
-  /** One user's rows; absent: every user's (admins). */
+  /** One user's rows (with those they wrote as a guest before signing in); absent: every user's (admins). */
   userId?: string;
   chatId?: string;
   toolName?: string;
@@ -241,7 +241,22 @@ export async function listAuditRows(
   const records = await db
     .selectFrom('tool_audit')
     .selectAll()
-    .$if(userId !== undefined, (query) => query.where('user_id', '=', userId as string))
+    .$if(userId !== undefined, (query) =>
+      query.where((eb) =>
+        eb.or([
+          eb('user_id', '=', userId as string),
+          // Rows written as a guest keep the guest's id (the chain covers it) and stay theirs.
+          eb(
+            'user_id',
+            'in',
+            eb
+              .selectFrom('guest_link')
+              .select('guest_link.guest_id')
+              .where('guest_link.user_id', '=', userId as string),
+          ),
+        ]),
+      ),
+    )
     .$if(chatId !== undefined, (query) => query.where('chat_id', '=', chatId as string))
     .$if(toolName !== undefined, (query) => query.where('tool_name', '=', toolName as string))
     .$if(outcome !== undefined, (query) => query.where('outcome', '=', outcome as string))

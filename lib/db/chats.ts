@@ -164,32 +164,6 @@ export async function deleteChat(db: Db, id: string): Promise<boolean> {
 }
 
 /**
- * Gives everything `fromUserId` owns to `toUserId`, in one transaction: a guest who signs up
- * or signs in keeps their chats, tickets, to-dos and audit history.
- */
-export async function moveUserRows(db: Db, fromUserId: string, toUserId: string): Promise<void> {
-  await writeTransaction(db, async (transaction) => {
-    await transaction
-      .updateTable('chats')
-      .set({ owner_id: toUserId })
-      .where('owner_id', '=', fromUserId)
-      .execute();
-    await transaction
-      .updateTable('approvals')
-      .set({ owner_id: toUserId })
-      .where('owner_id', '=', fromUserId)
-      .execute();
-    for (const table of ['tickets', 'todos', 'tool_audit'] as const) {
-      await transaction
-        .updateTable(table)
-        .set({ user_id: toUserId })
-        .where('user_id', '=', fromUserId)
-        .execute();
-    }
-  });
-}
-
-/**
  * Saves one message of a chat: replaces it where it is stored, or appends it after the
  * last one. A turn saves only the messages it makes, so two turns of one chat (one
  * ending while the next begins) never overwrite each other's messages.

@@ -11,6 +11,7 @@ export * from './chats';
 export * from './database-unavailable';
 export * from './engine';
 export { getDb } from './get-db';
+export * from './guest-links';
 export * from './knowledge';
 export { type Migration, migrate, migrations } from './migrations';
 export * from './money';

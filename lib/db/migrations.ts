@@ -485,6 +485,21 @@ export const migrations: readonly Migration[] = [
         'CREATE INDEX IF NOT EXISTS approval_steps_decided_by ON approval_steps (decided_by, decided_at, approval_id)',
       ]),
   },
+  {
+    // A guest who signs up or signs in is linked to the account (lib/db/guest-links.ts):
+    // audit rows keep the guest's id, as the hash chain covers it, and readers of a user's own
+    // rows include the guests linked to them. One link per guest: the first sign-in wins.
+    name: 'guest links',
+    up: (db) =>
+      run(db, [
+        `CREATE TABLE IF NOT EXISTS guest_link (
+          guest_id TEXT PRIMARY KEY,
+          user_id TEXT NOT NULL,
+          linked_at TEXT NOT NULL
+        )`,
+        'CREATE INDEX IF NOT EXISTS guest_link_user_id ON guest_link (user_id)',
+      ]),
+  },
 ];
 
 const outcomesWithUndone = [...outcomesWithApprovedByRule, 'undone'];

@@ -262,6 +262,16 @@ export type ToolEffectTable = {
   undone_at: number | null;
 };
 
+/**
+ * A guest session that became an account (sign-up or sign-in): the guest's audit rows keep
+ * the guest's id, and count as the account's. No foreign key: the guest user is deleted.
+ */
+export type GuestLinkTable = {
+  guest_id: string;
+  user_id: string;
+  linked_at: string;
+};
+
 /** One approval webhook event and its delivery (see `lib/webhooks`). */
 export type WebhookDeliveryTable = {
   /** The event id, sent as `X-Toolgate-Event-Id` and in the body. */
@@ -310,4 +320,5 @@ export type DatabaseSchema = {
   user_role: UserRoleTable;
   account_audit: AccountAuditTable;
   role_bootstrap: RoleBootstrapTable;
+  guest_link: GuestLinkTable;
 };

@@ -43,6 +43,8 @@ const messageByReason: Record<DenialReason, (toolName: string) => string> = {
     `The user sent a new message instead of answering the approval request for this ${toolName} call, so nothing was done. Do not retry this call; answer the new message.`,
   policy: (toolName) =>
     `This ${toolName} call is not allowed by the approval policy, so nothing was done and nobody can approve it. Do not retry this call; tell the user it is not permitted.`,
+  sign_in_required: (toolName) =>
+    `This ${toolName} call needs the approval of a supervisor (someone holding a role), and only a signed-in user with a verified email can ask for that, so nothing was done and no request was sent. Do not retry this call; tell the user to sign in with a verified email to ask a supervisor.`,
 };
 
 /** The label in front of a person's note inside `message`, so a reader of the message alone finds it. */
@@ -102,6 +104,8 @@ export type ApprovalDecisionEvent = DecisionRecord & {
   toolCallId: string;
   /** A policy rule refused the call without a card. */
   policy?: true;
+  /** Refused without a card: the rule needs a role's approval and the requester is not signed in and verified. */
+  signInRequired?: true;
   /** Ran without a card: the tool is allowed for this chat. */
   byRule?: true;
   /** Ran with the input the person edited. */
@@ -117,7 +121,7 @@ export type ApprovalDecisionEvent = DecisionRecord & {
  */
 export type ApprovalAsk =
   | { kind: 'run' }
-  | { kind: 'deny'; rule: string }
+  | { kind: 'deny'; rule: string; reason?: Extract<DenialReason, 'policy' | 'sign_in_required'> }
   | { kind: 'confirm'; timeoutMs?: number; steps?: readonly ApprovalStep[]; rule?: string };
 
 /** Options of {@link wrapToolsWithApproval}. */
@@ -175,8 +179,14 @@ export function wrapToolsWithApproval<TOOLS extends ToolSet>(
     const ask: ApprovalAsk = askFor === undefined ? { kind: 'confirm' } : await askFor(toolName, input);
     if (ask.kind === 'run') return finalOutput(execute(input, options));
     if (ask.kind === 'deny') {
-      onDecision?.({ toolCallId, policy: true, rule: ask.rule });
-      return toolDenial('policy', toolName);
+      const reason = ask.reason ?? 'policy';
+      onDecision?.({
+        toolCallId,
+        policy: true,
+        rule: ask.rule,
+        ...(reason === 'sign_in_required' && { signInRequired: true }),
+      });
+      return toolDenial(reason, toolName);
     }
     // "Allow for this chat" stands in only for the requester: never for someone else's step.
     const requesterOnly = ask.steps === undefined || ask.steps.every((step) => step.kind === 'requester');

@@ -87,6 +87,7 @@ export function wrapToolsWithAudit<TOOLS extends ToolSet>(
         ...(decision?.rule !== undefined && { rule: decision.rule }),
         ...(decision?.waitMs !== undefined && { waitMs: decision.waitMs }),
         ...(decision?.policy && { policy: true }),
+        ...(decision?.signInRequired && { signInRequired: true }),
       };
       safeRecord(record, () => {
         const summary = safeSummary(summarize, toolName, editedInputOf(output) ?? input);
@@ -130,8 +131,9 @@ export function wrapToolsWithAudit<TOOLS extends ToolSet>(
 
 /** The outcome a result stands for; `executed` is upgraded to `replayed` by the caller. */
 function outcomeOf(output: unknown): AuditOutcome {
-  // A policy's refusal is a denial; the row's detail says it was the policy's.
-  if (isToolDenial(output)) return output.reason === 'policy' ? 'denied' : output.reason;
+  // A policy's refusal is a denial; the row's detail says it was the policy's (and why).
+  if (isToolDenial(output))
+    return output.reason === 'policy' || output.reason === 'sign_in_required' ? 'denied' : output.reason;
   if (isToolRateLimited(output)) return 'rate_limited';
   return 'executed';
 }

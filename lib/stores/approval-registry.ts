@@ -1,8 +1,17 @@
 /**
  * Why a call was not approved. Every path but an explicit allow denies: fail-closed.
- * `policy`: a policy rule refuses the call outright, without a card.
+ * `policy`: a policy rule refuses the call outright, without a card. `sign_in_required`:
+ * the call needs someone holding a role, and only a signed-in user with a verified email
+ * may ask for that (four eyes need a known requester); refused without a card.
  */
-export type DenialReason = 'denied' | 'timeout' | 'aborted' | 'closed' | 'superseded' | 'policy';
+export type DenialReason =
+  | 'denied'
+  | 'timeout'
+  | 'aborted'
+  | 'closed'
+  | 'superseded'
+  | 'policy'
+  | 'sign_in_required';
 
 /** Who must allow a call: the chat's user, or anyone holding a role other than the requester. */
 export type ApprovalStep = { kind: 'requester' } | { kind: 'role'; role: string };

@@ -42,9 +42,9 @@ describe('an approval status', () => {
 
   it('is read from a walk of the real sources', () => {
     expect(files).toContain('lib/chat/resolve-approval.ts');
-    expect(files).toContain('lib/db/chats.ts');
+    expect(files).toContain('lib/db/guest-links.ts');
     expect(files).not.toContain('lib/approvals/approval-rows.ts');
-    expect(statementsOn(read('lib/db/chats.ts'))).toHaveLength(1); // A guest's rows move to their account.
+    expect(statementsOn(read('lib/db/guest-links.ts'))).toHaveLength(1); // A guest's rows move to their account.
   });
 
   it('is written by no code outside lib/approvals/: no status in any statement on the approval tables', () => {

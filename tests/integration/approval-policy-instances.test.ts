@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { signUpApproverOn, writePolicyFile } from '../support/approval-policy';
-import { guestCookie, postChat, sessionFetch, singleMessageChat } from '../support/http-chat';
+import { postChat, sessionFetch, singleMessageChat } from '../support/http-chat';
 import { type NextServer, startNextServer } from '../support/next-server';
 import { createEmptyDatabase } from '../support/test-database';
 
@@ -36,7 +36,13 @@ describe('approvals decided by other people, across processes', () => {
     };
     let server = await startNextServer(environment);
     servers.push(server);
-    const requester = await guestCookie(server.url);
+    // Only a signed-in, verified user may ask a supervisor.
+    const requester = await signUpApproverOn(
+      server.url,
+      'restart-req@example.com',
+      undefined,
+      database.environment,
+    );
     const supervisor = await signUpApproverOn(
       server.url,
       'restart-sup@example.com',
@@ -85,7 +91,7 @@ describe('approvals decided by other people, across processes', () => {
     };
     const [a, b] = await Promise.all([startNextServer(environment), startNextServer(environment)]);
     servers.push(a, b);
-    const requester = await guestCookie(a.url);
+    const requester = await signUpApproverOn(a.url, 'pair-req@example.com', undefined, database.environment);
     const first = await signUpApproverOn(a.url, 'pair-sup1@example.com', 'supervisor', database.environment);
     const second = await signUpApproverOn(b.url, 'pair-sup2@example.com', 'supervisor', database.environment);
     // B has not used Redis yet: its first decision still reaches the requester's page on A.

@@ -8,12 +8,17 @@ import { POST as approve } from '@/app/api/chat/approve/route';
 import { POST as chat } from '@/app/api/chat/route';
 import { GET as readChat } from '@/app/api/chats/[id]/route';
 import { GET as tickets } from '@/app/api/tickets/route';
+import { guestRequestEndedNote, requestApproval } from '@/lib/approvals';
+import { getSessionUser } from '@/lib/auth/session-user';
+import { findAccountByEmail, getDb, listRefunds, markEmailVerified } from '@/lib/db';
 import { revokeRoleOf, signUpWithRole, writePolicyFile } from '../support/approval-policy';
+import { signIn, signUp } from '../support/auth-client';
 import {
   ChatStreamReader,
   defaultTestCookie,
   getRequest,
   jsonRequest,
+  setDefaultTestCookie,
   userMessage,
 } from '../support/chat-client';
 import { configureServerOn, signInGuest } from '../support/server-env';
@@ -92,6 +97,8 @@ describe.each(databaseEngines)('approvals decided by other people on %s', (engin
     await configureServerOn(engine, { TOOLGATE_POLICY: policy, TOOLGATE_PARK_AFTER_MS: '50' });
     supervisor = await signUpWithRole(`sup1-${engine}@example.com`, 'supervisor');
     second = await signUpWithRole(`sup2-${engine}@example.com`, 'supervisor');
+    // Only a signed-in, verified user may ask a supervisor: the requester of these tests is one.
+    setDefaultTestCookie((await signUpWithRole(`requester-${engine}@example.com`)).cookie);
   });
 
   it('refuses a call a rule denies without a card: a policy denial for the model, audited', async () => {
@@ -315,5 +322,128 @@ describe.each(databaseEngines)('approvals decided by other people on %s', (engin
       .toBe('expired');
     expect((await decide(request.approvalId, supervisor.cookie, true)).status).toBe(404);
     expect((await auditRows()).rows.map((row) => row.outcome)).toContain('timeout');
+  });
+});
+
+const supervisorPassword = 'a long unusual passphrase for tests';
+const bigRefund = 'refund $80 on A1002, it arrived broken';
+
+async function userIdOf(cookie: string): Promise<string> {
+  return (await getSessionUser(new Headers({ cookie })))?.id as string;
+}
+
+async function refundsOf(userId: string) {
+  return listRefunds(await getDb(), { userId });
+}
+
+describe.each(databaseEngines)('a guest asking for a supervisor on %s', (engine) => {
+  let supervisor: { cookie: string; id: string };
+  let second: { cookie: string; id: string };
+
+  beforeEach(async () => {
+    await configureServerOn(engine, { TOOLGATE_POLICY: writePolicyFile(), TOOLGATE_PARK_AFTER_MS: '50' });
+    supervisor = await signUpWithRole(`sup1-${engine}@example.com`, 'supervisor');
+    second = await signUpWithRole(`sup2-${engine}@example.com`, 'supervisor');
+  });
+
+  it('gets no card but a sign-in denial the reply explains, in English and Chinese, audited; requester-only calls still ask', async () => {
+    const guest = await signInGuest();
+    const reader = await send('chat-guest', bigRefund, guest);
+    const chunks = await reader.rest();
+    expect(chunks.some((chunk) => chunk.type === 'tool-approval-request')).toBe(false);
+    const output = chunks.find((chunk) => chunk.type === 'tool-output-available') as { output?: unknown };
+    expect(output?.output).toMatchObject({ denied: true, reason: 'sign_in_required' });
+    expect(reader.text()).toContain('Please sign in to ask a supervisor.');
+    const chinese = await send('chat-guest-zh', '订单 A1002 退 80 元，收到时坏了', guest);
+    await chinese.rest();
+    expect(chinese.text()).toContain('请登录后再向主管申请');
+
+    expect(await refundsOf(await userIdOf(guest))).toEqual([]);
+    expect((await inbox(supervisor.cookie)).body.approvals).toEqual([]);
+    const rows = (await auditRows(guest)).rows;
+    expect(rows.map((row) => row.outcome)).toEqual(['denied', 'denied']);
+    expect(rows[0].detail).toMatchObject({ policy: true, signInRequired: true, rule: expect.any(String) });
+
+    // A call only its requester decides needs no known identity: the guest's card shows.
+    const own = await send('chat-guest-own', 'create a ticket: printer', guest);
+    expect((await own.until('tool-approval-request')).approvalId).toEqual(expect.any(String));
+  });
+
+  it('asks a supervisor for the same request once the guest has signed up and verified', async () => {
+    const guest = await signInGuest();
+    await (await send('chat-later', bigRefund, guest)).rest();
+    const email = `newcomer-${engine}@example.com`;
+    expect((await signUp(email, supervisorPassword, { cookie: guest })).response.status).toBe(200);
+    const db = await getDb();
+    const account = await findAccountByEmail(db, email);
+    await markEmailVerified(db, account?.id as string);
+    const { response, cookie } = await signIn(email, supervisorPassword, { cookie: guest });
+    expect(response.status).toBe(200);
+
+    const reader = await send('chat-later', bigRefund, cookie);
+    const request = await reader.until('tool-approval-request');
+    await reader.rest();
+    expect((await view(request.approvalId, cookie)).body.steps).toEqual([
+      { kind: 'role', role: 'supervisor' },
+    ]);
+    expect((await decide(request.approvalId, supervisor.cookie, true)).body).toEqual({ status: 'approved' });
+    await expect.poll(async () => (await refundsOf(account?.id as string)).length).toBe(1);
+  });
+
+  it('never lets a guest who signs in as the supervisor approve their own request', async () => {
+    const guest = await signInGuest();
+    await (await send('chat-self', bigRefund, guest)).rest();
+    // Nothing reaches the supervisor, who could otherwise allow it and then sign in as the guest.
+    expect((await inbox(supervisor.cookie)).body.approvals).toEqual([]);
+    const { cookie } = await signIn(`sup1-${engine}@example.com`, supervisorPassword, { cookie: guest });
+    expect(await userIdOf(cookie)).toBe(supervisor.id);
+
+    const reader = await send('chat-self', bigRefund, cookie);
+    const request = await reader.until('tool-approval-request');
+    await reader.rest();
+    expect((await decide(request.approvalId, cookie, true)).status).toBe(404);
+    expect((await inbox(cookie)).body.approvals).toEqual([]);
+    expect((await decide(request.approvalId, second.cookie, true)).body).toEqual({ status: 'approved' });
+    await expect.poll(async () => (await refundsOf(supervisor.id)).length).toBe(1);
+  });
+
+  it('ends denied a request to a role a guest made earlier when the guest signs in as a supervisor, and keeps the supervisor off the requester side', async () => {
+    const guest = await signInGuest();
+    const guestId = await userIdOf(guest);
+    // Asked before guests were refused (an older release): one step to go, and one the supervisor filled.
+    const asked = async (id: string, steps: number) =>
+      requestApproval(await getDb(), {
+        id,
+        chatId: `chat-${id}`,
+        ownerId: guestId,
+        messageId: `message-${id}`,
+        toolCallId: `call-${id}`,
+        toolName: 'issueRefund',
+        worker: 'refund',
+        input: { orderId: 'A1002', amount: 80, reason: 'broken' },
+        expiresAt: Date.now() + 3_600_000,
+        steps: Array.from({ length: steps }, () => ({ kind: 'role' as const, role: 'supervisor' })),
+      });
+    await asked('open', 1);
+    await asked('half', 2);
+    expect((await decide('half', supervisor.cookie, true)).body).toEqual({ status: 'waiting' });
+
+    await signIn(`sup1-${engine}@example.com`, supervisorPassword, { cookie: guest });
+
+    for (const approvalId of ['open', 'half']) {
+      expect((await decide(approvalId, second.cookie, true)).status).toBe(404);
+      const seen = await view(approvalId, supervisor.cookie);
+      expect(seen.body.status).toBe('denied');
+    }
+    // The approval the supervisor decided a step of still names the guest as its requester.
+    const half = await view('half', supervisor.cookie);
+    expect(half.body.requester.name).not.toBe(`sup1-${engine}`);
+    const rows = (await auditRows(supervisor.cookie)).rows as {
+      outcome: string;
+      detail: { note?: string };
+    }[];
+    expect(
+      rows.filter((row) => row.detail?.note === guestRequestEndedNote).map((row) => row.outcome),
+    ).toEqual(['denied', 'denied']);
   });
 });

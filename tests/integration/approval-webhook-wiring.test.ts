@@ -4,7 +4,13 @@ import { POST as chat } from '@/app/api/chat/route';
 import { getDb } from '@/lib/db';
 import { createWebhookDeliveryLoop, type WebhookDeliveryLoop } from '@/lib/webhooks/webhook-delivery-loop';
 import { signUpWithRole, writePolicyFile } from '../support/approval-policy';
-import { ChatStreamReader, defaultTestCookie, jsonRequest, userMessage } from '../support/chat-client';
+import {
+  ChatStreamReader,
+  defaultTestCookie,
+  jsonRequest,
+  setDefaultTestCookie,
+  userMessage,
+} from '../support/chat-client';
 import { configureServerOn } from '../support/server-env';
 import { databaseEngines } from '../support/test-database';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -37,6 +43,8 @@ describe.each(databaseEngines)('the approval webhook, from the approval life cyc
       TOOLGATE_WEBHOOK_SECRET: secret,
     });
     loop = createWebhookDeliveryLoop({ db: getDb, url: receiver.url, secret, intervalMs: 50 });
+    // Only a signed-in, verified user may ask a supervisor: the requester of these tests is one.
+    setDefaultTestCookie((await signUpWithRole(`hook-req-${engine}@example.com`)).cookie);
   });
 
   afterEach(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { signUpApproverOn, writePolicyFile } from '../support/approval-policy';
-import { guestCookie, postChat, sessionFetch, singleMessageChat } from '../support/http-chat';
+import { postChat, sessionFetch, singleMessageChat } from '../support/http-chat';
 import { type NextServer, startNextServer } from '../support/next-server';
 import { createEmptyDatabase } from '../support/test-database';
 
@@ -35,7 +35,8 @@ describe('the approvers’ inbox across instances', () => {
     };
     const [a, b] = await Promise.all([startNextServer(environment), startNextServer(environment)]);
     servers.push(a, b);
-    const requester = await guestCookie(a.url);
+    // Only a signed-in, verified user may ask a supervisor.
+    const requester = await signUpApproverOn(a.url, 'inbox-req@example.com', undefined, database.environment);
     const onA = await signUpApproverOn(a.url, 'inbox-a@example.com', 'supervisor', database.environment);
     const onB = await signUpApproverOn(b.url, 'inbox-b@example.com', 'supervisor', database.environment);
     const inbox = async () =>

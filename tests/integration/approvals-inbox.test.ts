@@ -11,6 +11,7 @@ import {
   defaultTestCookie,
   getRequest,
   jsonRequest,
+  setDefaultTestCookie,
   userMessage,
 } from '../support/chat-client';
 import { configureServerOn } from '../support/server-env';
@@ -136,6 +137,8 @@ describe.each(databaseEngines)('the approvers’ inbox on %s', (engine) => {
     await configureServerOn(engine, { TOOLGATE_POLICY: writePolicyFile(), TOOLGATE_PARK_AFTER_MS: '50' });
     supervisor = await signUpWithRole(`inbox-sup1-${engine}@example.com`, 'supervisor');
     second = await signUpWithRole(`inbox-sup2-${engine}@example.com`, 'supervisor');
+    // Only a signed-in, verified user may ask a supervisor: the requester of these tests is one.
+    setDefaultTestCookie((await signUpWithRole(`inbox-req-${engine}@example.com`)).cookie);
   });
 
   it('lists each item with what an inbox shows: requester, excerpt, summary, input, steps and deadline', async () => {

@@ -9,7 +9,7 @@ import { signUpUser } from './server-env';
  * A policy file for the approval tests, written against `createTicket` (whose `title`
  * the rules compare): one title is refused, others need one or two supervisors, one a
  * supervisor with a short deadline, one the requester and then a supervisor; every
- * other ticket asks its requester.
+ * other ticket asks its requester. A refund above 50 needs a supervisor.
  */
 export const testPolicy = {
   roles: {},
@@ -39,6 +39,12 @@ export const testPolicy = {
       approvers: ['requester', { role: 'supervisor' }],
     },
     { tool: 'createTicket', approvers: ['requester'] },
+    {
+      tool: 'issueRefund',
+      when: { amount: { gt: 50 } },
+      approvers: [{ role: 'supervisor' }],
+      timeoutMs: 14_400_000,
+    },
   ],
 };
 
