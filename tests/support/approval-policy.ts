@@ -64,6 +64,14 @@ export async function revokeRoleOf(userId: string, role: string): Promise<void> 
   await revokeRole(await getDb(), userId, role);
 }
 
+/** Runs the operators' CLI (`npm run users -- …`) with `environment` (the database, maybe Redis); returns its output. */
+export function runUsersCli(environment: Record<string, string | undefined>, ...args: string[]): string {
+  return execFileSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/users.ts', ...args], {
+    env: { ...process.env, DATABASE_URL: '', ...environment } as NodeJS.ProcessEnv,
+    stdio: 'pipe',
+  }).toString();
+}
+
 /**
  * On a running server: signs up an account (the server allows unverified sign-up), has
  * the operators' CLI verify it and grant `role` on the server's database, then signs in.
@@ -83,13 +91,8 @@ export async function signUpApproverOn(
     body: JSON.stringify({ email, password, name: email.split('@')[0] }),
   });
   if (!signedUp.ok) throw new Error(`sign-up of ${email} answered ${signedUp.status}`);
-  const cli = (...args: string[]) =>
-    execFileSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/users.ts', ...args], {
-      env: { ...process.env, DATABASE_URL: '', ...databaseEnvironment } as NodeJS.ProcessEnv,
-      stdio: 'pipe',
-    });
-  cli('verify', email);
-  if (role !== undefined) cli('grant', email, role);
+  runUsersCli(databaseEnvironment, 'verify', email);
+  if (role !== undefined) runUsersCli(databaseEnvironment, 'grant', email, role);
   const signedIn = await fetch(`${baseUrl}/api/auth/sign-in/email`, {
     method: 'POST',
     headers: json,
