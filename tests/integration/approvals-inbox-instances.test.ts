@@ -92,7 +92,7 @@ describe('the approvers’ inbox across instances', () => {
     await revokedStream.until(': listening');
     await leaverStream.until(': listening');
 
-    const told = runUsersCli(
+    const told = await runUsersCli(
       { ...databaseEnvironment, REDIS_URL: inject('redisUrl') },
       'revoke',
       'inbox-revoked@example.com',

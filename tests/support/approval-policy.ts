@@ -1,7 +1,8 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { findAccountByEmail, getDb, grantRole, revokeRole } from '@/lib/db';
 import { signUpUser } from './server-env';
 
@@ -64,12 +65,21 @@ export async function revokeRoleOf(userId: string, role: string): Promise<void> 
   await revokeRole(await getDb(), userId, role);
 }
 
-/** Runs the operators' CLI (`npm run users -- …`) with `environment` (the database, maybe Redis); returns its output. */
-export function runUsersCli(environment: Record<string, string | undefined>, ...args: string[]): string {
-  return execFileSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/users.ts', ...args], {
-    env: { ...process.env, DATABASE_URL: '', ...environment } as NodeJS.ProcessEnv,
-    stdio: 'pipe',
-  }).toString();
+/**
+ * Runs the operators' CLI (`npm run users -- …`) with `environment` (the database, maybe
+ * Redis); returns its output. Not blocking: meanwhile this process still sees the servers
+ * close idle connections (a blocked one would reuse a closed socket next).
+ */
+export async function runUsersCli(
+  environment: Record<string, string | undefined>,
+  ...args: string[]
+): Promise<string> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['node_modules/tsx/dist/cli.mjs', 'scripts/users.ts', ...args],
+    { env: { ...process.env, DATABASE_URL: '', ...environment } as NodeJS.ProcessEnv },
+  );
+  return stdout;
 }
 
 /**
@@ -91,8 +101,8 @@ export async function signUpApproverOn(
     body: JSON.stringify({ email, password, name: email.split('@')[0] }),
   });
   if (!signedUp.ok) throw new Error(`sign-up of ${email} answered ${signedUp.status}`);
-  runUsersCli(databaseEnvironment, 'verify', email);
-  if (role !== undefined) runUsersCli(databaseEnvironment, 'grant', email, role);
+  await runUsersCli(databaseEnvironment, 'verify', email);
+  if (role !== undefined) await runUsersCli(databaseEnvironment, 'grant', email, role);
   const signedIn = await fetch(`${baseUrl}/api/auth/sign-in/email`, {
     method: 'POST',
     headers: json,
