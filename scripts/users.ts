@@ -13,7 +13,9 @@
  *
  * Exits 0 on success, 1 with a message otherwise (unknown email, bad role name).
  */
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { createClient } from 'redis';
 import { computeRoles } from '../lib/auth/compute-roles';
 import { normalizeEmail } from '../lib/auth/normalize-email';
 import { type AppConfig, ConfigError, parseConfig } from '../lib/config';
@@ -33,6 +35,7 @@ import {
   storePluginRole,
 } from '../lib/db/user-roles';
 import { rolesByEmailOf } from '../lib/policy/policy-roles';
+import { encodeBusMessage, eventBusChannel } from '../lib/server/event-bus-message';
 
 const usage = `Usage: npm run users -- verify <email>
        npm run users -- grant <email> <role>
@@ -41,6 +44,33 @@ const usage = `Usage: npm run users -- verify <email>
        npm run users -- remove-unverified <email>`;
 
 class UsageError extends Error {}
+
+/**
+ * Tells the running servers, over the Redis bus they share (`REDIS_URL`), that what the
+ * user holds open (their inbox and approval-page streams) must end. Without Redis no
+ * server hears it here: those streams end within minutes on their own. A failure is told
+ * in the output, never turned into a failed command (the change is made).
+ */
+async function tellServers(config: AppConfig, userId: string): Promise<string> {
+  if (!config.REDIS_URL) return '';
+  const client = createClient({
+    url: config.REDIS_URL,
+    socket: { connectTimeout: 2_000, reconnectStrategy: false },
+  });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.publish(
+      eventBusChannel,
+      encodeBusMessage(`users-cli-${randomUUID()}`, 'access', { userId }),
+    );
+    return '';
+  } catch (error) {
+    return ` (running servers were not told at once: ${(error as Error).message})`;
+  } finally {
+    client.destroy();
+  }
+}
 
 for (const file of ['.env.local', '.env']) if (existsSync(file)) process.loadEnvFile(file);
 
@@ -112,7 +142,9 @@ async function run(db: Db, config: AppConfig, args: string[]): Promise<string> {
         role === 'admin' && adminEmails.has(account.email)
           ? ' (still admin: the email is in TOOLGATE_ADMIN_EMAILS)'
           : '';
-      return `${removed ? 'Revoked' : 'Did not hold:'} ${role} for ${account.email}${adminNote}; roles now: ${rolesText(await settle())}`;
+      const roles = await settle();
+      const toldNote = removed ? await tellServers(config, account.id) : '';
+      return `${removed ? 'Revoked' : 'Did not hold:'} ${role} for ${account.email}${adminNote}; roles now: ${rolesText(roles)}${toldNote}`;
     }
     case 'roles': {
       if (roleArgument !== undefined) throw new UsageError(usage);
@@ -130,7 +162,8 @@ async function run(db: Db, config: AppConfig, args: string[]): Promise<string> {
         targetUserId: account.id,
         detail: { email: account.email },
       });
-      return `Removed ${account.email} (never verified); the address can be signed up again`;
+      const toldNote = await tellServers(config, account.id);
+      return `Removed ${account.email} (never verified); the address can be signed up again${toldNote}`;
     }
     default:
       throw new UsageError(usage);

@@ -1,74 +1,34 @@
 import 'server-only';
-import { EventEmitter } from 'node:events';
-import { getConfig } from '@/lib/config';
-import { ensureRedisReady, getRedisClient } from '@/lib/stores/redis-client';
-import { createRedisSubscription, type RedisSubscription } from '@/lib/stores/redis-subscription';
+import type { Db } from '@/lib/db/engine';
+import { listenOnBus, publishOnBus } from '@/lib/server/event-bus';
+import { type ApprovalRecord, type ApprovalStepSpec, getApprovalSteps } from './approval-rows';
 
 /**
  * What happened to an approval, told to whoever listens in any instance:
  * - `taken`: a turn took the decision on (the live one, or a continuation);
  * - `changed`: a step was decided, the status moved, or the deadline moved.
+ *
+ * A `changed` event also says who may see the approval: its requester (`ownerId`; null
+ * for a row without one, which anyone may see) and the roles of its role steps. An event
+ * stream decides from these, in memory, whether its viewer hears of it.
  */
-export type ApprovalEvent = { type: 'taken' | 'changed'; approvalId: string; chatId: string };
-
-type Bus = {
-  emitter: EventEmitter;
-  /** This process's id: its own messages come back over Redis and are skipped there. */
-  origin: string;
-  redis?: { subscription: RedisSubscription; publish: (message: string) => Promise<unknown> };
+export type ApprovalEvent = {
+  type: 'taken' | 'changed';
+  approvalId: string;
+  chatId: string;
+  ownerId?: string | null;
+  roles?: readonly string[];
 };
-
-const channel = 'toolgate:approval-events';
-
-/*
- * Keyed on globalThis: route handlers and server actions load separate module
- * instances, and a decision made in one must reach a turn waiting in the other.
- */
-const globalForEvents = globalThis as typeof globalThis & { __toolgateApprovalEvents?: Bus };
-
-function bus(): Bus {
-  let current = globalForEvents.__toolgateApprovalEvents;
-  if (current !== undefined) return current;
-  const emitter = new EventEmitter();
-  // One listener per open approval page or waiting hand-over: not a leak.
-  emitter.setMaxListeners(0);
-  current = { emitter, origin: crypto.randomUUID() };
-  const url = getConfig().REDIS_URL;
-  if (url) {
-    const client = getRedisClient(url);
-    const origin = current.origin;
-    current.redis = {
-      subscription: createRedisSubscription({
-        client,
-        channel,
-        label: 'approval events subscriber',
-        onMessage: (message) => {
-          let parsed: { origin?: unknown; event?: ApprovalEvent };
-          try {
-            parsed = JSON.parse(message);
-          } catch {
-            return;
-          }
-          if (parsed.origin === origin || !isApprovalEvent(parsed.event)) return;
-          emitter.emit('event', parsed.event);
-        },
-      }),
-      // The shared client connects on first use: a publish may be the first.
-      publish: async (message) => {
-        await ensureRedisReady(client);
-        return client.publish(channel, message);
-      },
-    };
-  }
-  globalForEvents.__toolgateApprovalEvents = current;
-  return current;
-}
 
 function isApprovalEvent(value: unknown): value is ApprovalEvent {
   if (typeof value !== 'object' || value === null) return false;
-  const { type, approvalId, chatId } = value as Partial<ApprovalEvent>;
+  const { type, approvalId, chatId, ownerId, roles } = value as Partial<ApprovalEvent>;
   return (
-    (type === 'taken' || type === 'changed') && typeof approvalId === 'string' && typeof chatId === 'string'
+    (type === 'taken' || type === 'changed') &&
+    typeof approvalId === 'string' &&
+    typeof chatId === 'string' &&
+    (ownerId === undefined || ownerId === null || typeof ownerId === 'string') &&
+    (roles === undefined || (Array.isArray(roles) && roles.every((role) => typeof role === 'string')))
   );
 }
 
@@ -78,11 +38,40 @@ function isApprovalEvent(value: unknown): value is ApprovalEvent {
  * of the row), never a decision.
  */
 export function publishApprovalEvent(event: ApprovalEvent): void {
-  const current = bus();
-  current.emitter.emit('event', event);
-  current.redis
-    ?.publish(JSON.stringify({ origin: current.origin, event }))
-    .catch((error: unknown) => console.error('[toolgate] could not publish an approval event:', error));
+  publishOnBus('event', event);
+}
+
+/** The roles an approval's role steps wait for (or waited for), each once. */
+export function rolesOfSteps(steps: readonly ApprovalStepSpec[]): string[] {
+  return [...new Set(steps.flatMap((step) => (step.kind === 'role' ? [step.role] : [])))];
+}
+
+/**
+ * Tells every listener that `row` changed, with who may see it. Reads its steps when the
+ * caller does not hold them: one read per change, however many streams are open; when
+ * that read fails the event goes without roles and each instance reads the row once.
+ */
+export function publishApprovalChange(
+  db: Db,
+  row: Pick<ApprovalRecord, 'id' | 'chatId' | 'ownerId'>,
+  steps?: readonly ApprovalStepSpec[],
+): void {
+  const publish = (roles: string[] | undefined) =>
+    publishApprovalEvent({
+      type: 'changed',
+      approvalId: row.id,
+      chatId: row.chatId,
+      ownerId: row.ownerId,
+      ...(roles !== undefined && { roles }),
+    });
+  if (steps !== undefined) {
+    publish(rolesOfSteps(steps));
+    return;
+  }
+  getApprovalSteps(db, row.id).then(
+    (read) => publish(rolesOfSteps(read)),
+    () => publish(undefined),
+  );
 }
 
 /**
@@ -90,22 +79,13 @@ export function publishApprovalEvent(event: ApprovalEvent): void {
  * called. Resolves once listening has started everywhere (the Redis subscription is up),
  * so whatever the caller checks next cannot miss an event published after it.
  */
-export async function subscribeApprovalEvents(
+export function subscribeApprovalEvents(
   filter: (event: ApprovalEvent) => boolean,
   listener: (event: ApprovalEvent) => void,
 ): Promise<() => void> {
-  const current = bus();
-  const onEvent = (event: ApprovalEvent) => {
-    if (filter(event)) listener(event);
-  };
-  current.emitter.on('event', onEvent);
-  try {
-    await current.redis?.subscription.listen();
-  } catch (error) {
-    // Redis unreachable: this instance still hears its own events.
-    console.error('[toolgate] could not listen for approval events:', error);
-  }
-  return () => current.emitter.off('event', onEvent);
+  return listenOnBus('event', (payload) => {
+    if (isApprovalEvent(payload) && filter(payload)) listener(payload);
+  });
 }
 
 /**

@@ -4,7 +4,7 @@ import { writeTransaction } from '@/lib/db/write-transaction';
 import type { ApprovalDecision, ApprovalPreview } from '@/lib/stores/approval-registry';
 import { announceApproval } from './announce-approval';
 import { keepParkedDeadline, moveParkedDeadline } from './approval-deadlines';
-import { publishApprovalEvent, waitForApprovalEvent } from './approval-events';
+import { publishApprovalChange, publishApprovalEvent, waitForApprovalEvent } from './approval-events';
 import {
   type ApprovalRecord,
   type ApprovalStepRecord,
@@ -33,7 +33,7 @@ import { approvalTiming } from './approval-timing';
 /** request: records a call that starts waiting for a person (status `pending`, its steps open). */
 export async function requestApproval(db: Db, approval: NewApproval): Promise<void> {
   await insertApprovalRow(db, approval);
-  publishApprovalEvent({ type: 'changed', approvalId: approval.id, chatId: approval.chatId });
+  publishApprovalChange(db, approval, approval.steps?.length ? approval.steps : [{ kind: 'requester' }]);
   announceApproval(db, approval.id, { type: 'approval.requested' });
 }
 
@@ -63,7 +63,7 @@ export async function takeWokenDecision(
   }
   if (row === undefined) return { approved: false, reason: 'aborted' };
   if (claimed) {
-    publishApprovalEvent({ type: 'changed', approvalId, chatId: row.chatId });
+    publishApprovalChange(db, row);
     announceApproval(db, approvalId, { type: 'approval.settled', status: row.status });
   }
   if (row.status === 'approved') {
@@ -117,7 +117,7 @@ export async function finishExecution(db: Db, approvalId: string | undefined, ok
   if (approvalId === undefined) return;
   const row = await getApproval(db, approvalId);
   if (await moveApproval(db, approvalId, 'executing', ok ? 'executed' : 'failed')) {
-    if (row !== undefined) publishApprovalEvent({ type: 'changed', approvalId, chatId: row.chatId });
+    if (row !== undefined) publishApprovalChange(db, row);
   }
 }
 
@@ -214,7 +214,8 @@ export async function decideApproval(db: Db, decision: StepDecision, now = Date.
     return { status: 'not-found' };
   }
   if (before.status !== 'pending' || before.expiresAt <= now) return { status: 'not-found', row: before };
-  if (planFor(before, await getApprovalSteps(db, before.id), decision) === undefined) {
+  const stepsBefore = await getApprovalSteps(db, before.id);
+  if (planFor(before, stepsBefore, decision) === undefined) {
     return { status: 'not-found' };
   }
   let outcome: StepOutcome;
@@ -253,7 +254,8 @@ export async function decideApproval(db: Db, decision: StepDecision, now = Date.
     if (error instanceof NotDecidable) return { status: 'not-found' };
     throw error;
   }
-  publishApprovalEvent({ type: 'changed', approvalId: decision.approvalId, chatId: before.chatId });
+  // A decision never changes which roles the steps name: the steps read before tell who may see it.
+  publishApprovalChange(db, before, stepsBefore);
   if (outcome.status === 'approved' || outcome.status === 'denied') {
     announceApproval(db, decision.approvalId, { type: 'approval.settled', status: outcome.status });
   }
@@ -284,6 +286,7 @@ export async function extendApproval(
     return { refused: exhausted ? 'exhausted' : 'not-found' };
   }
   moveParkedDeadline(approvalId, expiresAt);
-  publishApprovalEvent({ type: 'changed', approvalId, chatId });
+  const row = await getApproval(db, approvalId);
+  if (row !== undefined) publishApprovalChange(db, row);
   return { expiresAt };
 }

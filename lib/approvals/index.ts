@@ -7,7 +7,12 @@
  * the row writers in approval-rows.ts are not exported here.
  */
 export { watchPendingDeadlines } from './approval-deadlines';
-export { type ApprovalEvent, publishApprovalEvent, subscribeApprovalEvents } from './approval-events';
+export {
+  type ApprovalEvent,
+  publishApprovalChange,
+  publishApprovalEvent,
+  subscribeApprovalEvents,
+} from './approval-events';
 export {
   awaitTakeOver,
   type Decider,

@@ -5,7 +5,7 @@ import type { Db } from '@/lib/db/engine';
 import { toolDenial } from '@/lib/shells/wrap-tools-with-approval';
 import type { ApprovalRegistry } from '@/lib/stores/approval-registry';
 import { announceApproval } from './announce-approval';
-import { publishApprovalEvent } from './approval-events';
+import { publishApprovalChange } from './approval-events';
 import {
   type ApprovalEnd,
   isToolPart,
@@ -72,7 +72,7 @@ export async function settleToolParts(db: Db, chatId: string, message: UIMessage
     let row = rows.find((candidate) => candidate.toolCallId === part.toolCallId);
     if (row?.status === 'pending') {
       if (await moveApproval(db, row.id, 'pending', 'stopped', { claim: true })) {
-        publishApprovalEvent({ type: 'changed', approvalId: row.id, chatId });
+        publishApprovalChange(db, row);
         announceApproval(db, row.id, { type: 'approval.settled', status: 'stopped' });
       }
       row = { ...row, status: 'stopped' };
@@ -105,7 +105,7 @@ export async function expireApproval(db: Db, approvalId: string, now = Date.now(
   const row = await getApproval(db, approvalId);
   if (row?.status !== 'pending' || row.expiresAt > now) return false;
   if (!(await moveApproval(db, row.id, 'pending', 'expired', { claim: true }))) return false;
-  publishApprovalEvent({ type: 'changed', approvalId: row.id, chatId: row.chatId });
+  publishApprovalChange(db, row);
   announceApproval(db, row.id, { type: 'approval.settled', status: 'expired' });
   await auditApprovalEnd(db, row, 'expired');
   await patchSavedPart(db, row, endOfRow({ ...row, status: 'expired' }) as ApprovalEnd);
@@ -169,7 +169,7 @@ export async function endPendingApprovals(
   for (const row of await listChatApprovals(db, chatId, ['pending'])) {
     if (!(await moveApproval(db, row.id, 'pending', status))) continue;
     ended += 1;
-    publishApprovalEvent({ type: 'changed', approvalId: row.id, chatId });
+    publishApprovalChange(db, row);
     announceApproval(db, row.id, { type: 'approval.settled', status });
     let woken = false;
     try {

@@ -6,6 +6,7 @@ import { getConfig } from '@/lib/config';
 import { type Db, engineOf, getDb, linkGuestToAccount, recordAccountEvent } from '@/lib/db';
 import { clientAddressHeader } from '@/lib/http/client-address';
 import { siteAddressOf } from '@/lib/http/site-origin';
+import { publishAccessRevoked } from '@/lib/server/event-bus';
 import { getApprovalRegistry } from '@/lib/server/stores';
 import { resolveAuthSecret } from './auth-secret';
 import { minPasswordLength } from './password-policy';
@@ -101,6 +102,20 @@ function createAuth(db: Db) {
           // Never privilege at creation: the admin plugin's role is kept equal to the
           // verified roles on each request (lib/auth/session-user.ts).
           before: async (user) => ({ data: { ...user, role: 'user' } }),
+        },
+        // A ban (or a deleted account) ends what the user holds open, on every instance.
+        update: {
+          after: async (user) => {
+            if ((user as { banned?: boolean | null }).banned) publishAccessRevoked({ userId: user.id });
+          },
+        },
+        delete: { after: async (user) => publishAccessRevoked({ userId: user.id }) },
+      },
+      // However a sign-in ends (sign-out, a revoked session, a ban), its open streams end with it.
+      session: {
+        delete: {
+          after: async (session) =>
+            publishAccessRevoked({ userId: session.userId, authSessionId: session.id }),
         },
       },
     },

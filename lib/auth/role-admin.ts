@@ -11,6 +11,7 @@ import {
   storePluginRole,
   writeTransaction,
 } from '@/lib/db';
+import { publishAccessRevoked } from '@/lib/server/event-bus';
 import { computeRoles } from './compute-roles';
 import { normalizeEmail } from './normalize-email';
 
@@ -62,7 +63,7 @@ export type RoleChange =
  * Grants or revokes a stored role of the account `userId` (never a guest's: those answer
  * like an unknown id) on behalf of admin `actorId`, audited as the operators' CLI does it,
  * in the same transaction. `roles` are the roles held now; the admin plugin's copy of the
- * admin role follows. It applies to the user's next request.
+ * admin role follows. It applies to the user's next request, and a revoke ends their open event streams.
  */
 export async function changeRole({
   actorId,
@@ -100,5 +101,7 @@ export async function changeRole({
     return { changed, roles };
   });
   if (result === undefined) return { kind: 'not-found' };
+  // What the user follows through the role (their inbox, an approval page) ends, on every instance.
+  if (change === 'revoke' && result.changed) publishAccessRevoked({ userId });
   return { kind: 'done', userId, role, ...result };
 }

@@ -16,6 +16,8 @@ export type SessionUser = {
   roles: string[];
   /** Holds `admin`: a verified email in `TOOLGATE_ADMIN_EMAILS`, or granted. */
   isAdmin: boolean;
+  /** better-auth's id of this sign-in (its session row; not a chat id): what a sign-out ends. */
+  authSessionId: string;
 };
 
 /** The user of the session the headers carry, or undefined without a valid session. */
@@ -29,5 +31,14 @@ export async function getSessionUser(headers: Headers): Promise<SessionUser | un
   const isAdmin = roles.includes('admin');
   // The admin plugin reads its own column: keep it no wider than what was computed here.
   if ((user.role === 'admin') !== isAdmin) await storePluginRole(await getDb(), user.id, isAdmin);
-  return { id: user.id, name: user.name, email: user.email, isAnonymous, emailVerified, roles, isAdmin };
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    isAnonymous,
+    emailVerified,
+    roles,
+    isAdmin,
+    authSessionId: session.session.id,
+  };
 }

@@ -11,7 +11,7 @@ import {
   isDeniedStatus,
   listChatApprovals,
   mapToolPart,
-  publishApprovalEvent,
+  publishApprovalChange,
   reasonByStatus,
   settleApprovalPart,
   takeParkedDecision,
@@ -139,7 +139,7 @@ async function carryOut(db: Db, row: ApprovalRecord, approved: boolean): Promise
   await upsertMessage(db, row.chatId, settled);
   await keepUndoneMarks(db, row.chatId, settled).catch((error) => reportError(error, 'keeping undone marks'));
   // A page that waits on this chat reads it again now (and follows the reply, if one comes).
-  const told = () => publishApprovalEvent({ type: 'changed', approvalId: row.id, chatId: row.chatId });
+  const told = () => publishApprovalChange(db, row);
   // Only a person's answer to the latest message earns a reply; any other end just settles the card.
   const answered = approved || row.status === 'denied';
   if (!answered || index !== messages.length - 1) {

@@ -235,7 +235,7 @@ describe.each(databaseEngines)('the approvers’ inbox on %s', (engine) => {
     expect((await page(decidedByMe, '/api/approvals/decided?limit=0', supervisor.cookie)).status).toBe(400);
   });
 
-  it('tells an approver’s inbox stream of a new item they may decide, and not someone without the role', async () => {
+  it('tells an approver’s inbox stream of a new item they may decide, and not an approver of another role', async () => {
     const follow = async (cookie: string | undefined) => {
       const controller = new AbortController();
       const response = await approvalEvents(
@@ -255,22 +255,28 @@ describe.each(databaseEngines)('the approvers’ inbox on %s', (engine) => {
       };
       return { firstEvent: firstEvent(), controller };
     };
+    // Someone without any role has no inbox to follow (answered as an unknown resource).
     const plain = await signUpWithRole(`inbox-stream-${engine}@example.com`);
+    const refused = await approvalEvents(
+      jsonRequest('/api/approvals/events?inbox=1', undefined, { method: 'GET', cookie: plain.cookie }),
+    );
+    expect(refused.status).toBe(404);
+    const auditor = await signUpWithRole(`inbox-auditor-${engine}@example.com`, 'auditor');
     const approver = await follow(supervisor.cookie);
-    const other = await follow(plain.cookie);
+    const other = await follow(auditor.cookie);
     const { approvalId: asked } = await ask('chat-stream', 'create a ticket: small refund');
     expect(await approver.firstEvent).toMatchObject({ type: 'changed', approvalId: asked });
-    // The next event the person without the role hears is of their own call: the other was never sent.
-    const theirs = await ask('chat-stream-own', 'create a ticket: printer', plain.cookie);
+    // The next event the holder of another role hears is of their own call: the other was never sent.
+    const theirs = await ask('chat-stream-own', 'create a ticket: printer', auditor.cookie);
     expect(await other.firstEvent).toMatchObject({ approvalId: theirs.approvalId });
-    expect(await decide(theirs.approvalId, plain.cookie, false)).toEqual({ status: 'denied' });
+    expect(await decide(theirs.approvalId, auditor.cookie, false)).toEqual({ status: 'denied' });
     await theirs.reader.rest();
     approver.controller.abort();
     other.controller.abort();
   });
 
   it('holds at most 16 event streams open per user: the next answers 429 until one closes', async () => {
-    const holder = await signUpWithRole(`inbox-streams-${engine}@example.com`);
+    const holder = await signUpWithRole(`inbox-streams-${engine}@example.com`, 'supervisor');
     const openAs = async (cookie: string) => {
       const controller = new AbortController();
       const response = await approvalEvents(

@@ -1,7 +1,8 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { findAccountByEmail, getDb, grantRole, revokeRole } from '@/lib/db';
 import { signUpUser } from './server-env';
 
@@ -71,6 +72,23 @@ export async function revokeRoleOf(userId: string, role: string): Promise<void> 
 }
 
 /**
+ * Runs the operators' CLI (`npm run users -- …`) with `environment` (the database, maybe
+ * Redis); returns its output. Not blocking: meanwhile this process still sees the servers
+ * close idle connections (a blocked one would reuse a closed socket next).
+ */
+export async function runUsersCli(
+  environment: Record<string, string | undefined>,
+  ...args: string[]
+): Promise<string> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['node_modules/tsx/dist/cli.mjs', 'scripts/users.ts', ...args],
+    { env: { ...process.env, DATABASE_URL: '', ...environment } as NodeJS.ProcessEnv },
+  );
+  return stdout;
+}
+
+/**
  * On a running server: signs up an account (the server allows unverified sign-up), has
  * the operators' CLI verify it and grant `role` on the server's database, then signs in.
  * Returns the session's `cookie` header.
@@ -89,13 +107,8 @@ export async function signUpApproverOn(
     body: JSON.stringify({ email, password, name: email.split('@')[0] }),
   });
   if (!signedUp.ok) throw new Error(`sign-up of ${email} answered ${signedUp.status}`);
-  const cli = (...args: string[]) =>
-    execFileSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/users.ts', ...args], {
-      env: { ...process.env, DATABASE_URL: '', ...databaseEnvironment } as NodeJS.ProcessEnv,
-      stdio: 'pipe',
-    });
-  cli('verify', email);
-  if (role !== undefined) cli('grant', email, role);
+  await runUsersCli(databaseEnvironment, 'verify', email);
+  if (role !== undefined) await runUsersCli(databaseEnvironment, 'grant', email, role);
   const signedIn = await fetch(`${baseUrl}/api/auth/sign-in/email`, {
     method: 'POST',
     headers: json,

@@ -1,0 +1,32 @@
+/**
+ * The wire format of the server event bus (lib/server/event-bus.ts), apart so that the
+ * operators' CLI, which runs outside the server, can publish on it too.
+ */
+
+/** The Redis channel every instance publishes its events on and listens to. */
+export const eventBusChannel = 'toolgate:approval-events';
+
+/**
+ * What the bus carries: `event`, what happened to an approval; `access`, that a user's
+ * (or one sign-in's) access ended or narrowed, so whatever is held open on it must end.
+ */
+export type EventBusTopic = 'event' | 'access';
+
+/** One message on the channel: `{ origin, event }` or `{ origin, access }`. */
+export function encodeBusMessage(origin: string, topic: EventBusTopic, payload: unknown): string {
+  return JSON.stringify({ origin, [topic]: payload });
+}
+
+/** Someone's access ended or narrowed: every stream of `userId` (or only of that sign-in) ends. */
+export type AccessRevoked = {
+  userId: string;
+  /** The better-auth session (one sign-in), when only that one ended; absent: all of the user's. */
+  authSessionId?: string;
+};
+
+/** Whether `value` is an {@link AccessRevoked} notice. */
+export function isAccessRevoked(value: unknown): value is AccessRevoked {
+  if (typeof value !== 'object' || value === null) return false;
+  const { userId, authSessionId } = value as Partial<AccessRevoked>;
+  return typeof userId === 'string' && (authSessionId === undefined || typeof authSessionId === 'string');
+}
