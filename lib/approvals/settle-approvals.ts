@@ -209,7 +209,7 @@ export async function endGuestRoleApprovals(
     const note = guestRequestEndedNote;
     if (!(await moveApproval(db, row.id, 'pending', 'denied', { decision: { note } }))) continue;
     ended += 1;
-    publishApprovalEvent({ type: 'changed', approvalId: row.id, chatId: row.chatId });
+    publishApprovalChange(db, row);
     announceApproval(db, row.id, { type: 'approval.settled', status: 'denied' });
     let woken = false;
     try {
