@@ -14,6 +14,7 @@ import { answerTo, missingArgumentQuestion, questionAskedIn, startsNewTopic } fr
 import { detectLanguage, type Language } from './language';
 import { looksLikeQuestion, understand, understoodPart } from './nlu/understand';
 import {
+  declinedReply,
   failureReply,
   greetingReply,
   otherWorkerReply,
@@ -280,7 +281,11 @@ function planStep(options: LanguageModelV4CallOptions, generateId: () => string)
   });
 
   if (requests.length === 0) {
-    if (understanding.intent === 'thanks') return answer(thanksReply(language));
+    if (understanding.intent === 'thanks' && understanding.declined !== 'outOfScope')
+      return answer(thanksReply(language));
+    // Asked for nothing a tool does, for a write already done, or told not to write: say so, do nothing.
+    if (understanding.declined !== undefined)
+      return answer(declinedReply(understanding.declined, offered, language));
     // Unsure whether a ticket, refund or to-do was meant: ask, rather than write what nobody asked for.
     const unsure =
       understanding.unsureWrite === undefined ? undefined : toolOfIntent(understanding.unsureWrite)?.name;

@@ -64,6 +64,32 @@ export function unsureWriteReply(toolName: ToolName, language: Language): string
     : `Would you like me to ${action.en}? If so, say it like this: “${example.en}”.`;
 }
 
+/**
+ * The answer to a message that asks for no call after all: something no tool here does (with
+ * what the tools can do instead), a write already done, or one the person said not to do.
+ */
+export function declinedReply(
+  declined: 'outOfScope' | 'alreadyDone' | 'setAside',
+  toolNames: readonly string[],
+  language: Language,
+): string {
+  const zh = language === 'zh';
+  switch (declined) {
+    case 'outOfScope':
+      return zh
+        ? `抱歉，这个我在这里做不了。${describeCapabilities(toolNames, language)}`
+        : `Sorry, I can’t do that here. ${describeCapabilities(toolNames, language)}`;
+    case 'alreadyDone':
+      return zh
+        ? '好的，既然已经办过了，我就不再重复创建或退款，什么都没有改动。'
+        : 'Understood: since that was already done, I haven’t done it again, and nothing was changed.';
+    case 'setAside':
+      return zh
+        ? '好的，这次不办理，什么都没有改动。需要的时候再告诉我。'
+        : 'OK, I won’t do that: nothing was changed. Tell me whenever you need something.';
+  }
+}
+
 /** The answer to thanks or a goodbye. */
 export function thanksReply(language: Language): string {
   return language === 'zh'

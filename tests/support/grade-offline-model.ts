@@ -52,12 +52,7 @@ const fakeResult = (call: MadeCall): Record<string, unknown> => {
 
 /** Every call the offline model makes for one user message (all tools offered), and its final text. */
 export async function runMessage(text: string): Promise<{ calls: MadeCall[]; reply: string }> {
-  const model = createOfflineModel({
-    generateId: (() => {
-      let n = 0;
-      return () => String((n += 1));
-    })(),
-  });
+  const model = createOfflineModel();
   const prompt: LanguageModelV4Prompt = [{ role: 'user', content: [{ type: 'text', text }] }];
   const calls: MadeCall[] = [];
   for (let step = 0; step < 8; step += 1) {

@@ -103,8 +103,10 @@ function chineseNumber(text: string): number | undefined {
   return total > 0 ? total : undefined;
 }
 
-// Chinese numerals right before a currency word: "二十块", "一百五十元".
-const chineseAmount = /[零〇一二两三四五六七八九十百千万]{1,8}(?=\s{0,2}(?:块|元|美元|美金|刀|人民币))/gu;
+// Chinese numerals right before a currency word: "二十块", "一百五十元". A lone 一 or 两 is left
+// alone: "凹了一块" is "a dent", not one yuan.
+const chineseAmount =
+  /(?:[零〇一二两三四五六七八九十百千万]{2,8}|[三四五六七八九十])(?=\s{0,2}(?:块|元|美元|美金|刀|人民币))/gu;
 
 /** The text with Chinese amounts written as digits (same meaning, other length: read it, never cut it by offsets). */
 const withDigitAmounts = (text: string) =>

@@ -53,11 +53,11 @@ export function cleanTitle(raw: string): string {
 
 // A request's object and the word that introduces what it is about ("a ticket about", "remind me to").
 const requestLead =
-  /\b(?:(?:ticket|case|complaint|request|issue|to-?do|task|reminder)\s+(?:about|for|regarding|saying|that\s+says)|remind\s+me\s+to|remember\s+to|forget\s+to)\s+/i;
+  /\b(?:(?:ticket|case|complaint|request|issue)\s+(?:about|for|regarding|saying|that\s+says)|(?:to-?do|task|reminder)\s+(?:about|for|regarding|saying|that\s+says|to)|remind\s+me\s+to|remember\s+to|forget\s+to)\s+/i;
 
 // A label that introduces the title anywhere in the message ("The title should be:", "主题：").
 const titleLabel =
-  /\b(?:subject|title|topic)(?:\s+(?:should\s+be|will\s+be|is))?\s*[:：]|(?:标题|主题|题目)(?:是|为|[:：])[:：]?/i;
+  /\b(?:subject|title|topic)(?:\s+(?:should\s+be|will\s+be|is))?\s*[:：]|\b(?:titled|entitled|called|named)\s+(?=["'“‘「『《])|(?:标题|主题|题目)(?:是|为|[:：])[:：]?/i;
 
 // Words that name the request itself: a sentence with them is the request, not a title beside it.
 const requestWords =
