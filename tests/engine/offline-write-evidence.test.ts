@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { runMessage } from '../support/grade-offline-model';
+
+/*
+ * The offline model writes (a ticket, a to-do, a refund) only for a request made in so many words:
+ * a negated or cancelled action is not done, one already done is not done again, a request no tool
+ * serves is declined with what the tools can do, and an unsure write is a question. Each message is
+ * answered by the whole model with every tool offered, and every call it makes is followed.
+ */
+const calls = async (text: string) => (await runMessage(text)).calls;
+
+describe('the offline model writes only what was asked for', () => {
+  it.each([
+    [
+      'no ticket needed, just tell me where A1002 is',
+      [{ toolName: 'getOrderStatus', input: { orderId: 'A1002' } }],
+    ],
+    ['别建单了，帮我查下 A1007 到哪了', [{ toolName: 'getOrderStatus', input: { orderId: 'A1007' } }]],
+    ['那个退款不要了', []],
+    ['pls do not open a ticket, I am only letting off steam about the slow app', []],
+    ['不用记到待办里，我自己会记得', []],
+  ])('scopes a negation to its action: %s', async (text, expected) => {
+    expect(await calls(text)).toEqual(expected);
+  });
+
+  it.each([
+    'we already filed a ticket for the broken hinge last week, please don’t open another',
+    '这个之前已经提过工单了，不要重复建',
+  ])('does not write again what was already done: %s', async (text) => {
+    const { calls: made, reply } = await runMessage(text);
+    expect(made).toEqual([]);
+    expect(reply).toMatch(/already done|已经办过/);
+  });
+
+  it.each([
+    ['translate “where is the station” into French', 'Sorry, I can’t do that here.'],
+    ['tell me a joke about cats', 'Sorry, I can’t do that here.'],
+    ['给我写一首关于大海的诗', '抱歉，这个我在这里做不了。'],
+  ])('declines a request no tool serves, and lists what it can do: %s', async (text, refusal) => {
+    const { calls: made, reply } = await runMessage(text);
+    expect(made).toEqual([]);
+    expect(reply.startsWith(refusal)).toBe(true);
+    expect(reply).toMatch(/createTicket/);
+  });
+
+  it.each(['the kettle handle got loose again 🙄', '充电宝又鼓包了，服了'])(
+    'asks rather than writes when no write was asked for: %s',
+    async (text) => {
+      const { calls: made, reply } = await runMessage(text);
+      expect(made).toEqual([]);
+      expect(reply).toMatch(/Would you like me to|你是想让我|didn’t understand|没有理解/);
+    },
+  );
+
+  it('drops an order it was about on "forget it", and says nothing was done', async () => {
+    const { calls: made, reply } = await runMessage('A1005 — forget it, my wife picked it up already');
+    expect(made).toEqual([]);
+    expect(reply).toMatch(/nothing was changed/);
+  });
+});
+
+describe('the offline model reads the request before the order it names', () => {
+  it.each([
+    [
+      'A1006 showed up with a cracked lid, can you open a ticket',
+      [
+        {
+          toolName: 'createTicket',
+          input: { title: 'A1006 showed up with a cracked lid', orderId: 'A1006' },
+        },
+      ],
+    ],
+    [
+      'A1008 的音箱有杂音，帮我建个工单',
+      [{ toolName: 'createTicket', input: { title: 'A1008 的音箱有杂音', orderId: 'A1008' } }],
+    ],
+    [
+      'A1003 能不能退我三十块',
+      [
+        {
+          toolName: 'issueRefund',
+          input: { orderId: 'A1003', amount: 30, currency: 'CNY', reason: '用户在对话中申请退款' },
+        },
+      ],
+    ],
+    [
+      'A1004 came with a dent, I’d like 25 back',
+      [{ toolName: 'issueRefund', input: { orderId: 'A1004', amount: 25, reason: 'came with a dent' } }],
+    ],
+  ])('%s', async (text, expected) => {
+    expect(await calls(text)).toEqual(expected);
+  });
+
+  it('still looks the order up when the message asks where it is', async () => {
+    expect(await calls('A1007 发了没？没发就算了')).toEqual([
+      { toolName: 'getOrderStatus', input: { orderId: 'A1007' } },
+    ]);
+  });
+});
+
+describe('the offline model takes titles whole', () => {
+  it.each([
+    ['open a ticket titled "Checkout page freezes on step two"', 'Checkout page freezes on step two'],
+    ['add a todo to pick up the dry cleaning on friday', 'pick up the dry cleaning on friday'],
+    ['tkt pls: printer offline since monday', 'printer offline since monday'],
+  ])('%s', async (text, title) => {
+    const made = await calls(text);
+    expect(made).toHaveLength(1);
+    expect(made[0]?.input.title).toBe(title);
+  });
+});
