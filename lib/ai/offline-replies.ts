@@ -56,12 +56,12 @@ export function unknownReply(toolNames: readonly string[], language: Language): 
   return `${intro}${language === 'zh' ? '' : ' '}${describeCapabilities(toolNames, language)}${otherCapabilities(toolNames, language)}`;
 }
 
-/** The question asked instead of a write the model is not sure was meant, with the words that make it sure. */
+/** The question asked instead of a write the model is not sure was meant: "yes" makes it, or the words that make it sure. */
 export function unsureWriteReply(toolName: ToolName, language: Language): string {
   const { action, example } = toolCapabilities[toolName];
   return language === 'zh'
-    ? `你是想让我${action.zh}吗？如果是，请这样说：「${example.zh}」。`
-    : `Would you like me to ${action.en}? If so, say it like this: “${example.en}”.`;
+    ? `你是想让我${action.zh}吗？回复「是」我就按你刚才的话办理，也可以这样说：「${example.zh}」。`
+    : `Would you like me to ${action.en}? Say “yes” and I will, from your last message, or say it like this: “${example.en}”.`;
 }
 
 /**
@@ -88,6 +88,14 @@ export function declinedReply(
         ? '好的，这次不办理，什么都没有改动。需要的时候再告诉我。'
         : 'OK, I won’t do that: nothing was changed. Tell me whenever you need something.';
   }
+}
+
+/** The tool an assistant message asks about as an unsure write ("Would you like me to open a support ticket? …"), if it is that question. */
+export function unsureWriteAskedIn(assistantText: string): ToolName | undefined {
+  const text = assistantText.trim();
+  return offlineTools.find((tool) =>
+    (['zh', 'en'] as const).some((language) => text.endsWith(unsureWriteReply(tool.name, language))),
+  )?.name;
 }
 
 /** The answer to thanks or a goodbye. */

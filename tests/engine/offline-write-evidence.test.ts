@@ -1,4 +1,7 @@
+import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
+import { createOfflineModel } from '@/lib/ai/offline-model';
+import { offlineTools } from '@/lib/ai/offline-tools';
 import { runMessage } from '../support/grade-offline-model';
 
 /*
@@ -43,14 +46,15 @@ describe('the offline model writes only what was asked for', () => {
     expect(reply).toMatch(/createTicket/);
   });
 
-  it.each(['the kettle handle got loose again 🙄', '充电宝又鼓包了，服了'])(
-    'asks rather than writes when no write was asked for: %s',
-    async (text) => {
-      const { calls: made, reply } = await runMessage(text);
-      expect(made).toEqual([]);
-      expect(reply).toMatch(/Would you like me to|你是想让我|didn’t understand|没有理解/);
-    },
-  );
+  it.each([
+    'the kettle handle got loose again 🙄',
+    'broken zipper on the jacket i bought',
+    '充电宝又鼓包了，服了',
+  ])('asks rather than writes when no write was asked for: %s', async (text) => {
+    const { calls: made, reply } = await runMessage(text);
+    expect(made).toEqual([]);
+    expect(reply).toMatch(/Would you like me to|你是想让我|didn’t understand|没有理解/);
+  });
 
   it('drops an order it was about on "forget it", and says nothing was done', async () => {
     const { calls: made, reply } = await runMessage('A1005 — forget it, my wife picked it up already');
@@ -107,5 +111,52 @@ describe('the offline model takes titles whole', () => {
     const made = await calls(text);
     expect(made).toHaveLength(1);
     expect(made[0]?.input.title).toBe(title);
+  });
+});
+
+describe('the question asked instead of an unsure write', () => {
+  const model = createOfflineModel();
+  const tools = offlineTools.map((tool) => ({
+    type: 'function' as const,
+    name: tool.name,
+    inputSchema: { type: 'object' as const },
+  }));
+  const turn = async (messages: string[]) => {
+    const prompt: LanguageModelV4Prompt = messages.map((text, index) =>
+      index % 2 === 0
+        ? { role: 'user', content: [{ type: 'text', text }] }
+        : { role: 'assistant', content: [{ type: 'text', text }] },
+    );
+    const { content } = await model.doGenerate({ prompt, tools });
+    return content;
+  };
+
+  it.each([
+    [
+      'broken zipper on the jacket i bought',
+      'yes please',
+      'createTicket',
+      'broken zipper on the jacket i bought',
+    ],
+    ['充电宝又鼓包了，服了', '是的', 'createTicket', '充电宝又鼓包了，服了'],
+  ])(
+    'is answered by "yes": the message it asked about becomes the call (%s)',
+    async (first, answer, toolName, title) => {
+      const [question] = await turn([first]);
+      expect(question?.type).toBe('text');
+      const asked = question?.type === 'text' ? question.text : '';
+      const content = await turn([first, asked, answer]);
+      expect(content).toMatchObject([{ type: 'tool-call', toolName }]);
+      const call = content[0];
+      expect(call?.type === 'tool-call' ? JSON.parse(call.input) : undefined).toEqual({ title });
+    },
+  );
+
+  it('is answered by "no": nothing is written', async () => {
+    const [question] = await turn(['broken zipper on the jacket i bought']);
+    const asked = question?.type === 'text' ? question.text : '';
+    expect(asked).toMatch(/^Would you like me to open a support ticket\?/);
+    const content = await turn(['broken zipper on the jacket i bought', asked, 'no thanks']);
+    expect(content).toEqual([{ type: 'text', text: expect.stringMatching(/nothing was changed/) }]);
   });
 });
