@@ -160,3 +160,41 @@ describe('the question asked instead of an unsure write', () => {
     expect(content).toEqual([{ type: 'text', text: expect.stringMatching(/nothing was changed/) }]);
   });
 });
+
+describe('the offline model, on what a request is about', () => {
+  it.each([
+    [
+      'remind me to cancel the newspaper subscription',
+      [{ toolName: 'addTodo', input: { title: 'cancel the newspaper subscription' } }],
+    ],
+    [
+      'the customer wants a ticket opened: A1006 came without its charger',
+      [{ toolName: 'createTicket', input: { title: 'A1006 came without its charger', orderId: 'A1006' } }],
+    ],
+    [
+      'forget about a refund, I only need to know if A1005 was dispatched',
+      [{ toolName: 'getOrderStatus', input: { orderId: 'A1005' } }],
+    ],
+    [
+      'could I get $15 back on A1007? it arrived a week late',
+      [
+        {
+          toolName: 'issueRefund',
+          input: { orderId: 'A1007', amount: 15, currency: 'USD', reason: 'it arrived a week late' },
+        },
+      ],
+    ],
+    ['最近有什么活动', [{ toolName: 'searchKnowledgeBase', input: { query: '最近有什么活动' } }]],
+  ])('%s', async (text, expected) => {
+    expect(await calls(text)).toEqual(expected);
+  });
+
+  it.each(['summarize this paragraph in two lines please', '帮我总结一下这篇文章'])(
+    'declines summarising text: %s',
+    async (text) => {
+      const { calls: made, reply } = await runMessage(text);
+      expect(made).toEqual([]);
+      expect(reply).toMatch(/^(?:Sorry, I can’t do that here\.|抱歉，这个我在这里做不了。)/);
+    },
+  );
+});

@@ -4,8 +4,11 @@ import untouched from './fixtures/untouched-messages.json';
 
 /*
  * 40 more hand-written messages (20 zh, 20 en), written after the offline model's rules were
- * settled and never tuned against: they measure what the model does with voices it has not seen.
- * The score is printed; what must hold is that nothing is written that nobody asked for.
+ * first settled. Measured once untouched: 33 of 40 right (82.5 %), no unwanted write. Its misses
+ * then led to general changes (negation never reaches into the object of a request, lookups and
+ * listings need their own evidence, summarising is out of scope), so it is no longer untouched:
+ * fresh-messages.json, written after those, is. The score is printed; what must hold is that
+ * nothing is written that nobody asked for.
  */
 const messages = untouched as BlindMessage[];
 

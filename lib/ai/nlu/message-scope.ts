@@ -26,8 +26,10 @@ export type MessageScope = {
   alreadyDone: ReadonlySet<WriteIntent>;
   /** The message drops what it was about without naming a write ("forget it", "never mind", "算了"). */
   dropsIt: boolean;
-  /** It asks about an order's whereabouts or status in so many words ("where is", "shipped", "到哪了", "查"). */
+  /** It asks about an order's whereabouts or status in so many words ("where is", "shipped yet", "到哪了", "查"); "it arrived late" does not. */
   asksStatus: boolean;
+  /** It names the to-do list itself ("my todos", "待办", "还有什么事没做"): the evidence a listing needs. */
+  namesList: boolean;
   /** It asks for something no tool here does: a translation, a joke, a poem or story, the news, the weather, a booking. */
   outOfScope: boolean;
   /** It reads as a question ("how", "吗", "能不能", "?"). */
@@ -37,7 +39,8 @@ export type MessageScope = {
 // --- Writes asked for in so many words. ---
 
 const ticketAsked = [
-  /\b(?:open|create|make|file|log|raise|submit|start|lodge|register|put\s+in|need|want|get)\b[^.!?。！？\n]{0,25}?\b(?:ticket|tkt|case|complaint)s?\b/iu,
+  /\b(?:open|create|make|file|log|raise|submit|start|lodge|register|put\s+in|needs?|wants?|gets?|would\s+like)\b[^.!?。！？\n]{0,25}?\b(?:ticket|tkt|case|complaint)s?\b/iu,
+  /\b(?:ticket|tkt|case|complaint)\s+(?:opened|raised|created|filed|logged|submitted)\b/iu,
   /^\W{0,3}(?:(?:new|a|one)\s+)?(?:support\s+)?(?:ticket|tkt|complaint)\b/iu,
   /\b(?:ticket|tkt|complaint)\b\s{0,3}(?:pls|please|plz)?\s{0,3}[:：\-–—]/iu,
   /\b(?:ticket|tkt)\s+(?:for|about|on|re)\b/iu,
@@ -73,7 +76,7 @@ const negatedWithin = (words: string) =>
   );
 const negatedAfter = (words: string) =>
   new RegExp(
-    String.raw`\b${words}\b[^.!?。！？\n]{0,20}?\b(?:not\s+needed|no\s+longer\s+needed|isn[’']?t\s+needed|cancel(?:led)?)\b`,
+    String.raw`\b${words}\b[^.!?。！？\n]{0,20}?\b(?:not\s+needed|no\s+longer\s+needed|isn[’']?t\s+needed|cancell?ed)\b`,
     'iu',
   );
 
@@ -129,10 +132,14 @@ const dropsItPattern =
   /\b(?:forget\s+(?:it|that|this|about\s+it)|never\s*mind|nvm|cancel\s+(?:that|it|this)|scratch\s+that|disregard)\b|算了|不用管了|不用了|没事了|取消吧|不要了/iu;
 
 const statusPattern =
-  /\b(?:where|wheres|status|stauts|track(?:ing)?|shipped|ship|shipping|deliver\w*|arriv\w*|eta|when\s+will|check|chek|look\s*up|coming|dispatch\w*)\b|到哪|哪了|状态|物流|发货|发了|到了|到没|查|进度|快递|怎么还没|什么时候到|送到|派送|寄出/iu;
+  /\b(?:where|wheres|whr|status|stauts|track(?:ing)?|shipped|eta|when\s+will|check|chek|look\s*up|dispatched)\b|到哪|哪了|状态|物流|发货|发了|到了没|到没|查|进度|怎么还没|什么时候到|派送|寄出/iu;
 
+const listPattern =
+  /\b(?:to-?dos?|todo\s+list|to\s+do\s+list|list|tasks?|plate|agenda|reminders)\b|\b(?:have|need|left|got)\s+to\s+do\b|待办|清单|要做|没做|要办|要干|没干|没办|做完|干完|没完成|事项|任务/iu;
+
+// Asks no tool here serves: translating, writing or summarising text, jokes, the news, weather, sport, bookings.
 const outOfScopePattern =
-  /\b(?:translate|translation|joke|jokes|poem|poems|haiku|story|stories|song|lyrics|essay|news|headlines|weather|forecast|recipe|horoscope|football|soccer|basketball|stock\s+price|book\s+(?:me\s+)?(?:a|an)\s+(?:table|flight|hotel|room|ticket\s+to|train)|reserve\s+(?:a|an)\s+(?:table|room))\b|翻译|笑话|段子|写(?:一?首|一?个|一?篇|一?段)?\S{0,6}?(?:诗|故事|文章|作文|歌词|小说)|新闻|天气|气温|(?:订|买)(?:一?张)?\S{0,10}?(?:机票|车票|高铁票|火车票|电影票|酒店|餐厅|位子)|股价|星座|菜谱/iu;
+  /\b(?:translate|translation|summari[sz]e|summary|paraphrase|rewrite|proofread|joke|jokes|poem|poems|haiku|story|stories|song|lyrics|essay|article|news|headlines|weather|forecast|recipe|horoscope|football|soccer|basketball|stock\s+price|draft\s+(?:a|an|me)|compose\s+(?:a|an|me)|book\s+(?:me\s+)?(?:a|an)\s+(?:table|flight|hotel|room|ticket\s+to|train)|reserve\s+(?:a|an)\s+(?:table|room))\b|翻译|笑话|段子|总结|摘要|概括|改写|润色|写(?:一?首|一?个|一?篇|一?段|一?封)?\S{0,6}?(?:诗|故事|文章|作文|歌词|小说|邮件|文案)|新闻|天气|气温|(?:订|买)(?:一?张)?\S{0,10}?(?:机票|车票|高铁票|火车票|电影票|酒店|餐厅|位子)|股价|星座|菜谱/iu;
 
 const questionPattern =
   /[?？]|吗|么|什么|怎么|如何|哪|多少|多久|多长|几|谁|是否|能否|可否|有没有|([\p{Script=Han}])不\1|\b(?:how|hows|what|whats|why|when|where|wheres|which|who|can|could|do\s+you|does|is\s+there|are\s+there|is\s+(?:it|that|this)|any\s+chance)\b/iu;
@@ -146,7 +153,8 @@ export function readsAsQuestion(text: string): boolean {
 }
 
 /** True when `text` asks for a ticket (or to-do) in so many words ("帮我建个工单", "remind me"). */
-export function asksInSoManyWords(text: string, intent: 'createTicket' | 'addTodo'): boolean {
+export function asksInSoManyWords(text: string, intent: string): boolean {
+  if (intent !== 'createTicket' && intent !== 'addTodo') return false;
   return matchesAny(intent === 'createTicket' ? ticketAsked : todoAsked, text);
 }
 
@@ -170,6 +178,7 @@ export function readScope(text: string): MessageScope {
     alreadyDone,
     dropsIt: dropsItPattern.test(text),
     asksStatus: statusPattern.test(text),
+    namesList: listPattern.test(text),
     outOfScope: outOfScopePattern.test(text),
     question: questionPattern.test(text),
   };

@@ -443,6 +443,11 @@ function withinScope(understanding: Understanding, text: string): Understanding 
       if (scope.asksStatus || (scope.asked.size === 0 && !setAside)) kept.push(request);
     } else if (request.intent === 'searchKnowledgeBase') {
       if (scope.question || helpTopic.test(request.query)) kept.push(request);
+    } else if (request.intent === 'listTodos') {
+      // "最近有什么活动" is no listing of to-dos: a question that names no list is searched instead.
+      if (scope.namesList) kept.push(request);
+      else if (scope.question && !kept.some((other) => other.intent === 'searchKnowledgeBase'))
+        kept.push({ intent: 'searchKnowledgeBase', query: text.trim() });
     } else {
       kept.push(request);
     }
@@ -456,6 +461,14 @@ function withinScope(understanding: Understanding, text: string): Understanding 
     if (added.length === 1) kept.push(added[0] as ToolRequest);
     else if (added.length > 1) unsureWrite ??= missing[0];
   }
+  // "no ticket, I just need to know if A1004 shipped": with the write set aside, the order's status is what is asked.
+  if (
+    setAside &&
+    scope.asksStatus &&
+    orderIds.length > 0 &&
+    !kept.some((request) => request.intent === 'getOrderStatus')
+  )
+    kept.push({ intent: 'getOrderStatus', orderIds });
   const requests = kept.map((request) => {
     if (request.intent !== 'createTicket' && request.intent !== 'addTodo') return request;
     const titled =
