@@ -3,7 +3,7 @@ import { type BlindMessage, describeScore, grade } from '../support/grade-offlin
 import blind from './fixtures/blind-messages.json';
 
 /*
- * 120 messages written by hand in customers' and agents' voices (typos, 口语, emoji, mixed
+ * 121 messages written by hand in customers' and agents' voices (typos, 口语, emoji, mixed
  * Chinese and English, long letters, two requests in one, negations, things already done, requests
  * no tool serves), committed before the model was tuned against them. The whole offline model
  * answers each (all tools offered, every call it makes followed to the end).
@@ -21,5 +21,10 @@ describe('the offline model on blind hand-written messages', () => {
     const graded = await Promise.all(messages.map(grade));
     console.log(describeScore('Blind set', graded));
     expect(graded.flatMap((row) => row.unwantedWrites.map((call) => [row.message.text, call]))).toEqual([]);
+    // Tuned against since (62.0 % before, 99.2 % after): a floor against regressions, not a measure.
+    for (const language of ['zh', 'en'] as const) {
+      const rows = graded.filter((row) => row.message.language === language);
+      expect(rows.filter((row) => row.right).length / rows.length).toBeGreaterThanOrEqual(0.95);
+    }
   });
 });
