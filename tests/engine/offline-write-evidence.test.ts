@@ -104,6 +104,20 @@ describe('the offline model reads the request before the order it names', () => 
 
 describe('the offline model takes titles whole', () => {
   it.each([
+    ['create a ticket: A and create a ticket: B', ['A', 'B']],
+    ['帮我创建一个工单：A，再创建一个工单：B', ['A', 'B']],
+    ['create a ticket: one', ['one']],
+  ])('keeps a one-word title written after a colon: %s', async (text, titles) => {
+    expect((await calls(text)).map((call) => call.input.title)).toEqual(titles);
+  });
+
+  it('does not take another request for the title of the one beside it', async () => {
+    expect((await calls('add a to-do, and list your to-dos')).map((call) => call.toolName)).toEqual([
+      'listTodos',
+    ]);
+  });
+
+  it.each([
     ['open a ticket titled "Checkout page freezes on step two"', 'Checkout page freezes on step two'],
     ['add a todo to pick up the dry cleaning on friday', 'pick up the dry cleaning on friday'],
     ['tkt pls: printer offline since monday', 'printer offline since monday'],

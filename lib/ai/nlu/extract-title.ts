@@ -134,7 +134,8 @@ export function extractTitle(text: string, intent: IntentLabel): string {
   }
   if (colon < 0) title = wholeSentenceTitle(text, title, start, end, intent);
   title = withoutTrailingRequest(title, intent);
-  return vagueTitle.test(title) || wordless.test(title) ? '' : title;
+  // A scrap the tagger left is no title; what the person wrote after a colon or a label is theirs ("create a ticket: A").
+  return vagueTitle.test(title) || (colon < 0 && label === null && wordless.test(title)) ? '' : title;
 }
 
 // A lone function word or a single Chinese character is a scrap the tagger left, not a title.

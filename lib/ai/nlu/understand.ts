@@ -3,7 +3,13 @@ import { findRefundAmount, findRefundReason } from './extract-refund';
 import { cleanTitle, endWithout, extractTitle } from './extract-title';
 import { findOrderIds } from './features';
 import type { IntentLabel, RequestIntent } from './intent-labels';
-import { asksInSoManyWords, type MessageScope, readScope, type WriteIntent } from './message-scope';
+import {
+  asksInSoManyWords,
+  type MessageScope,
+  readScope,
+  readsAsQuestion,
+  type WriteIntent,
+} from './message-scope';
 
 /**
  * One request a message makes: the classifier's label for it, with the argument read from it
@@ -399,7 +405,17 @@ const sentencePiece = /[^,，.。!！?？;；\n]+/gu;
  */
 function titleBesideRequest(text: string, intent: 'createTicket' | 'addTodo'): string {
   const pieces = [...text.matchAll(sentencePiece)].map((match) => match[0]);
-  const rest = pieces.filter((piece) => !asksInSoManyWords(piece, intent));
+  // A sentence that reads as another request ("…, and list your to-dos") is that request, not the
+  // title; one that names an order ("A1008 的耳机没声音") is the problem, so it stays.
+  const rest = pieces.filter((piece) => {
+    if (asksInSoManyWords(piece, intent)) return false;
+    const reading = classifyIntent(piece);
+    const other =
+      reading.intent === 'listTodos' ||
+      (isWriteIntent(reading.intent) && reading.intent !== intent) ||
+      (reading.intent === 'searchKnowledgeBase' && readsAsQuestion(piece));
+    return !(other && reading.confidence >= clauseConfidence);
+  });
   if (rest.length === pieces.length) return '';
   return cleanTitle(rest.join(/\p{Script=Han}/u.test(text) ? '，' : ', '));
 }
