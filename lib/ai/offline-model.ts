@@ -12,8 +12,15 @@ import { denialNoteOf, isEditedOutput } from '@/lib/shells/wrap-tools-with-appro
 import type { ToolName } from '@/lib/tools/tool-catalog';
 import { answerTo, missingArgumentQuestion, questionAskedIn, startsNewTopic } from './follow-up';
 import { detectLanguage, type Language } from './language';
-import { looksLikeQuestion, understand, understoodPart } from './nlu/understand';
 import {
+  answerRequest,
+  looksLikeQuestion,
+  type ToolRequest,
+  understand,
+  understoodPart,
+} from './nlu/understand';
+import {
+  declinedReply,
   failureReply,
   greetingReply,
   otherWorkerReply,
@@ -26,6 +33,7 @@ import {
   truncationNote,
   unknownReply,
   unknownToolReply,
+  unsureWriteAskedIn,
   unsureWriteReply,
 } from './offline-replies';
 import { callsFor, inputsFor, offlineTools, type PlannedCall, toolOfIntent } from './offline-tools';
@@ -120,6 +128,38 @@ function requestSoFar(earlier: LanguageModelV4Prompt, asked: ToolName): string[]
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null;
+
+const yes =
+  /^(?:yes|yeah|yep|yup|sure|ok|okay|please|please do|do it|go ahead|y|是|是的|对|对的|好|好的|嗯|嗯嗯|可以|要|行|麻烦了|麻烦你了)[\s!！.。,，~]*(?:please|pls|thanks|thank you|谢谢)?[\s!！.。]*$/iu;
+const no =
+  /^(?:no|nope|nah|n|no thanks|no need|不|不用|不要|不是|不了|不用了|算了|没事)[\s!！.。,，~]*(?:thanks|thank you|谢谢)?[\s!！.。]*$/iu;
+
+/**
+ * The answer to the question the model asks instead of an unsure write ("Would you like me to open
+ * a support ticket?"): "yes" makes the message it asked about the request (its title the message, or
+ * the refund read from it, still asking for what is missing); "no" is `'declined'`; anything else
+ * is read on its own (`undefined`).
+ */
+function confirmedWrite(
+  prompt: LanguageModelV4Prompt,
+  lastUserIndex: number,
+  text: string,
+): { toolName: ToolName; request: ToolRequest } | 'declined' | undefined {
+  const affirmative = yes.test(text.trim());
+  if (!affirmative && !no.test(text.trim())) return undefined;
+  const question = prompt.findLastIndex(
+    (message, index) => index < lastUserIndex && message.role === 'assistant' && messageText(message) !== '',
+  );
+  if (question < 0) return undefined;
+  const toolName = unsureWriteAskedIn(messageText(prompt[question] as LanguageModelV4Prompt[number]));
+  if (toolName === undefined) return undefined;
+  if (!affirmative) return 'declined';
+  const asked = prompt.findLastIndex((message, index) => index < question && message.role === 'user');
+  const tool = offlineTools.find((candidate) => candidate.name === toolName);
+  if (asked < 0 || tool === undefined) return undefined;
+  const about = understoodPart(messageText(prompt[asked] as LanguageModelV4Prompt[number])).text;
+  return { toolName, request: answerRequest(tool.offline.intent, about) };
+}
 
 function parseMaybeJson(value: string): unknown {
   try {
@@ -267,12 +307,17 @@ function planStep(options: LanguageModelV4CallOptions, generateId: () => string)
   }
 
   const understanding = understand(text);
+  // "Would you like me to open a ticket?" → "yes": the message the question was about is the request.
+  const confirmed = confirmedWrite(prompt, lastUserIndex, text);
+  if (confirmed === 'declined') return answer(declinedReply('setAside', offered, language));
   const answered =
-    conversation.asked !== undefined &&
-    available.has(conversation.asked) &&
-    !startsNewTopic(understanding, { text, asked: conversation.asked })
-      ? answerTo(conversation.asked, text, conversation.earlier)
-      : undefined;
+    confirmed !== undefined && available.has(confirmed.toolName)
+      ? confirmed.request
+      : conversation.asked !== undefined &&
+          available.has(conversation.asked) &&
+          !startsNewTopic(understanding, { text, asked: conversation.asked })
+        ? answerTo(conversation.asked, text, conversation.earlier)
+        : undefined;
   // Each request goes to the tool whose facts name its label; a label no built-in tool answers asks for nothing.
   const requests = (answered === undefined ? understanding.requests : [answered]).flatMap((request) => {
     const tool = toolOfIntent(request.intent);
@@ -280,7 +325,11 @@ function planStep(options: LanguageModelV4CallOptions, generateId: () => string)
   });
 
   if (requests.length === 0) {
-    if (understanding.intent === 'thanks') return answer(thanksReply(language));
+    if (understanding.intent === 'thanks' && understanding.declined !== 'outOfScope')
+      return answer(thanksReply(language));
+    // Asked for nothing a tool does, for a write already done, or told not to write: say so, do nothing.
+    if (understanding.declined !== undefined)
+      return answer(declinedReply(understanding.declined, offered, language));
     // Unsure whether a ticket, refund or to-do was meant: ask, rather than write what nobody asked for.
     const unsure =
       understanding.unsureWrite === undefined ? undefined : toolOfIntent(understanding.unsureWrite)?.name;

@@ -56,12 +56,46 @@ export function unknownReply(toolNames: readonly string[], language: Language): 
   return `${intro}${language === 'zh' ? '' : ' '}${describeCapabilities(toolNames, language)}${otherCapabilities(toolNames, language)}`;
 }
 
-/** The question asked instead of a write the model is not sure was meant, with the words that make it sure. */
+/** The question asked instead of a write the model is not sure was meant: "yes" makes it, or the words that make it sure. */
 export function unsureWriteReply(toolName: ToolName, language: Language): string {
   const { action, example } = toolCapabilities[toolName];
   return language === 'zh'
-    ? `你是想让我${action.zh}吗？如果是，请这样说：「${example.zh}」。`
-    : `Would you like me to ${action.en}? If so, say it like this: “${example.en}”.`;
+    ? `你是想让我${action.zh}吗？回复「是」我就按你刚才的话办理，也可以这样说：「${example.zh}」。`
+    : `Would you like me to ${action.en}? Say “yes” and I will, from your last message, or say it like this: “${example.en}”.`;
+}
+
+/**
+ * The answer to a message that asks for no call after all: something no tool here does (with
+ * what the tools can do instead), a write already done, or one the person said not to do.
+ */
+export function declinedReply(
+  declined: 'outOfScope' | 'alreadyDone' | 'setAside',
+  toolNames: readonly string[],
+  language: Language,
+): string {
+  const zh = language === 'zh';
+  switch (declined) {
+    case 'outOfScope':
+      return zh
+        ? `抱歉，这个我在这里做不了。${describeCapabilities(toolNames, language)}`
+        : `Sorry, I can’t do that here. ${describeCapabilities(toolNames, language)}`;
+    case 'alreadyDone':
+      return zh
+        ? '好的，既然已经办过了，我就不再重复创建或退款，什么都没有改动。'
+        : 'Understood: since that was already done, I haven’t done it again, and nothing was changed.';
+    case 'setAside':
+      return zh
+        ? '好的，这次不办理，什么都没有改动。需要的时候再告诉我。'
+        : 'OK, I won’t do that: nothing was changed. Tell me whenever you need something.';
+  }
+}
+
+/** The tool an assistant message asks about as an unsure write ("Would you like me to open a support ticket? …"), if it is that question. */
+export function unsureWriteAskedIn(assistantText: string): ToolName | undefined {
+  const text = assistantText.trim();
+  return offlineTools.find((tool) =>
+    (['zh', 'en'] as const).some((language) => text.endsWith(unsureWriteReply(tool.name, language))),
+  )?.name;
 }
 
 /** The answer to thanks or a goodbye. */

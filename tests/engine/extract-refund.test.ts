@@ -6,8 +6,11 @@ describe('findRefundAmount', () => {
   it.each([
     ['refund $80 on A1002', { amount: 80, currency: 'USD' }],
     ['45.50 dollars back for A1005', { amount: 45.5, currency: 'USD' }],
-    ['订单 A1002 退 80 元', { amount: 80 }],
-    ['退我 30 块', { amount: 30 }],
+    ['订单 A1002 退 80 元', { amount: 80, currency: 'CNY' }],
+    ['A1003 能不能退我二十块', { amount: 20, currency: 'CNY' }],
+    ['A1008 退一百五十元', { amount: 150, currency: 'CNY' }],
+    ['A1005 退 20 美元', { amount: 20, currency: 'USD' }],
+    ['退我 30 块', { amount: 30, currency: 'CNY' }],
     ['退 ¥45.5 给我', { amount: 45.5, currency: 'CNY' }],
     ['refund 200 yuan on A1004', { amount: 200, currency: 'CNY' }],
     ['refund 1,200 USD', { amount: 1200, currency: 'USD' }],
@@ -57,7 +60,7 @@ describe('findRefundReason', () => {
 describe('understand, for refunds', () => {
   it('reads one refund from a message whose order, amount and reason sit in separate clauses', () => {
     expect(understand('我要退款，订单号 A1007，金额 30 元').requests).toEqual([
-      { intent: 'issueRefund', orderIds: ['A1007'], amount: 30, reason: '' },
+      { intent: 'issueRefund', orderIds: ['A1007'], amount: 30, currency: 'CNY', reason: '' },
     ]);
   });
 

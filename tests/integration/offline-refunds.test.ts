@@ -63,9 +63,9 @@ function conversation({
 describe('refunds with the offline model', () => {
   it.each([
     [
-      '订单 A1002 退 80 元，收到时坏了',
-      { orderId: 'A1002', amount: 80, reason: '收到时坏了' },
-      '已为订单 A1002 退款 80.00 USD，退款单号 RF-000001。',
+      '订单 A1004 退 80 元，收到时坏了',
+      { orderId: 'A1004', amount: 80, currency: 'CNY', reason: '收到时坏了' },
+      '已为订单 A1004 退款 80.00 CNY，退款单号 RF-000001。',
     ],
     [
       'refund $80 on A1002, it arrived broken',
@@ -121,7 +121,10 @@ describe('refunds with the offline model', () => {
     });
     const done = await say('60 元');
     expect(done.calls).toEqual([
-      { toolName: 'issueRefund', input: { orderId: 'A1006', amount: 60, reason: '尺码不对' } },
+      {
+        toolName: 'issueRefund',
+        input: { orderId: 'A1006', amount: 60, currency: 'CNY', reason: '尺码不对' },
+      },
     ]);
     expect(done.text).toBe('已为订单 A1006 退款 60.00 CNY，退款单号 RF-000001。');
   });
@@ -157,6 +160,18 @@ describe('refunds with the offline model', () => {
     expect(turn.text).toBe(
       'Nothing was refunded: order A1002 is paid in USD. Please ask again with an amount in USD.',
     );
+    expect(await listRefunds(db, { userId: 'user-a' })).toEqual([]);
+  });
+
+  it('reads 元 as renminbi: 80 元 on an order paid in USD is refused and explained, never paid as 80 USD', async () => {
+    const turn = await conversation()('订单 A1002 退 80 元，收到时坏了');
+    expect(turn.calls).toEqual([
+      {
+        toolName: 'issueRefund',
+        input: { orderId: 'A1002', amount: 80, currency: 'CNY', reason: '收到时坏了' },
+      },
+    ]);
+    expect(turn.text).toMatch(/没有退款.*USD/);
     expect(await listRefunds(db, { userId: 'user-a' })).toEqual([]);
   });
 

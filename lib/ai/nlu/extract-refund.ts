@@ -8,18 +8,21 @@ import { orderIdPattern } from './features';
  * number elsewhere (a shoe size, a date) is never taken for one. The classifier only decides
  * that the clause asks for a refund.
  *
- * 元 and 块 mark an amount but name no currency: Chinese says 元 of any currency (美元 is "US
- * yuan"), so only a sign, a code or a currency's own name (¥, RMB, 人民币, yuan, $, USD, 美元,
- * dollars) names one, and only a named currency can make the tool refuse a refund for not being
- * the order's.
+ * A bare 元, 块 or 块钱 is renminbi: that is what a person writing "退 80 元" means, so it names CNY
+ * (美元, 港元, 欧元, 日元 name their own currency). A named currency reaches the tool, which refuses
+ * an amount in another currency than the order's instead of paying it in the order's unnoticed.
+ * Chinese numerals before a currency word ("二十块", "一百五十元") are read as digits.
  */
 
 /** An amount as written: digits with optional thousands commas, and up to any decimals (more than two is refused). */
 const number = String.raw`(?<!\d)(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?`;
 
-const currencyBefore = new RegExp(String.raw`(US\$|\$|¥|￥|\b(?:usd|cny|rmb)\b)\s*${number}`, 'giu');
+const currencyBefore = new RegExp(
+  String.raw`(US\$|\$|¥|￥|€|\b(?:usd|cny|rmb|eur|hkd|jpy)\b)\s*${number}`,
+  'giu',
+);
 const currencyAfter = new RegExp(
-  String.raw`${number}\s*(块钱|块|元|美元|美金|刀|人民币|\b(?:dollars?|bucks|usd|cny|rmb|yuan|kuai)\b)`,
+  String.raw`${number}\s*(块钱|块|元|美元|美金|刀|人民币|港元|港币|欧元|日元|\b(?:dollars?|bucks|usd|cny|rmb|yuan|kuai|euros?|eur|hkd|jpy)\b)`,
   'giu',
 );
 // "refund 50", "back 60", "退 120", "退款 100", "金额 30", "amount: 12.5", "refund of 30".
@@ -48,7 +51,66 @@ const currencyOfMark: Readonly<Record<string, string>> = {
   yuan: 'CNY',
   kuai: 'CNY',
   人民币: 'CNY',
+  元: 'CNY',
+  块: 'CNY',
+  块钱: 'CNY',
+  港元: 'HKD',
+  港币: 'HKD',
+  hkd: 'HKD',
+  欧元: 'EUR',
+  '€': 'EUR',
+  eur: 'EUR',
+  euro: 'EUR',
+  euros: 'EUR',
+  日元: 'JPY',
+  jpy: 'JPY',
 };
+
+const chineseDigits: Readonly<Record<string, number>> = {
+  零: 0,
+  〇: 0,
+  一: 1,
+  二: 2,
+  两: 2,
+  三: 3,
+  四: 4,
+  五: 5,
+  六: 6,
+  七: 7,
+  八: 8,
+  九: 9,
+};
+const chineseUnits: Readonly<Record<string, number>> = { 十: 10, 百: 100, 千: 1000, 万: 10000 };
+
+/** "二十" → 20, "一百五十" → 150, "两千" → 2000; `undefined` for anything else. */
+function chineseNumber(text: string): number | undefined {
+  let total = 0;
+  let digit: number | undefined;
+  for (const character of text) {
+    const value = chineseDigits[character];
+    if (value === 0) continue;
+    if (value !== undefined) {
+      if (digit !== undefined) return undefined;
+      digit = value;
+      continue;
+    }
+    const unit = chineseUnits[character];
+    if (unit === undefined) return undefined;
+    total += (digit ?? (total === 0 ? 1 : 0)) * unit;
+    digit = undefined;
+  }
+  total += digit ?? 0;
+  return total > 0 ? total : undefined;
+}
+
+// Chinese numerals right before a currency word: "二十块", "一百五十元". A lone 一 or 两 is left
+// alone: "凹了一块" is "a dent", not one yuan.
+const chineseAmount =
+  /(?:[零〇一二两三四五六七八九十百千万]{2,8}|[三四五六七八九十])(?=\s{0,2}(?:块|元|美元|美金|刀|人民币))/gu;
+
+/** The text with Chinese amounts written as digits (same meaning, other length: read it, never cut it by offsets). */
+const withDigitAmounts = (text: string) =>
+  text.replace(chineseAmount, (numeral) => String(chineseNumber(numeral) ?? numeral));
 
 /** What a message says about money: the amount (when exactly one was given), and the currency it named. */
 export type RefundAmount = { amount?: number; currency?: string };
@@ -92,7 +154,7 @@ function candidates(text: string, answer: boolean): Candidate[] {
  * `answer`: the message answers "how much?", so a bare number counts.
  */
 export function findRefundAmount(text: string, { answer = false }: { answer?: boolean } = {}): RefundAmount {
-  const found = candidates(withoutOrderIds(text), answer);
+  const found = candidates(withDigitAmounts(withoutOrderIds(text)), answer);
   const amounts = new Set(found.map((candidate) => candidate.amount));
   if (amounts.size !== 1) return {};
   const [amount] = amounts;

@@ -2,6 +2,7 @@ import { classifyIntent } from './classify-intent';
 import { normalizeToken, titleTokenContext, titleTokenFeatures, titleTokenForm, tokenize } from './features';
 import type { IntentLabel } from './intent-labels';
 import { nluWeights } from './load-weights';
+import { asksInSoManyWords } from './message-scope';
 
 // Also the labels that introduce a title ("subject:", "标题是"): they are not part of it.
 const leadingFiller =
@@ -53,11 +54,11 @@ export function cleanTitle(raw: string): string {
 
 // A request's object and the word that introduces what it is about ("a ticket about", "remind me to").
 const requestLead =
-  /\b(?:(?:ticket|case|complaint|request|issue|to-?do|task|reminder)\s+(?:about|for|regarding|saying|that\s+says)|remind\s+me\s+to|remember\s+to|forget\s+to)\s+/i;
+  /\b(?:(?:ticket|case|complaint|request|issue)\s+(?:about|for|regarding|saying|that\s+says)|(?:to-?do|task|reminder)\s+(?:about|for|regarding|saying|that\s+says|to)|remind\s+me\s+to|remember\s+to|forget\s+to)\s+/i;
 
 // A label that introduces the title anywhere in the message ("The title should be:", "主题：").
 const titleLabel =
-  /\b(?:subject|title|topic)(?:\s+(?:should\s+be|will\s+be|is))?\s*[:：]|(?:标题|主题|题目)(?:是|为|[:：])[:：]?/i;
+  /\b(?:subject|title|topic)(?:\s+(?:should\s+be|will\s+be|is))?\s*[:：]|\b(?:titled|entitled|called|named)\s+(?=["'“‘「『《])|(?:标题|主题|题目)(?:是|为|[:：])[:：]?/i;
 
 // Words that name the request itself: a sentence with them is the request, not a title beside it.
 const requestWords =
@@ -110,9 +111,14 @@ export function extractTitle(text: string, intent: IntentLabel): string {
   // title themselves; take it whole, even where the tagger stopped early (a title that
   // itself says "ticket", "工单", a word it never saw).
   const colon = text.search(/[:：]/);
-  if (colon >= 0 && (start < 0 || start > colon)) {
+  // "the customer wants a ticket opened: <title>": before the colon only the request, so what follows is the title.
+  const requestBeforeColon = colon > 0 && asksInSoManyWords(text.slice(0, colon), intent);
+  if (colon >= 0 && (start < 0 || start > colon || requestBeforeColon)) {
     const rest = cleanTitle(text.slice(colon + 1));
-    if (rest.length > title.length && (title === '' || rest.includes(title))) title = rest;
+    if (
+      requestBeforeColon ? rest !== '' : rest.length > title.length && (title === '' || rest.includes(title))
+    )
+      title = rest;
   }
   // "…, subject: <title>" / "标题是<title>": what a label introduces is the title, wherever the tagger began.
   const label = titleLabel.exec(text);
@@ -128,8 +134,12 @@ export function extractTitle(text: string, intent: IntentLabel): string {
   }
   if (colon < 0) title = wholeSentenceTitle(text, title, start, end, intent);
   title = withoutTrailingRequest(title, intent);
-  return vagueTitle.test(title) ? '' : title;
+  // A scrap the tagger left is no title; what the person wrote after a colon or a label is theirs ("create a ticket: A").
+  return vagueTitle.test(title) || (colon < 0 && label === null && wordless.test(title)) ? '' : title;
 }
+
+// A lone function word or a single Chinese character is a scrap the tagger left, not a title.
+const wordless = /^(?:the|a|an|it|this|that|one|me|my|to|for|of|pls|please|\p{Script=Han})$/iu;
 
 /** True when `clause`, read alone, is read as this request (`sure`: with the confidence a cut needs). */
 const readsAs = (clause: string, intent: IntentLabel, { sure = false } = {}) => {

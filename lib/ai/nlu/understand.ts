@@ -3,18 +3,28 @@ import { findRefundAmount, findRefundReason } from './extract-refund';
 import { cleanTitle, endWithout, extractTitle } from './extract-title';
 import { findOrderIds } from './features';
 import type { IntentLabel, RequestIntent } from './intent-labels';
+import {
+  asksInSoManyWords,
+  type MessageScope,
+  readScope,
+  readsAsQuestion,
+  type WriteIntent,
+} from './message-scope';
 
 /**
  * One request a message makes: the classifier's label for it, with the argument read from it
  * (`''` / `[]` when missing). The tool whose facts name the label (`offline.intent`) answers it.
  */
 export type ToolRequest =
-  | { intent: 'createTicket'; title: string }
+  | TicketRequest
   | RefundRequest
   | { intent: 'getOrderStatus'; orderIds: string[] }
   | { intent: 'searchKnowledgeBase'; query: string }
   | { intent: 'addTodo'; title: string }
   | { intent: 'listTodos' };
+
+/** A ticket: its title, and the order it is about when the message names exactly one. */
+export type TicketRequest = { intent: 'createTicket'; title: string; orderId?: string };
 
 /**
  * A request for money back: the order (exactly one, else none and the model asks which), the
@@ -39,8 +49,10 @@ export function requestArgument(request: ToolRequest): string | readonly string[
   return undefined;
 }
 
-/** The fields a request fills besides its argument (a refund's amount, currency and reason); `{}` for the others. */
+/** The fields a request fills besides its argument (a refund's amount, currency and reason, a ticket's order); `{}` for the others. */
 export function requestDetails(request: ToolRequest): Readonly<Record<string, string | number | undefined>> {
+  if (request.intent === 'createTicket')
+    return request.orderId === undefined ? {} : { orderId: request.orderId };
   if (request.intent !== 'issueRefund') return {};
   return { amount: request.amount, currency: request.currency, reason: request.reason };
 }
@@ -95,6 +107,7 @@ export function answerRequest(
     case 'issueRefund':
       return completedRefund(text, earlier);
     case 'createTicket':
+      return withOrderOf({ intent, title: cleanTitle(text) }, [...earlier, text].join('\n'));
     case 'addTodo':
       return { intent, title: cleanTitle(text) };
     case 'getOrderStatus':
@@ -106,6 +119,12 @@ export function answerRequest(
   }
 }
 
+/** A ticket with the order it is about, when `text` names exactly one. */
+function withOrderOf(request: TicketRequest, text: string): TicketRequest {
+  const orderIds = findOrderIds(text);
+  return orderIds.length === 1 ? { ...request, orderId: orderIds[0] } : request;
+}
+
 /** What a whole message asks for. */
 export type Understanding = {
   /** The requests, in the order the user made them. */
@@ -115,14 +134,19 @@ export type Understanding = {
   /** The classifier's probability for the first request (or for `intent` when there is none). */
   confidence: number;
   /**
-   * A write (ticket, refund or to-do) the message may ask for, read without the margin a write needs:
-   * it is not in `requests`, and the caller asks before writing anything.
+   * A write (ticket, refund or to-do) the message may ask for, read without the margin or the
+   * words a write needs: it is not in `requests`, and the caller asks before writing anything.
    */
   unsureWrite?: WriteIntent;
+  /**
+   * Why a message that mentions a request asks for none: it asks for something no tool here does
+   * (`outOfScope`), says a write was already done (`alreadyDone`), or says not to do it or drops
+   * it (`setAside`). The caller says so, and does nothing.
+   */
+  declined?: 'outOfScope' | 'alreadyDone' | 'setAside';
 };
 
-/** The labels whose requests write (a ticket, a refund, a to-do): they need `writeMargin`. */
-export type WriteIntent = 'createTicket' | 'issueRefund' | 'addTodo';
+export type { WriteIntent };
 
 const isWriteIntent = (intent: IntentLabel): intent is WriteIntent =>
   intent === 'createTicket' || intent === 'issueRefund' || intent === 'addTodo';
@@ -348,13 +372,133 @@ export function understand(message: string): Understanding {
     opening.confidence >= clauseConfidence
       ? opening
       : (clauses[0]?.reading ?? classifyIntent(text));
-  return {
-    requests: merged,
-    intent: first.intent,
-    confidence: confidence ?? first.confidence,
-    ...(unsureWrite === undefined ? {} : { unsureWrite }),
-  };
+  return withinScope(
+    {
+      requests: merged,
+      intent: first.intent,
+      confidence: confidence ?? first.confidence,
+      ...(unsureWrite === undefined ? {} : { unsureWrite }),
+    },
+    text,
+  );
 }
+
+// A statement (no question) that is still a help-centre topic: "return policy for shoes", "运费规则".
+const helpTopic =
+  /\b(?:polic(?:y|ies)|shipping|returns?|warranty|invoice|delivery|payment|exchange|guarantee|faq)\b|政策|运费|保修|发票|退货|换货|支付|付款|配送|规则|流程/iu;
+
+/** A write the rules found asked for in so many words, which the classifier did not read; `undefined` when it lacks what a call needs. */
+function askedWrite(intent: WriteIntent, text: string): ToolRequest | undefined {
+  if (intent === 'issueRefund') {
+    const refund = refundRequestOf(text);
+    return refund.amount !== undefined && refund.orderIds.length === 1 ? refund : undefined;
+  }
+  const title = extractTitle(text, intent);
+  return { intent, title: title === '' ? titleBesideRequest(text, intent) : title };
+}
+
+const sentencePiece = /[^,，.。!！?？;；\n]+/gu;
+
+/**
+ * "A1008 的耳机没声音，帮我建个工单": the sentences that do not ask for the ticket (or to-do) are
+ * its title; `''` when every sentence asks, or none is left.
+ */
+function titleBesideRequest(text: string, intent: 'createTicket' | 'addTodo'): string {
+  const pieces = [...text.matchAll(sentencePiece)].map((match) => match[0]);
+  // A sentence that reads as another request ("…, and list your to-dos") is that request, not the
+  // title; one that names an order ("A1008 的耳机没声音") is the problem, so it stays.
+  const rest = pieces.filter((piece) => {
+    if (asksInSoManyWords(piece, intent)) return false;
+    const reading = classifyIntent(piece);
+    const other =
+      reading.intent === 'listTodos' ||
+      (isWriteIntent(reading.intent) && reading.intent !== intent) ||
+      (reading.intent === 'searchKnowledgeBase' && readsAsQuestion(piece));
+    return !(other && reading.confidence >= clauseConfidence);
+  });
+  if (rest.length === pieces.length) return '';
+  return cleanTitle(rest.join(/\p{Script=Han}/u.test(text) ? '，' : ', '));
+}
+
+/**
+ * The classifier's requests, kept only where the whole message bears them out (see
+ * `readScope`): a ticket, to-do or refund only when it is asked for in so many words and not
+ * refused or already done; an order lookup beside a write, a refusal or "forget it" only when
+ * the message asks where the order is; a help-centre search only for a question or a help topic.
+ * A write asked for in so many words that the classifier read as something else (most often the
+ * lookup of the order it names) takes that request's place. A ticket takes the order it names.
+ */
+function withinScope(understanding: Understanding, text: string): Understanding {
+  const scope = readScope(text);
+  const orderIds = findOrderIds(text);
+  const { unsureWrite: _unsure, ...rest } = understanding;
+  // "你好，今天天气不错": a remark after a greeting asks for nothing, in scope or not.
+  const chat = understanding.intent === 'greeting' || understanding.intent === 'thanks';
+  if (scope.outOfScope && !chat && scope.asked.size === 0 && orderIds.length === 0)
+    return { ...rest, requests: [], declined: 'outOfScope' };
+  const setAside = scope.refused.size > 0 || scope.alreadyDone.size > 0 || scope.dropsIt;
+  let unsureWrite = setAside ? undefined : understanding.unsureWrite;
+  const kept: ToolRequest[] = [];
+  // "…, is that covered by warranty?": a write the classifier half read, in a question nobody asked a write in, is searched.
+  if (
+    unsureWrite !== undefined &&
+    !scope.asked.has(unsureWrite) &&
+    scope.question &&
+    understanding.requests.length === 0
+  ) {
+    kept.push({ intent: 'searchKnowledgeBase', query: text.trim() });
+    unsureWrite = undefined;
+  }
+  for (const request of understanding.requests) {
+    if (isWriteIntent(request.intent)) {
+      if (scope.asked.has(request.intent)) kept.push(request);
+      else if (scope.question && !kept.some((other) => other.intent === 'searchKnowledgeBase') && !setAside)
+        kept.push({ intent: 'searchKnowledgeBase', query: text.trim() });
+      else if (!setAside) unsureWrite ??= request.intent;
+    } else if (request.intent === 'getOrderStatus') {
+      if (scope.asksStatus || (scope.asked.size === 0 && !setAside)) kept.push(request);
+    } else if (request.intent === 'searchKnowledgeBase') {
+      if (scope.question || helpTopic.test(request.query)) kept.push(request);
+    } else if (request.intent === 'listTodos') {
+      // "最近有什么活动" is no listing of to-dos: a question that names no list is searched instead.
+      if (scope.namesList) kept.push(request);
+      else if (scope.question && !kept.some((other) => other.intent === 'searchKnowledgeBase'))
+        kept.push({ intent: 'searchKnowledgeBase', query: text.trim() });
+    } else {
+      kept.push(request);
+    }
+  }
+  const missing = [...scope.asked].filter((intent) => !kept.some((request) => request.intent === intent));
+  // "how do I open a ticket?" names a ticket in a question the classifier read as one: no write is added to it.
+  const classifierSearched =
+    scope.question && understanding.requests.some((request) => request.intent === 'searchKnowledgeBase');
+  if (!kept.some((request) => isWriteIntent(request.intent)) && missing.length > 0 && !classifierSearched) {
+    const added = missing.flatMap((intent) => askedWrite(intent, text) ?? []);
+    if (added.length === 1) kept.push(added[0] as ToolRequest);
+    else if (added.length > 1) unsureWrite ??= missing[0];
+  }
+  // "no ticket, I just need to know if A1004 shipped": with the write set aside, the order's status is what is asked.
+  if (
+    setAside &&
+    scope.asksStatus &&
+    orderIds.length > 0 &&
+    !kept.some((request) => request.intent === 'getOrderStatus')
+  )
+    kept.push({ intent: 'getOrderStatus', orderIds });
+  const requests = kept.map((request) => {
+    if (request.intent !== 'createTicket' && request.intent !== 'addTodo') return request;
+    const titled =
+      request.title === '' ? { ...request, title: titleBesideRequest(text, request.intent) } : request;
+    return titled.intent === 'createTicket' ? withOrderOf(titled, text) : titled;
+  });
+  if (requests.length > 0)
+    return { ...rest, requests, ...(unsureWrite === undefined ? {} : { unsureWrite }) };
+  if (scope.alreadyDone.size > 0) return { ...rest, requests, declined: 'alreadyDone' };
+  if (setAside) return { ...rest, requests, declined: 'setAside' };
+  return { ...rest, requests, ...(unsureWrite === undefined ? {} : { unsureWrite }) };
+}
+
+export type { MessageScope };
 
 /**
  * A message asks for at most one refund, read from the whole message: its order, amount and

@@ -1,0 +1,185 @@
+/*
+ * What a whole message says about the writes it could ask for, read by rules rather than learned:
+ * the ticket, to-do or refund it asks for in so many words, the ones it says not to do ("no
+ * ticket needed", "别建单了", "那个退款不要了"), the ones it says were already done ("we opened
+ * one last week"), whether it drops what it was about ("forget it", "算了"), whether it asks
+ * about an order's status in so many words, and whether it asks for something no tool does
+ * (a translation, a joke, the news). The classifier says what a clause is most like; these rules
+ * say whether the person asked for a write at all. A write needs both.
+ *
+ * Every pattern is bounded (no unbounded repetition inside a repetition), so reading a message
+ * stays linear in its length.
+ */
+
+/** The requests that write: a ticket, a refund, a to-do. */
+export type WriteIntent = 'createTicket' | 'issueRefund' | 'addTodo';
+
+const writeIntents: readonly WriteIntent[] = ['createTicket', 'issueRefund', 'addTodo'];
+
+/** What a message says about its writes, and what else it asks for outside the tools. */
+export type MessageScope = {
+  /** Writes asked for in so many words ("open a ticket", "提醒我", "refund $40"), and not refused or already done. */
+  asked: ReadonlySet<WriteIntent>;
+  /** Writes the message says not to do ("don't make a ticket", "不用加到待办", "A1006 不退了"). */
+  refused: ReadonlySet<WriteIntent>;
+  /** Writes the message says were already done ("we opened one last week", "钱已经退到账了"). */
+  alreadyDone: ReadonlySet<WriteIntent>;
+  /** The message drops what it was about without naming a write ("forget it", "never mind", "算了"). */
+  dropsIt: boolean;
+  /** It asks about an order's whereabouts or status in so many words ("where is", "shipped yet", "到哪了", "查"); "it arrived late" does not. */
+  asksStatus: boolean;
+  /** It names the to-do list itself ("my todos", "待办", "还有什么事没做"): the evidence a listing needs. */
+  namesList: boolean;
+  /** It asks for something no tool here does: a translation, a joke, a poem or story, the news, the weather, a booking. */
+  outOfScope: boolean;
+  /** It reads as a question ("how", "吗", "能不能", "?"). */
+  question: boolean;
+};
+
+// --- Writes asked for in so many words. ---
+
+const ticketAsked = [
+  /\b(?:open|create|make|file|log|raise|submit|start|lodge|register|put\s+in|needs?|wants?|gets?|would\s+like)\b[^.!?。！？\n]{0,25}?\b(?:ticket|tkt|case|complaint)s?\b/iu,
+  /\b(?:ticket|tkt|case|complaint)\s+(?:opened|raised|created|filed|logged|submitted)\b/iu,
+  /^\W{0,3}(?:(?:new|a|one)\s+)?(?:support\s+)?(?:ticket|tkt|complaint)\b/iu,
+  /\b(?:ticket|tkt|complaint)\b\s{0,3}(?:pls|please|plz)?\s{0,3}[:：\-–—]/iu,
+  /\b(?:ticket|tkt)\s+(?:for|about|on|re)\b/iu,
+  /\bcomplain(?:ing)?\s+about\b|\b(?:want|like|need)\s+to\s+complain\b/iu,
+  /\b(?:with|via|as|in)\s+a\s+(?:support\s+)?ticket\b|\b(?:tell|let|notify|alert)\s+(?:the\s+)?support\b|\breport\s+(?:a|an|this|it|that|the)\b|\bescalate\b/iu,
+  /(?:开|建|提|创建|新建|提交|登记|建立|起|报|记)\s{0,2}(?:一?个|一下|一张|张|下)?\s{0,2}(?:工单|单子|单|修)/u,
+  /工单\s{0,2}[:：]|投诉|报修|登记一下|登记下|反馈/u,
+];
+
+const todoAsked = [
+  /\bremind\s+me\b|\bremember\s+to\b|\bset\s+(?:a|an)\s+reminder\b|\b(?:note|jot|write)\s+(?:it\s+|this\s+|that\s+)?down\b/iu,
+  /\b(?:don[’']?t\s+let\s+me|make\s+sure\s+I\s+don[’']?t|so\s+I\s+don[’']?t)\s+forget\b|\bkeep\s+track\s+of\b/iu,
+  /\b(?:add|put|stick|create|make|new|set|save|pop)\b[^.!?。！？\n]{0,60}?\b(?:to-?dos?|todo\s+list|tasks?|reminders?|list)\b/iu,
+  /^\W{0,3}(?:new\s+)?(?:to-?do|todo|task|reminder)\b\s{0,3}[:：\-–—]?/iu,
+  /\b(?:to-?do|todo|task|reminder)\b\s{0,3}[:：]/iu,
+  /(?:加|添|建|记|放|写|新建|创建)\S{0,4}待办|待办\s{0,2}(?:里|中|清单)?\s{0,2}(?:加|添|[:：])|提醒我|提醒一下|记一下|记下|记个|记得|记住|备忘|列入待办|别让我忘|省得我忘|免得我忘/u,
+];
+
+const refundAsked = [/\brefund|\bmoney\s+back\b|\bback\b|\breimburs|\bcompensat|退|补偿|赔/iu];
+
+// --- Writes the message says not to do. ---
+
+const ticketWords = String.raw`(?:ticket|tkt|case|complaint)`;
+const todoWords = String.raw`(?:to-?dos?|todo\s+list|list|remind(?:er)?|task|note)`;
+const refundWords = String.raw`(?:refund|money\s+back)`;
+
+// "don't …", "no need to …", "cancel …" reach a few words ahead; "no" and "not" only the word right after them.
+const negator = String.raw`\b(?:don[’']?t|do\s+not|dont|no\s+need\s+(?:to|for)|never\s*mind|without|cancel|forget\s+about|skip|won[’']?t\s+need|doesn[’']?t\s+need|need\s+no)\b`;
+const negatedWithin = (words: string) =>
+  new RegExp(
+    String.raw`${negator}[^.!?。！？\n]{0,30}?\b${words}\b|\b(?:no|not)\s+(?:a\s+|an\s+|any\s+|new\s+|more\s+|another\s+)?${words}\b`,
+    'iu',
+  );
+const negatedAfter = (words: string) =>
+  new RegExp(
+    String.raw`\b${words}\b[^.!?。！？\n]{0,20}?\b(?:not\s+needed|no\s+longer\s+needed|isn[’']?t\s+needed|cancell?ed)\b`,
+    'iu',
+  );
+
+// Chinese: a negation right before the action ("别建单", "不用加到待办", "不要退款"), or the action then "不要了".
+const zhNegator = String.raw`(?:不用|不要|(?<![特区级类告分识性差])别|无需|不需要|不必|先不|取消|甭|没必要)`;
+const zhTicket = String.raw`(?:工单|单子?|建|开|提|报修|投诉)`;
+const zhTodo = String.raw`(?:待办|提醒|记|加到|加进)`;
+const zhRefund = String.raw`(?:退款|退钱|退)`;
+const zhNegated = (words: string) => new RegExp(String.raw`${zhNegator}\S{0,8}?${words}`, 'u');
+const zhDropped = (words: string) =>
+  new RegExp(String.raw`${words}\S{0,6}?(?:不要了|不用了|算了|不需要了|取消|撤销|撤回)`, 'u');
+
+const refusedPatterns: Record<WriteIntent, RegExp[]> = {
+  createTicket: [
+    negatedWithin(ticketWords),
+    negatedAfter(ticketWords),
+    zhNegated(zhTicket),
+    zhDropped('(?:工单|单子)'),
+  ],
+  addTodo: [negatedWithin(todoWords), negatedAfter(todoWords), zhNegated(zhTodo), zhDropped('(?:待办|提醒)')],
+  issueRefund: [
+    negatedWithin(refundWords),
+    negatedAfter(refundWords),
+    /\bdon[’']?t\s+refund\b/iu,
+    zhNegated(zhRefund),
+    zhDropped('(?:退款|退钱)'),
+    /不(?:想)?退了|不退款/u,
+  ],
+};
+
+// --- Writes already done. ---
+
+const alreadyPatterns: Record<WriteIntent, RegExp[]> = {
+  createTicket: [
+    /\balready\b[^.!?。！？\n]{0,30}?\b(?:ticket|tkt|case|complaint|opened|filed|raised|created|reported|logged|submitted)\b/iu,
+    /\b(?:opened|filed|raised|created|submitted|logged|made)\s+(?:one|a\s+ticket|a\s+case|it|this)\b[^.!?。！？\n]{0,30}?\b(?:already|last|yesterday|before|earlier|ago)\b/iu,
+    /\b(?:another|a\s+second|a\s+duplicate)\s+(?:one|ticket)\b/iu,
+    /(?:建|提|开|报|投诉)过|(?:已经|之前|早就|上周|昨天)\S{0,6}?(?:建|提|开|报)(?:了|过)?\S{0,2}?(?:工单|单)|再(?:开|建|提)一个/u,
+  ],
+  addTodo: [
+    /\balready\b[^.!?。！？\n]{0,30}?\b(?:to-?do|todo|on\s+my\s+list|added)\b/iu,
+    /(?:已经|早就)\S{0,6}?(?:加|记)(?:了|过)/u,
+  ],
+  issueRefund: [
+    /\balready\b[^.!?。！？\n]{0,30}?\b(?:refund|refunded|money\s+back|got\s+(?:it|the\s+money))\b/iu,
+    /(?:已经|早就|之前)\S{0,6}?(?:退(?:了|过|款|到账)|到账)/u,
+  ],
+};
+
+// --- Other cues. ---
+
+const dropsItPattern =
+  /\b(?:forget\s+(?:it|that|this|about\s+it)|never\s*mind|nvm|cancel\s+(?:that|it|this)|scratch\s+that|disregard)\b|算了|不用管了|不用了|没事了|取消吧|不要了/iu;
+
+const statusPattern =
+  /\b(?:where|wheres|whr|status|stauts|track(?:ing)?|shipped|eta|when\s+will|check|chek|look\s*up|dispatched)\b|到哪|哪了|状态|物流|发货|发了|到了没|到没|查|进度|怎么还没|什么时候到|派送|寄出/iu;
+
+const listPattern =
+  /\b(?:to-?dos?|todo\s+list|to\s+do\s+list|list|tasks?|plate|agenda|reminders)\b|\b(?:have|need|left|got)\s+to\s+do\b|待办|清单|要做|没做|要办|要干|没干|没办|做完|干完|没完成|事项|任务/iu;
+
+// Asks no tool here serves: translating, writing or summarising text, jokes, the news, weather, sport, bookings.
+const outOfScopePattern =
+  /\b(?:translate|translation|summari[sz]e|summary|paraphrase|rewrite|proofread|joke|jokes|poem|poems|haiku|story|stories|song|lyrics|essay|article|news|headlines|weather|forecast|recipe|horoscope|football|soccer|basketball|stock\s+price|draft\s+(?:a|an|me)|compose\s+(?:a|an|me)|book\s+(?:me\s+)?(?:a|an)\s+(?:table|flight|hotel|room|ticket\s+to|train)|reserve\s+(?:a|an)\s+(?:table|room))\b|翻译|笑话|段子|总结|摘要|概括|改写|润色|写(?:一?首|一?个|一?篇|一?段|一?封)?\S{0,6}?(?:诗|故事|文章|作文|歌词|小说|邮件|文案)|新闻|天气|气温|(?:订|买)(?:一?张)?\S{0,10}?(?:机票|车票|高铁票|火车票|电影票|酒店|餐厅|位子)|股价|星座|菜谱/iu;
+
+const questionPattern =
+  /[?？]|吗|么|什么|怎么|如何|哪|多少|多久|多长|几|谁|是否|能否|可否|有没有|([\p{Script=Han}])不\1|\b(?:how|hows|what|whats|why|when|where|wheres|which|who|can|could|do\s+you|does|is\s+there|are\s+there|is\s+(?:it|that|this)|any\s+chance)\b/iu;
+
+const matchesAny = (patterns: readonly RegExp[], text: string) =>
+  patterns.some((pattern) => pattern.test(text));
+
+/** True when a message reads as a question. */
+export function readsAsQuestion(text: string): boolean {
+  return questionPattern.test(text);
+}
+
+/** True when `text` asks for a ticket (or to-do) in so many words ("帮我建个工单", "remind me"). */
+export function asksInSoManyWords(text: string, intent: string): boolean {
+  if (intent !== 'createTicket' && intent !== 'addTodo') return false;
+  return matchesAny(intent === 'createTicket' ? ticketAsked : todoAsked, text);
+}
+
+/** Reads what a message says about its writes (see `MessageScope`). */
+export function readScope(text: string): MessageScope {
+  const refused = new Set(writeIntents.filter((intent) => matchesAny(refusedPatterns[intent], text)));
+  const alreadyDone = new Set(writeIntents.filter((intent) => matchesAny(alreadyPatterns[intent], text)));
+  const askedPatterns: Record<WriteIntent, RegExp[]> = {
+    createTicket: ticketAsked,
+    addTodo: todoAsked,
+    issueRefund: refundAsked,
+  };
+  const asked = new Set(
+    writeIntents.filter(
+      (intent) => !refused.has(intent) && !alreadyDone.has(intent) && matchesAny(askedPatterns[intent], text),
+    ),
+  );
+  return {
+    asked,
+    refused,
+    alreadyDone,
+    dropsIt: dropsItPattern.test(text),
+    asksStatus: statusPattern.test(text),
+    namesList: listPattern.test(text),
+    outOfScope: outOfScopePattern.test(text),
+    question: questionPattern.test(text),
+  };
+}
