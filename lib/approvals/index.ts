@@ -15,6 +15,8 @@ export {
   type ExtendOutcome,
   extendApproval,
   finishExecution,
+  isStaleDigest,
+  mayDecide,
   mayView,
   parkApproval,
   requestApproval,

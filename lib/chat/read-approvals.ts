@@ -14,6 +14,7 @@ import {
   userNamesById,
 } from '@/lib/approvals';
 import { getDb } from '@/lib/db';
+import { inputDigestOf } from '@/lib/shells/input-digest';
 import { type LocalizedPreview, localizePreview } from '@/lib/tools/localize-preview';
 import { summarizeToolCall } from '@/lib/tools/tool-summaries';
 
@@ -34,6 +35,8 @@ export type ApprovalView = {
   summary?: Record<string, string>;
   /** The input the call would run with (the person's edit, once there is one). */
   input: unknown;
+  /** `inputDigestOf(input)`: a decision that sends it is refused (409) once the input has changed. */
+  inputDigest: string;
   /** The tool's preview of that input, in the viewer's language, when it declares one. */
   preview?: LocalizedPreview;
   /** Why a tool that declares a preview has none for this call (it failed or took too long). */
@@ -73,6 +76,7 @@ function viewOf(
     tool: row.toolName,
     ...(summary !== undefined && { summary }),
     input: row.editedInput ?? row.input,
+    inputDigest: inputDigestOf(row.editedInput ?? row.input),
     ...localizePreview(row.preview, viewer.language ?? 'en'),
     status: row.status,
     requester: { name: (row.ownerId !== null && names.get(row.ownerId)) || '' },
