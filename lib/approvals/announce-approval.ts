@@ -1,10 +1,10 @@
 import 'server-only';
 import { getConfig } from '@/lib/config';
 import type { Db } from '@/lib/db/engine';
-import { summarizeToolCall } from '@/lib/tools/tool-summaries';
 import { enqueueApprovalEvent } from '@/lib/webhooks';
 import { getApproval, getApprovalSteps, userNamesById } from './approval-rows';
 import type { ApprovalStatus } from './approval-states';
+import { approverSummary } from './approver-text';
 
 /**
  * Queues the approval webhook event (`approval.requested` when a call starts waiting,
@@ -30,8 +30,9 @@ export function announceApproval(
       type: change.type,
       approvalId,
       tool: row.toolName,
-      summary: summarizeToolCall(row.toolName, row.editedInput ?? row.input)?.en ?? row.toolName,
+      summary: approverSummary(row.toolName, row.editedInput ?? row.input)?.en ?? row.toolName,
       roles,
+      // The name comes revealed from `userNamesById`, as on the approver's page.
       requester: { name: (row.ownerId !== null && names.get(row.ownerId)) || '' },
       expiresAt: row.expiresAt,
       ...(change.type === 'approval.settled' && { status: change.status }),

@@ -65,6 +65,7 @@ export {
   reasonByStatus,
 } from './approval-states';
 export { approvalTiming } from './approval-timing';
+export { approverSummary, approverText } from './approver-text';
 export { auditApprovalEnd } from './audit-approval-end';
 export {
   createDurableApprovalRegistry,

@@ -3,6 +3,8 @@ import type { Language } from '@/lib/ai/language';
 import {
   type ApprovalRecord,
   type ApprovalStepRecord,
+  approverSummary,
+  approverText,
   expireApproval,
   getApproval,
   getApprovalSteps,
@@ -16,7 +18,6 @@ import {
 import { getDb } from '@/lib/db';
 import { inputDigestOf } from '@/lib/shells/input-digest';
 import { type LocalizedPreview, localizePreview } from '@/lib/tools/localize-preview';
-import { summarizeToolCall } from '@/lib/tools/tool-summaries';
 
 /** One step as `GET /api/approvals/:id` shows it. */
 export type ApprovalStepView = {
@@ -69,7 +70,7 @@ function viewOf(
   const pending = row.status === 'pending' && row.expiresAt > now;
   const isRequester = row.ownerId === null || row.ownerId === viewer.id;
   const canAllow = pending && steps.some((step) => stepOpenTo(step, row, decider));
-  const summary = summarizeToolCall(row.toolName, row.editedInput ?? row.input);
+  const summary = approverSummary(row.toolName, row.editedInput ?? row.input);
   return {
     approvalId: row.id,
     chatId: row.chatId,
@@ -170,7 +171,7 @@ export async function listApprovalsToDecide(
   );
   const approvals = page.map((row) => ({
     ...viewOf(row, stepsById.get(row.id) ?? [], viewer, names, now),
-    chatExcerpt: row.excerpt ?? '',
+    chatExcerpt: approverText(row.excerpt ?? ''),
   }));
   const last = page.at(-1);
   return {
@@ -210,7 +211,7 @@ export async function listApprovalsDecidedByMe(
   );
   const approvals = page.map(({ row, decision, decidedAt }) => ({
     ...viewOf(row, stepsById.get(row.id) ?? [], viewer, names, now),
-    chatExcerpt: row.excerpt ?? '',
+    chatExcerpt: approverText(row.excerpt ?? ''),
     myDecision: decision,
     decidedAt,
   }));
