@@ -82,6 +82,7 @@ export function useApprovalCard({
   // The digest of the input the edit form started from: an edit is refused if that input changed meanwhile.
   const [editDigest, setEditDigest] = useState<string | undefined>(undefined);
   const [stale, setStale] = useState(false);
+  const [reload, setReload] = useState(0);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({});
   const [note, setNote] = useState('');
   const [extensionsUsed, setExtensionsUsed] = useState(() => extensionsOf(part));
@@ -99,6 +100,7 @@ export function useApprovalCard({
     part.approval?.id,
     multiParty && part.state === 'approval-requested' && decision.kind !== 'decided',
     initialView,
+    reload,
   );
   const settledStatus = view !== undefined && view.status !== 'pending' ? view.status : undefined;
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the server says it ended elsewhere.
@@ -148,6 +150,7 @@ export function useApprovalCard({
         // The input changed since this person looked (another approver edited it): nothing was
         // decided. The card shows the new input; they look again and decide again.
         setStale(true);
+        setReload((count) => count + 1);
         setModeState('buttons');
         setDecision({ kind: 'none' });
         settled = false;
