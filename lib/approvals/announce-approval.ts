@@ -39,7 +39,14 @@ export function announceApproval(
         );
         return;
       }
-    } else if (!(await hasWebhookDelivery(db, approvalId, 'approval.requested'))) {
+    } else if (
+      !(await hasWebhookDelivery(db, {
+        approvalId,
+        eventType: 'approval.requested',
+        // A minute's margin for clocks of instances that disagree a little.
+        since: Date.parse(row.createdAt) - 60_000,
+      }))
+    ) {
       // Its request was never announced (over budget): the receiver has nothing to settle.
       return;
     }

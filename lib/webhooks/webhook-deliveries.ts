@@ -86,11 +86,19 @@ export async function insertWebhookDelivery(
     .execute();
 }
 
-/** Whether an event of this type was queued for this approval (and not yet pruned). */
-export async function hasWebhookDelivery(db: Db, approvalId: string, eventType: string): Promise<boolean> {
+/**
+ * Whether an event of this type was queued for this approval (and not yet pruned), looking
+ * only at rows queued since `since` (epoch ms; the approval's creation): the `created_at`
+ * index bounds the search to the events of that approval's lifetime.
+ */
+export async function hasWebhookDelivery(
+  db: Db,
+  { approvalId, eventType, since }: { approvalId: string; eventType: string; since: number },
+): Promise<boolean> {
   const row = await db
     .selectFrom('webhook_delivery')
     .select('id')
+    .where('created_at', '>=', new Date(since).toISOString())
     .where('approval_id', '=', approvalId)
     .where('event_type', '=', eventType)
     .limit(1)
