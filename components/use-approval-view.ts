@@ -15,7 +15,6 @@ export function useApprovalView(
   reload = 0,
 ): ApprovalView | undefined {
   const [view, setView] = useState<ApprovalView | undefined>(initial);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `reload` only asks for a fresh read.
   useEffect(() => {
     if (!follow || approvalId === undefined) return;
     let cancelled = false;
