@@ -4,7 +4,7 @@ import { ConfigError, getConfig } from './lib/config';
 import { getDb } from './lib/db';
 import { startMcpServers } from './lib/mcp/start-mcp-servers';
 import { captureServerScope } from './lib/server/outside-request';
-import { refuseUnservedMethods } from './lib/server/refuse-unserved-methods';
+import { refuseUnservableRequests } from './lib/server/refuse-unservable-requests';
 import { stampClientAddresses } from './lib/server/stamp-client-address';
 import { startTimerCensus } from './lib/server/timer-census';
 
@@ -15,12 +15,12 @@ import { startTimerCensus } from './lib/server/timer-census';
  * keep serving requests that can only fail, so the process exits. MCP servers are
  * connected here too, so the first chat finds their tools ready, and approvals left
  * pending by an earlier run get their deadlines back. Every request is stamped with its
- * socket address first, so rate limits key on who really asked, and a method the app does
- * not serve is answered 405 before Next.js would fail on it.
+ * socket address first, so rate limits key on who really asked, and a method or a target
+ * the app does not serve is answered (405, 400) before Next.js would fail on it.
  */
 export async function startServer(): Promise<void> {
   stampClientAddresses();
-  refuseUnservedMethods();
+  refuseUnservableRequests();
   captureServerScope();
   try {
     const config = getConfig();

@@ -94,7 +94,8 @@ describe('the production server under hostile use', () => {
     function raw(method: string, path: string, headers: Record<string, string> = {}) {
       return new Promise<{ status: number; headers: IncomingHttpHeaders; body: string }>(
         (resolve, reject) => {
-          const request = httpRequest(`${server.url}${path}`, { method, headers }, (response) => {
+          const { hostname, port } = new URL(server.url);
+          const request = httpRequest({ hostname, port, path, method, headers }, (response) => {
             let body = '';
             response.setEncoding('utf8');
             response.on('data', (chunk) => {
@@ -125,6 +126,14 @@ describe('the production server under hostile use', () => {
         expect(answer.status, method).toBe(405);
         expect(JSON.parse(answer.body)).toEqual({ error: expect.stringMatching(/not allowed/) });
         expect(answer.body).not.toMatch(/at .*\.js/);
+      }
+    });
+
+    it('answers a request target that is not a path (OPTIONS *) 400 { error }', async () => {
+      for (const method of ['OPTIONS', 'GET', 'POST']) {
+        const answer = await raw(method, '*');
+        expect(answer.status, method).toBe(400);
+        expect(JSON.parse(answer.body)).toEqual({ error: expect.stringMatching(/must be a path/) });
       }
     });
 
