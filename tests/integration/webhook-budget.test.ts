@@ -84,6 +84,16 @@ describe('the approval webhook under a flood of requests', () => {
     const bystander = await signInGuest();
     const theirs = await askAndDeny('198.51.100.2', bystander, 'bystander');
     await expect.poll(() => queuedFor([theirs])).toBe(2);
+    // And they reach the receiver.
+    const loop = createWebhookDeliveryLoop({ db: getDb, url: receiver.url, secret, intervalMs: 50 });
+    const delivered = () =>
+      receiver.received
+        .map((webhook) => JSON.parse(webhook.body) as { approvalId: string; type: string })
+        .filter((body) => body.approvalId === theirs)
+        .map((body) => body.type)
+        .sort();
+    await expect.poll(delivered, { timeout: 20_000 }).toEqual(['approval.requested', 'approval.settled']);
+    await loop.stop();
   });
 
   it('caps one client address across many guest sessions', async () => {
