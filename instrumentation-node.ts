@@ -4,6 +4,7 @@ import { ConfigError, getConfig } from './lib/config';
 import { getDb } from './lib/db';
 import { startMcpServers } from './lib/mcp/start-mcp-servers';
 import { captureServerScope } from './lib/server/outside-request';
+import { refuseUnservableRequests } from './lib/server/refuse-unservable-requests';
 import { stampClientAddresses } from './lib/server/stamp-client-address';
 
 /**
@@ -13,10 +14,12 @@ import { stampClientAddresses } from './lib/server/stamp-client-address';
  * keep serving requests that can only fail, so the process exits. MCP servers are
  * connected here too, so the first chat finds their tools ready, and approvals left
  * pending by an earlier run get their deadlines back. Every request is stamped with its
- * socket address first, so rate limits key on who really asked.
+ * socket address first, so rate limits key on who really asked, and a method or a target
+ * the app does not serve is answered (405, 400) before Next.js would fail on it.
  */
 export async function startServer(): Promise<void> {
   stampClientAddresses();
+  refuseUnservableRequests();
   captureServerScope();
   try {
     const config = getConfig();

@@ -105,6 +105,8 @@ export type ApproveToolCall = (input: {
   remember?: 'chat';
   /** Why not (deny only). */
   reason?: string;
+  /** The view's digest of the input the person saw (for an edit: the input the form started from). */
+  inputDigest?: string;
 }) => Promise<ApprovalDecision>;
 
 /** `GET /api/chats/:id/approval-rules`. */
@@ -132,6 +134,8 @@ export type ApprovalView = {
   tool: string;
   summary?: Record<string, string>;
   input: unknown;
+  /** Lowercase hex SHA-256 of `input`'s canonical JSON: sent back with a decision (409 `stale` once it changed). */
+  inputDigest: string;
   /** The tool's preview of `input` in the reader's language, when the tool declares one. */
   preview?: { lines: { label: string; value: string }[]; warnings: string[] };
   /** Why the tool's preview was left out (it failed or took too long). */

@@ -21,6 +21,7 @@ function partOf(view: ApprovalView): ToolPart {
         remainingMs: view.remainingMs,
         timeoutMs: view.remainingMs,
         toolName: view.tool,
+        inputDigest: view.inputDigest,
         steps: view.steps,
         ...(view.summary !== undefined && { summary: view.summary }),
       },

@@ -171,6 +171,7 @@ const en = {
     'Same request in this chat: the earlier result was returned and the tool did not run again.',
   autoDenyIn: (seconds: number) => `Auto-deny in ${seconds}s`,
   approvalFailed: 'The decision could not be delivered.',
+  approvalStale: 'The call changed while you looked (someone edited it): check it again, then decide.',
   denialExplain: {
     denied: 'You declined, so nothing was done.',
     expired: 'Nobody answered in time, so nothing was done.',
@@ -441,6 +442,7 @@ const zh: Dictionary = {
   replayedExplain: '本会话里同样的请求：返回的是上次的结果，工具没有再执行一次。',
   autoDenyIn: (seconds: number) => `${seconds} 秒后自动拒绝`,
   approvalFailed: '决定未能送达。',
+  approvalStale: '您查看期间此调用已被修改（有人编辑过）：请重新核对后再决定。',
   denialExplain: {
     denied: '你已拒绝，什么都没有执行。',
     expired: '无人及时答复，什么都没有执行。',

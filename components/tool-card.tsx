@@ -139,17 +139,17 @@ export function ToolCard({
           <ApprovalEditForm
             schema={inputSchema}
             labels={meta?.toolFieldLabels?.[toolName]}
-            input={part.input}
+            input={card.input}
             fieldErrors={fieldErrors}
             sending={decision.kind === 'sending'}
             onSubmit={(input) => void decide(true, { input })}
             onCancel={card.cancelEdit}
           />
         ) : (
-          part.input !== undefined && (
+          card.input !== undefined && (
             <Fold label={t.arguments} open={showButtons}>
               <pre className="overflow-x-auto rounded-md bg-muted p-2 font-mono text-xs">
-                {prettyJson(part.input)}
+                {prettyJson(card.input)}
               </pre>
             </Fold>
           )
@@ -195,6 +195,11 @@ export function ToolCard({
               </Button>
             </div>
           </form>
+        )}
+        {card.stale && showButtons && (
+          <p role="alert" className="text-xs text-destructive" data-testid="stale-input">
+            {t.approvalStale}
+          </p>
         )}
         {decision.kind === 'failed' && (
           <p role="alert" className="text-xs text-destructive">

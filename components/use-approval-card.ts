@@ -30,6 +30,12 @@ function extensionsOf(part: ToolPart): number {
   return typeof descriptor?.extensions === 'number' ? descriptor.extensions : 0;
 }
 
+/** The digest of the input the saved card shows, as the server sent it with the request. */
+function descriptorDigestOf(part: ToolPart): string | undefined {
+  const descriptor = part.approval?.descriptor as { inputDigest?: unknown } | undefined;
+  return typeof descriptor?.inputDigest === 'string' ? descriptor.inputDigest : undefined;
+}
+
 /** The steps a card's approval asks for, when someone other than the requester must allow it. */
 function stepsOf(part: ToolPart): ApprovalStepView[] | undefined {
   const descriptor = part.approval?.descriptor as { steps?: unknown } | undefined;
@@ -73,7 +79,11 @@ export function useApprovalCard({
   initialView,
 }: UseApprovalCardOptions) {
   const [decision, setDecision] = useState<LocalDecision>({ kind: 'none' });
-  const [mode, setMode] = useState<CardMode>('buttons');
+  const [mode, setModeState] = useState<CardMode>('buttons');
+  // The digest of the input the edit form started from: an edit is refused if that input changed meanwhile.
+  const [editDigest, setEditDigest] = useState<string | undefined>(undefined);
+  const [stale, setStale] = useState(false);
+  const [reload, setReload] = useState(0);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({});
   const [note, setNote] = useState('');
   const [extensionsUsed, setExtensionsUsed] = useState(() => extensionsOf(part));
@@ -91,6 +101,7 @@ export function useApprovalCard({
     part.approval?.id,
     multiParty && part.state === 'approval-requested' && decision.kind !== 'decided',
     initialView,
+    reload,
   );
   const settledStatus = view !== undefined && view.status !== 'pending' ? view.status : undefined;
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the server says it ended elsewhere.
@@ -101,6 +112,15 @@ export function useApprovalCard({
     onDecided({ parked: true });
   }, [settledStatus]);
   const canAllow = view === undefined ? !multiParty : view.viewer.canAllow;
+  // What the card shows and what its decision vouches for: the server's view once read (it follows
+  // another approver's edit), else the call as the stream carried it.
+  const input = view?.input ?? part.input;
+  const inputDigest = view?.inputDigest ?? descriptorDigestOf(part);
+
+  function setMode(next: CardMode) {
+    if (next === 'edit') setEditDigest(inputDigest);
+    setModeState(next);
+  }
 
   const denial = part.state === 'output-available' ? asDenial(part.output) : denialOfDeniedPart(part);
   const deniedNote = denial?.message === undefined ? undefined : denialNoteOf(denial.message);
@@ -116,10 +136,26 @@ export function useApprovalCard({
   async function decide(approved: boolean, extras: DecisionExtras = {}) {
     if (!part.approval) return;
     setDecision({ kind: 'sending', approved });
+    setStale(false);
     let settled = true;
+    const seen = extras.input !== undefined ? editDigest : inputDigest;
     try {
-      const result = await approve({ approvalId: part.approval.id, chatId, approved, ...extras });
-      if ('error' in result && result.fieldErrors !== undefined) {
+      const result = await approve({
+        approvalId: part.approval.id,
+        chatId,
+        approved,
+        ...extras,
+        ...(seen !== undefined && { inputDigest: seen }),
+      });
+      if ('error' in result && result.error === 'stale') {
+        // The input changed since this person looked (another approver edited it): nothing was
+        // decided. The card shows the new input; they look again and decide again.
+        setStale(true);
+        setReload((count) => count + 1);
+        setModeState('buttons');
+        setDecision({ kind: 'none' });
+        settled = false;
+      } else if ('error' in result && result.fieldErrors !== undefined) {
         // The edit broke the tool's rules: the call is still pending, so the form stays open.
         setFieldErrors(result.fieldErrors);
         setDecision({ kind: 'none' });
@@ -160,7 +196,7 @@ export function useApprovalCard({
 
   /** Back to the buttons from the edit form, forgetting the form's errors. */
   function cancelEdit() {
-    setMode('buttons');
+    setModeState('buttons');
     setFieldErrors({});
   }
 
@@ -184,6 +220,8 @@ export function useApprovalCard({
     extendDeadline,
     steps: view?.steps ?? steps,
     canAllow,
+    input,
+    stale,
     isRequester: view?.viewer.isRequester ?? true,
     view,
   };

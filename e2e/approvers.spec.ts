@@ -4,8 +4,9 @@ import { ChatPage } from './pages/chat';
 
 /*
  * Runs in the project whose server has an approval policy: a ticket titled "需要主管"
- * waits for someone holding the role `supervisor`, never for the requester. Only a
- * signed-in user with a verified email may ask a supervisor; a guest is told to sign in.
+ * waits for someone holding the role `supervisor`, never for the requester; one titled
+ * "两位主管" waits for two of them. Only a signed-in user with a verified email may ask a
+ * supervisor; a guest is told to sign in.
  */
 
 /** The operators' CLI against the approvers server's database (`npm run users -- …`). */
@@ -215,6 +216,59 @@ test('a supervisor’s inbox receives a signed-in user’s request live and deci
   await expect(first.page.getByText('你已允许')).toBeVisible();
   await second.page.getByRole('tab', { name: '我已审批' }).click();
   await expect(second.page.getByTestId('inbox-decided-empty')).toBeVisible();
+  await first.context.close();
+  await second.context.close();
+});
+
+test('an allow given to an input another supervisor has since edited is refused as stale; the card shows the new input', async ({
+  chatPage,
+  browser,
+  baseURL,
+}) => {
+  await chatPage.goto('/');
+  await chatPage.send('帮我创建一个工单：两位主管');
+  const card = chatPage.toolCards('createTicket').last();
+  await expect(card.getByTestId('approval-waiting-for')).toBeVisible();
+  const approvalId = (await card.getAttribute('data-approval-id')) ?? '';
+  expect(approvalId).not.toBe('');
+
+  const first = await supervisorInbox(browser, baseURL, '主管丁', 'stale-first');
+  const second = await supervisorInbox(browser, baseURL, '主管戊', 'stale-second');
+  // The first supervisor's page hears of no change: it shows the input as it was when it opened.
+  await first.page.route('**/api/approvals/events**', (route) => route.abort());
+  await first.page.goto(`/approvals/${approvalId}`);
+  const firstCard = new ChatPage(first.page).toolCards('createTicket');
+  await expect(firstCard).toBeVisible();
+  await expect(firstCard).not.toContainText('戊改过');
+
+  // Meanwhile the second supervisor edits the call and allows it.
+  const seen = (await (await second.page.request.get(`/api/approvals/${approvalId}`)).json()) as {
+    inputDigest: string;
+  };
+  const edited = await second.page.request.post('/api/chat/approve', {
+    data: {
+      approvalId,
+      approved: true,
+      input: { title: '两位主管', detail: '戊改过' },
+      inputDigest: seen.inputDigest,
+    },
+    headers: { origin: baseURL ?? '' },
+  });
+  expect(await edited.json()).toEqual({ status: 'waiting' });
+
+  // The first supervisor's allow was given to the old input: refused, and the card reads the new one.
+  await new ChatPage(first.page).allowButton(firstCard).click();
+  await expect(firstCard.getByTestId('stale-input')).toBeVisible();
+  await expect(firstCard).toContainText('戊改过');
+  const view = (await (await first.page.request.get(`/api/approvals/${approvalId}`)).json()) as {
+    status: string;
+  };
+  expect(view.status).toBe('pending');
+
+  // Allowed again, now on what it says: the call runs with the edit.
+  await new ChatPage(first.page).allowButton(firstCard).click();
+  await expect(firstCard.getByText('已允许', { exact: true })).toBeVisible();
+  await expect(card.getByText('已允许', { exact: true })).toBeVisible({ timeout: 15_000 });
   await first.context.close();
   await second.context.close();
 });

@@ -313,6 +313,9 @@ const environmentFields = z.object({
         'TOOLGATE_APPROVAL_WEBHOOK_URL must be an http:// or https:// URL such as https://hooks.example.com/toolgate',
     },
   ),
+  TOOLGATE_WEBHOOK_USER_LIMIT: defaultOnRateLimitOf('TOOLGATE_WEBHOOK_USER_LIMIT', '20/10m'),
+  TOOLGATE_WEBHOOK_ADDRESS_LIMIT: defaultOnRateLimitOf('TOOLGATE_WEBHOOK_ADDRESS_LIMIT', '100/10m'),
+  TOOLGATE_WEBHOOK_RETENTION_MS: positiveInteger('TOOLGATE_WEBHOOK_RETENTION_MS', 7 * 24 * 60 * 60 * 1000),
   TOOLGATE_WEBHOOK_SECRET: optionalText.refine((value) => value === undefined || value.length >= 16, {
     message: 'TOOLGATE_WEBHOOK_SECRET must be at least 16 characters (e.g. `openssl rand -hex 32`)',
   }),

@@ -3,6 +3,7 @@
 import { headers } from 'next/headers';
 import { getSessionUser } from '@/lib/auth/session-user';
 import { decideApproval } from '@/lib/chat/resolve-approval';
+import { runWithClientAddress } from '@/lib/http/request-address';
 
 /**
  * The approval card's Allow / Deny (with an edited input, "for this chat", or a reason). Goes through the same function as
@@ -14,7 +15,8 @@ export async function approveToolCall(
 ): Promise<
   { status: 'approved' | 'denied' | 'waiting' } | { error: string; fieldErrors?: Record<string, string[]> }
 > {
-  const user = await getSessionUser(await headers());
+  const requestHeaders = await headers();
+  const user = await getSessionUser(requestHeaders);
   if (user === undefined) return { error: 'No session: reload the page' };
-  return (await decideApproval(input, user)).body;
+  return (await runWithClientAddress(requestHeaders, () => decideApproval(input, user))).body;
 }

@@ -1,6 +1,7 @@
 import 'server-only';
 import type { Db } from '@/lib/db/engine';
 import { writeTransaction } from '@/lib/db/write-transaction';
+import { inputDigestOf } from '@/lib/shells/input-digest';
 import type { ApprovalDecision, ApprovalPreview } from '@/lib/stores/approval-registry';
 import { announceApproval } from './announce-approval';
 import { keepParkedDeadline, moveParkedDeadline } from './approval-deadlines';
@@ -172,14 +173,42 @@ export type StepDecision = {
   /** Their words with a "no". */
   note?: string;
   decider: Decider;
+  /** `inputDigestOf` the input the person saw: when given and the input has changed since, nothing is decided (`stale`). */
+  inputDigest?: string;
 };
 
-/** How a decision ended: `waiting` means more steps must allow; `not-found` that this person may not decide it. */
+/**
+ * How a decision ended: `waiting` means more steps must allow; `not-found` that this person
+ * may not decide it; `stale` that the input changed since they saw it (nothing decided).
+ */
 export type StepOutcome =
   | { status: 'approved' | 'denied' | 'waiting'; row: ApprovalRecord }
-  | { status: 'not-found'; row?: ApprovalRecord };
+  | { status: 'not-found'; row?: ApprovalRecord }
+  | { status: 'stale' };
 
 class NotDecidable extends Error {}
+
+class StaleInput extends Error {}
+
+/** Whether the digest a person sent is not that of the input the call would run with now. */
+export function isStaleDigest(row: ApprovalRecord, inputDigest: string | undefined): boolean {
+  return inputDigest !== undefined && inputDigest !== inputDigestOf(row.editedInput ?? row.input);
+}
+
+/**
+ * Whether `decider` may decide this approval now (a step is open to them, or, with a deny,
+ * they are its requester). Asked before anything in the decision is judged, so someone who
+ * may not decide learns nothing about the tool or the policy from the answer.
+ */
+export async function mayDecide(
+  db: Db,
+  row: ApprovalRecord,
+  { approved, decider }: Pick<StepDecision, 'approved' | 'decider'>,
+  now = Date.now(),
+): Promise<boolean> {
+  if (row.status !== 'pending' || row.expiresAt <= now) return false;
+  return planFor(row, await getApprovalSteps(db, row.id), { approved, decider }) !== undefined;
+}
 
 type Plan = { kind: 'fill'; position: number } | { kind: 'deny-as-requester' } | { kind: 'repeat' };
 
@@ -228,6 +257,8 @@ export async function decideApproval(db: Db, decision: StepDecision, now = Date.
       let steps = await getApprovalSteps(transaction, row.id);
       const plan = planFor(row, steps, decision);
       if (plan === undefined) throw new NotDecidable();
+      // Under the row's lock: an edit by another approver cannot slip between this check and the decision.
+      if (isStaleDigest(row, decision.inputDigest)) throw new StaleInput();
       if (plan.kind === 'repeat') return { status: 'waiting' as const, row };
       const userId = decision.decider.userId ?? '';
       if (!decision.approved) {
@@ -252,6 +283,7 @@ export async function decideApproval(db: Db, decision: StepDecision, now = Date.
     });
   } catch (error) {
     if (error instanceof NotDecidable) return { status: 'not-found' };
+    if (error instanceof StaleInput) return { status: 'stale' };
     throw error;
   }
   // A decision never changes which roles the steps name: the steps read before tell who may see it.

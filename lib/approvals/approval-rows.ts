@@ -5,6 +5,7 @@ import { writeTransaction } from '@/lib/db/write-transaction';
 import type { ApprovalPreview } from '@/lib/stores/approval-registry';
 import { type ApprovalStatus, assertTransition } from './approval-states';
 import { approvalTiming } from './approval-timing';
+import { approverText } from './approver-text';
 
 /*
  * The approval rows. Reads are exported to the app through `lib/approvals`; the writes
@@ -378,12 +379,15 @@ export async function listDecidableApprovals(
   return rows.map(toApproval);
 }
 
-/** The display names of these users, by id (a user that is gone is left out). */
+/**
+ * The display names of these users, by id (a user that is gone is left out), as others read
+ * them: hidden characters shown (`approverText`).
+ */
 export async function userNamesById(db: Db, ids: readonly string[]): Promise<Map<string, string>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Map();
   const rows = await db.selectFrom('user').select(['id', 'name']).where('id', 'in', unique).execute();
-  return new Map(rows.map((row) => [row.id, row.name]));
+  return new Map(rows.map((row) => [row.id, approverText(row.name)]));
 }
 
 /** Conditions a move also checks on the row, in the same statement. */

@@ -20,6 +20,8 @@ export {
   type ExtendOutcome,
   extendApproval,
   finishExecution,
+  isStaleDigest,
+  mayDecide,
   mayView,
   parkApproval,
   requestApproval,
@@ -68,6 +70,7 @@ export {
   reasonByStatus,
 } from './approval-states';
 export { approvalTiming } from './approval-timing';
+export { approverSummary, approverText } from './approver-text';
 export { auditApprovalEnd } from './audit-approval-end';
 export {
   createDurableApprovalRegistry,

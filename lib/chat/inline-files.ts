@@ -6,12 +6,27 @@ export function isDataUrl(url: unknown): boolean {
 }
 
 /**
- * What a file part that names a remote address becomes before the model sees it: a note,
+ * A `data:` URL whose content is base64 (`data:<type>[;param=value…];base64,<base64>`, padded),
+ * the only inline form the model call reads: any other (`data:text/plain,hello`, bad base64)
+ * makes the AI SDK throw while it builds the prompt, on that turn and every later one.
+ */
+const base64DataUrl =
+  /^data:[^,;]*(?:;[^,;]+)*;base64,(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/i;
+
+/** Whether a file part's `url` holds its content inline as base64, the form the model call can read. */
+export function isBase64DataUrl(url: unknown): boolean {
+  return typeof url === 'string' && isDataUrl(url) && base64DataUrl.test(url);
+}
+
+/**
+ * What a file part becomes before the model sees it when it is not inline base64: a note,
  * not the file. The server fetches no URL a message names (it would scan and call any
- * address for whoever wrote it), and a part stored before that rule is no exception.
+ * address for whoever wrote it), and a `data:` URL that is not base64 would break the
+ * chat's every later turn; a part stored before these rules is no exception.
  */
 export function inlineFilePart(part: UIMessage['parts'][number]): UIMessage['parts'][number] {
-  if (part.type !== 'file' || isDataUrl(part.url)) return part;
+  if (part.type !== 'file' || isBase64DataUrl(part.url)) return part;
+  if (isDataUrl(part.url)) return { type: 'text', text: '[A file that was not valid base64 was left out.]' };
   return { type: 'text', text: '[A file given by URL was left out: the server does not fetch URLs.]' };
 }
 

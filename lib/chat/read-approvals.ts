@@ -3,6 +3,8 @@ import type { Language } from '@/lib/ai/language';
 import {
   type ApprovalRecord,
   type ApprovalStepRecord,
+  approverSummary,
+  approverText,
   expireApproval,
   getApproval,
   getApprovalSteps,
@@ -14,8 +16,8 @@ import {
   userNamesById,
 } from '@/lib/approvals';
 import { getDb } from '@/lib/db';
+import { inputDigestOf } from '@/lib/shells/input-digest';
 import { type LocalizedPreview, localizePreview } from '@/lib/tools/localize-preview';
-import { summarizeToolCall } from '@/lib/tools/tool-summaries';
 
 /** One step as `GET /api/approvals/:id` shows it. */
 export type ApprovalStepView = {
@@ -34,6 +36,8 @@ export type ApprovalView = {
   summary?: Record<string, string>;
   /** The input the call would run with (the person's edit, once there is one). */
   input: unknown;
+  /** `inputDigestOf(input)`: a decision that sends it is refused (409) once the input has changed. */
+  inputDigest: string;
   /** The tool's preview of that input, in the viewer's language, when it declares one. */
   preview?: LocalizedPreview;
   /** Why a tool that declares a preview has none for this call (it failed or took too long). */
@@ -66,13 +70,14 @@ function viewOf(
   const pending = row.status === 'pending' && row.expiresAt > now;
   const isRequester = row.ownerId === null || row.ownerId === viewer.id;
   const canAllow = pending && steps.some((step) => stepOpenTo(step, row, decider));
-  const summary = summarizeToolCall(row.toolName, row.editedInput ?? row.input);
+  const summary = approverSummary(row.toolName, row.editedInput ?? row.input);
   return {
     approvalId: row.id,
     chatId: row.chatId,
     tool: row.toolName,
     ...(summary !== undefined && { summary }),
     input: row.editedInput ?? row.input,
+    inputDigest: inputDigestOf(row.editedInput ?? row.input),
     ...localizePreview(row.preview, viewer.language ?? 'en'),
     status: row.status,
     requester: { name: (row.ownerId !== null && names.get(row.ownerId)) || '' },
@@ -166,7 +171,7 @@ export async function listApprovalsToDecide(
   );
   const approvals = page.map((row) => ({
     ...viewOf(row, stepsById.get(row.id) ?? [], viewer, names, now),
-    chatExcerpt: row.excerpt ?? '',
+    chatExcerpt: approverText(row.excerpt ?? ''),
   }));
   const last = page.at(-1);
   return {
@@ -206,7 +211,7 @@ export async function listApprovalsDecidedByMe(
   );
   const approvals = page.map(({ row, decision, decidedAt }) => ({
     ...viewOf(row, stepsById.get(row.id) ?? [], viewer, names, now),
-    chatExcerpt: row.excerpt ?? '',
+    chatExcerpt: approverText(row.excerpt ?? ''),
     myDecision: decision,
     decidedAt,
   }));

@@ -9,6 +9,8 @@ import {
   extendApproval,
   getApproval,
   getApprovalSteps,
+  isStaleDigest,
+  mayDecide,
   settleChatApprovals,
 } from '@/lib/approvals';
 import { getConfig } from '@/lib/config';
@@ -17,6 +19,7 @@ import { describeZodError } from '@/lib/http/json';
 import { maxJsonDepth, nestsDeeperThan } from '@/lib/http/json-depth';
 import { policyVerdict } from '@/lib/policy';
 import { getApprovalRegistry } from '@/lib/server/stores';
+import { inputDigestPattern } from '@/lib/shells/input-digest';
 import type { ApprovalPreview } from '@/lib/stores';
 import { computeToolPreview, previewFaultOf } from '@/lib/tools/compute-tool-preview';
 import { buildWorkerTable } from './build-worker-table';
@@ -81,7 +84,8 @@ function withOptionalChatId<FIELDS extends { chatId?: string; sessionId?: string
  * A person's decision on one approval card: the `/api/chat/approve` body and the
  * server action's input. `chatId` may be omitted (an approver need not know the
  * chat); when sent it must be the approval's. `input` (a full replacement of the call's input) and
- * `remember` go with an allow; `reason` with a deny. There is no tool name: an edit
+ * `remember` go with an allow; `reason` with a deny. `inputDigest` is the view's digest of the input
+ * the person saw (for an edit: the input they started from). There is no tool name: an edit
  * cannot turn one tool into another.
  */
 export const approvalDecisionSchema = z
@@ -92,6 +96,13 @@ export const approvalDecisionSchema = z
     input: z.record(z.string(), z.unknown()).optional(),
     remember: z.literal('chat').optional(),
     reason: z.string().trim().max(maxDenialReasonLength).optional(),
+    inputDigest: z
+      .string()
+      .regex(
+        inputDigestPattern,
+        'inputDigest: lowercase hex SHA-256 of the input, as the approval view gives it',
+      )
+      .optional(),
   })
   .superRefine((decision, context) => {
     sameChatId(decision, context);
@@ -111,12 +122,15 @@ export const approvalDecisionSchema = z
 export type ApprovalDecisionResult =
   | { status: 200; body: { status: 'approved' | 'denied' | 'waiting' } }
   | { status: 400; body: { error: string; fieldErrors?: Record<string, string[]> } }
-  | { status: 404 | 503; body: { error: string } };
+  | { status: 404 | 503; body: { error: string } }
+  | { status: 409; body: { error: 'stale' } };
 
 const notFound = {
   status: 404,
   body: { error: 'No pending approval with that id that you may decide' },
 } as const;
+
+const stale = { status: 409, body: { error: 'stale' } } as const;
 
 /** Who decides: a user id alone (the requester's own card), or the user with the roles they hold now. */
 export type DeciderInput = string | { id: string; roles: readonly string[] } | undefined;
@@ -145,8 +159,10 @@ function toolOf(db: Db, row: ApprovalRecord) {
  * The decision fills one step this person may fill (`decideApproval` in lib/approvals:
  * a compare-and-set under the row's lock): of double clicks, two tabs and ten concurrent
  * requests exactly one counts; an unknown id, another chat, a person who may not decide,
- * a settled or expired approval all answer the same 404. An edited input is validated
- * with the tool's own schema first (400, and the call stays pending). When the decision
+ * a settled or expired approval all answer the same 404. A decision whose `inputDigest` is
+ * not that of the input now (another approver edited it) answers 409 and decides nothing.
+ * An edited input is validated with the tool's own schema, once the person is known to
+ * be allowed to decide (400, and the call stays pending). When the decision
  * settles the call, the waiting call is woken wherever it waits; if no turn takes it on
  * (its process is gone, or it parked), the turn is continued here from the database.
  */
@@ -157,7 +173,7 @@ export async function decideApproval(input: unknown, who?: DeciderInput): Promis
   }
   const parsed = approvalDecisionSchema.safeParse(input);
   if (!parsed.success) return { status: 400, body: { error: describeZodError(parsed.error) } };
-  const { approvalId, chatId, approved, remember } = parsed.data;
+  const { approvalId, chatId, approved, remember, inputDigest } = parsed.data;
   const reason = parsed.data.reason === '' ? undefined : parsed.data.reason;
   const decider = deciderOf(who);
   const db = await getDb();
@@ -167,9 +183,10 @@ export async function decideApproval(input: unknown, who?: DeciderInput): Promis
   if (parsed.data.input !== undefined) {
     const row = await getApproval(db, approvalId);
     // A settled approval answers 404 before its input is judged, as for any other decision.
-    if (row === undefined || row.status !== 'pending' || (chatId !== undefined && row.chatId !== chatId)) {
-      return notFound;
-    }
+    if (row === undefined || (chatId !== undefined && row.chatId !== chatId)) return notFound;
+    // Who may decide is asked first: to anyone else the input is never judged, and the answer is the unknown id's.
+    if (!(await mayDecide(db, row, { approved, decider }))) return notFound;
+    if (isStaleDigest(row, inputDigest)) return stale;
     const tool = toolOf(db, row);
     if (tool === undefined) return notFound;
     const validation = await validateToolInput(tool, parsed.data.input);
@@ -204,6 +221,7 @@ export async function decideApproval(input: unknown, who?: DeciderInput): Promis
       editedPreview,
       note: approved ? undefined : reason,
       decider,
+      inputDigest,
     },
     now,
   );
@@ -213,6 +231,7 @@ export async function decideApproval(input: unknown, who?: DeciderInput): Promis
     if (row?.status === 'pending' && row.expiresAt <= now) await settleChatApprovals(db, row.chatId, { now });
     return notFound;
   }
+  if (outcome.status === 'stale') return stale;
   const { row } = outcome;
   if (outcome.status === 'waiting') return { status: 200, body: { status: 'waiting' } };
 

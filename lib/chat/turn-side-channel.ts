@@ -1,6 +1,7 @@
 import type { UIMessage, UIMessageChunk } from 'ai';
 import type { Language } from '@/lib/ai/language';
 import { denialReasonText, settleApprovalPart, type ToolPart } from '@/lib/approvals/approval-parts';
+import { inputDigestOf } from '@/lib/shells/input-digest';
 import { revealHiddenInSummary } from '@/lib/shells/reveal-hidden-characters';
 import { isToolDenial } from '@/lib/shells/wrap-tools-with-approval';
 import type { ApprovalPreview, ApprovalRequestEvent, ApprovalStep } from '@/lib/stores';
@@ -20,6 +21,8 @@ export type ApprovalDescriptor = {
   steps?: readonly ApprovalStep[];
   /** The tool's preview of the call, in every language, when it declares one (shown above the arguments). */
   preview?: ApprovalPreview;
+  /** `inputDigestOf` the input the card shows: sent back with the decision, which is refused if the input changed. */
+  inputDigest: string;
 };
 
 /**
@@ -115,6 +118,7 @@ export function createTurnSideChannel({
       // A policy rule may set its own deadline: the time left is what the row says.
       timeoutMs: event.steps === undefined ? timeoutMs : Math.max(0, event.expiresAt - Date.now()),
       toolName: event.toolName,
+      inputDigest: inputDigestOf(event.input),
       ...(event.steps?.some((step) => step.kind === 'role') && { steps: event.steps }),
       ...(event.preview !== undefined && { preview: event.preview }),
     };

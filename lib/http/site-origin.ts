@@ -24,15 +24,19 @@ function firstListValue(value: string | null): string | undefined {
 
 /**
  * The origin a browser addressed: `X-Forwarded-Proto` and `X-Forwarded-Host` when
- * the proxy is trusted, else the `Host` header and the scheme Next gave the URL. `null`
- * when the request names no host at all.
+ * the proxy is trusted, else the `Host` header over http. `null` when the request names
+ * no host at all.
  */
 export function siteAddressOf(request: Request, { trustProxy }: ProxyTrust): SiteAddress | null {
   const forwardedProto = trustProxy ? firstListValue(request.headers.get('x-forwarded-proto')) : undefined;
   const forwardedHost = trustProxy ? firstListValue(request.headers.get('x-forwarded-host')) : undefined;
   const rawHost = forwardedHost ?? firstListValue(request.headers.get('host'));
   if (rawHost === undefined) return null;
-  const scheme = forwardedProto?.toLowerCase() ?? new URL(request.url).protocol.replace(/:$/, '');
+  // Untrusted, the scheme is http: this server speaks no TLS itself, and the one Next gives the
+  // URL comes from the client's own `X-Forwarded-Proto`, which anyone can send.
+  const scheme = trustProxy
+    ? (forwardedProto?.toLowerCase() ?? new URL(request.url).protocol.replace(/:$/, ''))
+    : 'http';
   const protocol = scheme === 'https' ? 'https:' : 'http:';
   try {
     // Parsed, so `example.com:443` over https and `example.com` compare equal, as an Origin header has it.

@@ -2,6 +2,7 @@ import 'server-only';
 import type { NextRequest } from 'next/server';
 import { getSessionUser, type SessionUser } from '@/lib/auth/session-user';
 import { jsonError } from './json';
+import { runWithClientAddress } from './request-address';
 
 /**
  * Who may call a route: any session (guests included), admins only (403 for anyone else),
@@ -12,7 +13,8 @@ export type Audience = 'user' | 'admin' | 'hidden-admin';
 /**
  * Wraps a route handler so it runs only with a session: none answers 401 `{ error }`, and
  * a non-admin on an admin route 403 (404 on a hidden one). The handler gets the user from
- * the server, never from the request body.
+ * the server, never from the request body, and runs knowing the client's address
+ * (`currentClientAddress`).
  */
 export function withSession<CONTEXT>(
   handler: (request: NextRequest, user: SessionUser, context: CONTEXT) => Promise<Response> | Response,
@@ -28,6 +30,6 @@ export function withSession<CONTEXT>(
     }
     if (audience === 'admin' && !user.isAdmin) return jsonError(403, 'Admins only');
     if (audience === 'hidden-admin' && !user.isAdmin) return jsonError(404, 'Not found');
-    return handler(request, user, context as CONTEXT);
+    return runWithClientAddress(request.headers, () => handler(request, user, context as CONTEXT));
   };
 }

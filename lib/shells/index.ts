@@ -1,5 +1,6 @@
 export { composeToolShells, type ToolShell } from './compose-tool-shells';
 export { idempotencyKey } from './idempotency-key';
+export { inputDigestOf, inputDigestPattern } from './input-digest';
 export { stableStringify } from './stable-stringify';
 export {
   type ApprovalDecisionEvent,

@@ -15,6 +15,7 @@ type Histogram = { buckets: readonly number[]; counts: number[]; sum: number; co
 
 type Metrics = {
   toolCallsByLabels: Map<string, { tool: string; outcome: string; count: number }>;
+  webhookEventsDroppedByBudget?: Map<string, number>;
   approvalWait: Histogram;
   turn: Histogram;
 };
@@ -57,6 +58,13 @@ export function countToolCall(tool: string, outcome: string): void {
   else entry.count += 1;
 }
 
+/** Counts one approval webhook event not queued because `budget` was spent (`toolgate_webhook_events_dropped_total`). */
+export function countDroppedWebhookEvent(budget: string): void {
+  const state = metrics();
+  state.webhookEventsDroppedByBudget ??= new Map();
+  state.webhookEventsDroppedByBudget.set(budget, (state.webhookEventsDroppedByBudget.get(budget) ?? 0) + 1);
+}
+
 /** How long one call waited for a person, from its card to the answer, the deadline or Stop. */
 export function observeApprovalWait(milliseconds: number): void {
   observe(metrics().approvalWait, milliseconds / 1000);
@@ -83,7 +91,7 @@ function histogramLines(name: string, help: string, { buckets, counts, sum, coun
 
 /** Every series in the Prometheus text format (version 0.0.4), the gauge from `approvalsPending`. */
 export function renderMetrics({ approvalsPending }: { approvalsPending: number }): string {
-  const { toolCallsByLabels, approvalWait, turn } = metrics();
+  const { toolCallsByLabels, approvalWait, turn, webhookEventsDroppedByBudget } = metrics();
   const calls = [...toolCallsByLabels.values()].sort(
     (a, b) => a.tool.localeCompare(b.tool) || a.outcome.localeCompare(b.outcome),
   );
@@ -103,5 +111,12 @@ export function renderMetrics({ approvalsPending }: { approvalsPending: number }
       approvalWait,
     ),
     ...histogramLines('toolgate_turn_seconds', 'How long chat turns ran, start to end of stream.', turn),
+    '# HELP toolgate_webhook_events_dropped_total Approval webhook events not queued: a requester or an address spent its budget.',
+    '# TYPE toolgate_webhook_events_dropped_total counter',
+    ...[...(webhookEventsDroppedByBudget ?? new Map<string, number>())]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(
+        ([budget, count]) => `toolgate_webhook_events_dropped_total{budget="${labelValue(budget)}"} ${count}`,
+      ),
   ].join('\n')}\n`;
 }

@@ -7,6 +7,7 @@ export { type ApprovalEvent, type ApprovalEventBody, approvalEventTypes } from '
 export { enqueueApprovalEvent } from './enqueue-approval-event';
 export { signWebhookBody } from './sign-webhook-body';
 export {
+  hasWebhookDelivery,
   listWebhookDeliveries,
   type WebhookDelivery,
   type WebhookDeliveryStatus,

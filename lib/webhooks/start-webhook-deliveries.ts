@@ -16,5 +16,10 @@ export function startWebhookDeliveries(config: AppConfig): void {
   const url = config.TOOLGATE_APPROVAL_WEBHOOK_URL;
   const secret = config.TOOLGATE_WEBHOOK_SECRET;
   if (url === undefined || secret === undefined || globalForDeliveries.__toolgateWebhookDeliveries) return;
-  globalForDeliveries.__toolgateWebhookDeliveries = createWebhookDeliveryLoop({ db: getDb, url, secret });
+  globalForDeliveries.__toolgateWebhookDeliveries = createWebhookDeliveryLoop({
+    db: getDb,
+    url,
+    secret,
+    retentionMs: config.TOOLGATE_WEBHOOK_RETENTION_MS,
+  });
 }

@@ -87,6 +87,55 @@ export async function insertWebhookDelivery(
 }
 
 /**
+ * Whether an event of this type was queued for this approval (and not yet pruned), looking
+ * only at rows queued since `since` (epoch ms; the approval's creation): the `created_at`
+ * index bounds the search to the events of that approval's lifetime.
+ */
+export async function hasWebhookDelivery(
+  db: Db,
+  { approvalId, eventType, since }: { approvalId: string; eventType: string; since: number },
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('webhook_delivery')
+    .select('id')
+    .where('created_at', '>=', new Date(since).toISOString())
+    .where('approval_id', '=', approvalId)
+    .where('event_type', '=', eventType)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Deletes up to `limit` delivered or failed deliveries queued before `before` (epoch ms),
+ * oldest first; pending ones are kept whatever their age. Returns how many went.
+ */
+export async function pruneWebhookDeliveries(
+  db: Db,
+  { before, limit }: { before: number; limit: number },
+): Promise<number> {
+  const old = await db
+    .selectFrom('webhook_delivery')
+    .select('id')
+    .where('status', 'in', ['delivered', 'failed'])
+    .where('created_at', '<', new Date(before).toISOString())
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
+  if (old.length === 0) return 0;
+  await db
+    .deleteFrom('webhook_delivery')
+    .where(
+      'id',
+      'in',
+      old.map((row) => row.id),
+    )
+    .where('status', 'in', ['delivered', 'failed'])
+    .execute();
+  return old.length;
+}
+
+/**
  * Claims up to `limit` deliveries due at `now` for one try each, oldest due first: each
  * claim is a compare-and-set, so of several loops only one gets a given try. Returns the
  * claimed rows with `attempts` already counting this try.

@@ -1,7 +1,12 @@
 import 'server-only';
 import type { Db } from '@/lib/db/engine';
 import { signWebhookBody } from './sign-webhook-body';
-import { claimDueWebhookDeliveries, settleWebhookTry, type WebhookDelivery } from './webhook-deliveries';
+import {
+  claimDueWebhookDeliveries,
+  pruneWebhookDeliveries,
+  settleWebhookTry,
+  type WebhookDelivery,
+} from './webhook-deliveries';
 
 /** Options of {@link createWebhookDeliveryLoop}; every duration in milliseconds. */
 export type WebhookDeliveryLoopOptions = {
@@ -23,6 +28,10 @@ export type WebhookDeliveryLoopOptions = {
   retryDelayMs?: (attempt: number) => number;
   /** Bytes of a failing answer's body kept as its error. Default 512. */
   responseBodyLimit?: number;
+  /** Delivered and failed deliveries queued longer ago than this are deleted. Default 7 days (`TOOLGATE_WEBHOOK_RETENTION_MS`). */
+  retentionMs?: number;
+  /** How often old deliveries are looked for (at most 500 deleted per look). Default 60000. */
+  pruneIntervalMs?: number;
   /** Where deliveries and failures are logged. Default `console`. */
   logger?: Pick<Console, 'info' | 'warn' | 'error'>;
   /** The clock, epoch ms. Default `Date.now`. */
@@ -36,6 +45,9 @@ export type WebhookDeliveryLoop = {
   /** Stops looking and waits for the tries in flight. */
   stop: () => Promise<void>;
 };
+
+/** How long delivered and failed deliveries are kept: 7 days. */
+export const defaultWebhookRetentionMs = 7 * 24 * 60 * 60 * 1000;
 
 /** Exponential backoff with jitter: about 30 s of waiting over the four retries of five tries. */
 export const defaultRetryDelayMs = (attempt: number) =>
@@ -73,6 +85,8 @@ export function createWebhookDeliveryLoop({
   maxAttempts = 5,
   retryDelayMs = defaultRetryDelayMs,
   responseBodyLimit = 512,
+  retentionMs = defaultWebhookRetentionMs,
+  pruneIntervalMs = 60_000,
   logger = console,
   now = Date.now,
 }: WebhookDeliveryLoopOptions): WebhookDeliveryLoop {
@@ -82,9 +96,16 @@ export function createWebhookDeliveryLoop({
   let stopped = false;
   let looking: Promise<void> | undefined;
   let lookAgain = false;
+  let prunedAt = Number.NEGATIVE_INFINITY;
 
   const look = async () => {
     const database = await db();
+    if (now() - prunedAt >= pruneIntervalMs) {
+      prunedAt = now();
+      const pruned = await pruneWebhookDeliveries(database, { before: prunedAt - retentionMs, limit: 500 });
+      if (pruned > 0)
+        logger.info(`[toolgate] webhook: pruned ${pruned} deliveries older than ${retentionMs} ms`);
+    }
     const limit = batchSize - inFlight.size;
     const claimed = await claimDueWebhookDeliveries(database, { now: now(), limit, leaseMs });
     // A full batch may have left due rows behind: each freed slot looks again.

@@ -34,6 +34,7 @@ type View = {
   steps: Step[];
   expiresAt: number;
   remainingMs: number;
+  inputDigest: string;
   chatExcerpt?: string;
 };
 
@@ -266,6 +267,62 @@ describe.each(databaseEngines)('approvals decided by other people on %s', (engin
     });
     await reader.rest();
     expect(await ticketTitles()).toEqual(['printer 2']);
+  });
+
+  it('refuses an allow given to an input another approver has since edited: 409 stale, nothing decided', async () => {
+    const reader = await send('chat-stale', 'create a ticket: big refund');
+    const request = await reader.until('tool-approval-request');
+    await reader.rest();
+    const seenByA = (await view(request.approvalId, supervisor.cookie)).body;
+    // The card in the chat carries the same digest as the view.
+    expect(
+      (request as { approvalDescriptor?: { inputDigest?: string } }).approvalDescriptor?.inputDigest,
+    ).toBe(seenByA.inputDigest);
+    expect(seenByA.inputDigest).toMatch(/^[0-9a-f]{64}$/);
+    expect((await inbox(supervisor.cookie)).body.approvals[0]?.inputDigest).toBe(seenByA.inputDigest);
+
+    const edit = { input: { title: 'big refund', detail: 'edited by B' }, inputDigest: seenByA.inputDigest };
+    expect((await decide(request.approvalId, second.cookie, true, edit)).body).toEqual({ status: 'waiting' });
+    const stale = await decide(request.approvalId, supervisor.cookie, true, {
+      inputDigest: seenByA.inputDigest,
+    });
+    expect(stale).toEqual({ status: 409, body: { error: 'stale' } });
+    const after = (await view(request.approvalId, supervisor.cookie)).body;
+    expect(after.status).toBe('pending');
+    expect(after.steps.filter((step) => step.decision === 'allow')).toHaveLength(1);
+    expect(after.inputDigest).not.toBe(seenByA.inputDigest);
+    // A stale deny decides nothing either; a bad digest is a malformed body.
+    expect(
+      (await decide(request.approvalId, supervisor.cookie, false, { inputDigest: seenByA.inputDigest }))
+        .status,
+    ).toBe(409);
+    expect((await decide(request.approvalId, supervisor.cookie, true, { inputDigest: 'ABC' })).status).toBe(
+      400,
+    );
+    expect(await ticketTitles()).toEqual([]);
+
+    expect(
+      (await decide(request.approvalId, supervisor.cookie, true, { inputDigest: after.inputDigest })).body,
+    ).toEqual({ status: 'approved' });
+    expect(await ticketTitles()).toEqual(['big refund']);
+  });
+
+  it('answers 404, as for an unknown id, to someone who may not decide, whatever input they send', async () => {
+    const reader = await send('chat-probe', 'create a ticket: small refund');
+    const request = await reader.until('tool-approval-request');
+    await reader.rest();
+    const plain = await signUpWithRole(`probe-${engine}@example.com`);
+    const unknown = await decide('no-such-approval', plain.cookie, true, { input: { title: 'x' } });
+    for (const input of [{ title: '' }, { title: 'forbidden' }, { title: 'big refund' }, { title: 'ok' }]) {
+      const answer = await decide(request.approvalId, plain.cookie, true, { input });
+      expect(answer).toEqual(unknown);
+    }
+    expect(unknown.status).toBe(404);
+    // An approver who may decide still gets the schema's and the policy's reasons.
+    expect((await decide(request.approvalId, supervisor.cookie, true, { input: { title: '' } })).status).toBe(
+      400,
+    );
+    expect((await view(request.approvalId, supervisor.cookie)).body.status).toBe('pending');
   });
 
   it('tells the requester’s page and the approver’s page of each step, as server-sent events; 404 for others', async () => {

@@ -1,10 +1,11 @@
 import { mkdtempSync } from 'node:fs';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChatStreamReader } from '../support/chat-client';
 import { guestCookie } from '../support/http-chat';
-import { type NextServer, startNextServer } from '../support/next-server';
+import { freePort, type NextServer, startNextServer } from '../support/next-server';
 
 /*
  * Over HTTP against the production build: what a scanner or an attacker's script sees,
@@ -16,13 +17,20 @@ describe('the production server under hostile use', () => {
   let bystander: string;
 
   beforeAll(async () => {
-    server = await startNextServer({
-      DATABASE_PATH: join(mkdtempSync(join(tmpdir(), 'toolgate-hygiene-')), 'toolgate.db'),
-      AI_MODEL: 'offline',
-      OFFLINE_MODEL_DELAY_MS: '0',
-      // A hostile message that reads as a ticket request must not wait a minute for a person.
-      AGENT_CONFIRM_TOOLS: '',
-    });
+    const port = await freePort();
+    server = await startNextServer(
+      {
+        DATABASE_PATH: join(mkdtempSync(join(tmpdir(), 'toolgate-hygiene-')), 'toolgate.db'),
+        // Served over http: without it better-auth marks every cookie Secure in production,
+        // whatever the request says, which would hide what the request's headers do.
+        BETTER_AUTH_URL: `http://127.0.0.1:${port}`,
+        AI_MODEL: 'offline',
+        OFFLINE_MODEL_DELAY_MS: '0',
+        // A hostile message that reads as a ticket request must not wait a minute for a person.
+        AGENT_CONFIRM_TOOLS: '',
+      },
+      port,
+    );
     attacker = await guestCookie(server.url);
     bystander = await guestCookie(server.url);
   }, 120_000);
@@ -104,6 +112,68 @@ describe('the production server under hostile use', () => {
     // Pages outside /api keep Next's own not-found page.
     const page = await fetch(`${server.url}/no-such-page`, { redirect: 'manual' });
     expect(page.headers.get('content-type') ?? '').not.toMatch(/^application\/json/);
+  });
+
+  describe('malformed requests', () => {
+    /** A raw request (fetch refuses TRACE itself), its status, headers and body. */
+    function raw(method: string, path: string, headers: Record<string, string> = {}) {
+      return new Promise<{ status: number; headers: IncomingHttpHeaders; body: string }>(
+        (resolve, reject) => {
+          const { hostname, port } = new URL(server.url);
+          const request = httpRequest({ hostname, port, path, method, headers }, (response) => {
+            let body = '';
+            response.setEncoding('utf8');
+            response.on('data', (chunk) => {
+              body += chunk;
+            });
+            response.on('end', () =>
+              resolve({ status: response.statusCode ?? 0, headers: response.headers, body }),
+            );
+          });
+          request.on('error', reject);
+          request.end();
+        },
+      );
+    }
+
+    it('answers a path with a malformed % escape 400 { error }, an API route and a page alike', async () => {
+      for (const path of ['/api/chats/%E0%A4%A', '/chat/%E0%A4%A', '/api/approvals/%ZZ']) {
+        const answer = await raw('GET', path, { cookie: bystander });
+        expect(answer.status, path).toBe(400);
+        expect(answer.headers['content-type']).toMatch(/^application\/json/);
+        expect(JSON.parse(answer.body)).toEqual({ error: expect.stringMatching(/% escape/) });
+      }
+    });
+
+    it('answers TRACE and other methods the app does not serve 405 { error }', async () => {
+      for (const method of ['TRACE', 'PROPFIND', 'LINK']) {
+        const answer = await raw(method, '/api/chats', { cookie: bystander });
+        expect(answer.status, method).toBe(405);
+        expect(JSON.parse(answer.body)).toEqual({ error: expect.stringMatching(/not allowed/) });
+        expect(answer.body).not.toMatch(/at .*\.js/);
+      }
+    });
+
+    it('answers a request target that is not a path (OPTIONS *) 400 { error }', async () => {
+      for (const method of ['OPTIONS', 'GET', 'POST']) {
+        const answer = await raw(method, '*');
+        expect(answer.status, method).toBe(400);
+        expect(JSON.parse(answer.body)).toEqual({ error: expect.stringMatching(/must be a path/) });
+      }
+    });
+
+    it('does not mark cookies Secure for a client’s own X-Forwarded-Proto without TOOLGATE_TRUST_PROXY', async () => {
+      for (const path of ['/api/auth/guest?redirectUrl=/', '/api/auth/sign-in/anonymous']) {
+        const method = path.startsWith('/api/auth/guest') ? 'GET' : 'POST';
+        const answer = await raw(method, path, {
+          'x-forwarded-proto': 'https',
+          ...(method === 'POST' && { 'content-type': 'application/json', 'content-length': '0' }),
+        });
+        const cookies = answer.headers['set-cookie'] ?? [];
+        expect(cookies.join('\n'), path).toMatch(/session_token=/);
+        expect(cookies.join('\n'), path).not.toMatch(/;\s*secure/i);
+      }
+    });
   });
 
   describe('one hostile message', () => {

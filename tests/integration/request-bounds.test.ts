@@ -156,6 +156,77 @@ describe('request bounds', () => {
     });
   });
 
+  describe('inline files that are not base64', () => {
+    beforeEach(async () => {
+      await configureServer({ AGENT_CONFIRM_TOOLS: '' });
+    });
+    const notBase64 = [
+      'data:text/plain,hello',
+      'data:text/plain;base64,not base64!',
+      'data:',
+      'data:text/plain;base64,aGk',
+    ];
+
+    it('refuses them at the door with 400 { error } and writes no chat', async () => {
+      for (const url of notBase64) {
+        const message = {
+          id: 'raw-file',
+          role: 'user',
+          parts: [
+            { type: 'text', text: 'read this' },
+            { type: 'file', mediaType: 'text/plain', url },
+          ],
+        };
+        for (const route of [chat, complete]) {
+          const response = await route(jsonRequest('/api/chat', { id: 'raw-file-chat', message }));
+          expect(await expectJsonError(response, 400)).toMatch(/base64 data: URL/);
+        }
+      }
+      expect(await chatRows()).toBe(0);
+      const fine = await chat(
+        jsonRequest('/api/chat', {
+          id: 'base64-file-chat',
+          message: {
+            id: 'fine-file',
+            role: 'user',
+            parts: [
+              { type: 'text', text: 'read this' },
+              { type: 'file', mediaType: 'text/plain', url: 'data:text/plain;base64,aGk=' },
+            ],
+          },
+        }),
+      );
+      expect(fine.status).toBe(200);
+      await new ChatStreamReader(fine).rest();
+    });
+
+    it('leaves one already in a chat out of later turns, which go on answering', async () => {
+      const first = await chat(jsonRequest('/api/chat', { id: 'raw-stored', message: userMessage('hello') }));
+      await new ChatStreamReader(first).rest();
+      await upsertMessage(await getDb(), 'raw-stored', {
+        id: 'raw-stored-part',
+        role: 'user',
+        parts: [
+          { type: 'text', text: 'and this?' },
+          { type: 'file', mediaType: 'text/plain', url: 'data:text/plain,hello' },
+        ],
+      });
+      for (const text of ['thanks', 'hello again']) {
+        const response = await chat(
+          jsonRequest('/api/chat', { id: 'raw-stored', message: userMessage(text) }),
+        );
+        expect(response.status).toBe(200);
+        const chunks = await new ChatStreamReader(response).rest();
+        expect(chunks.filter((chunk) => chunk.type === 'error')).toEqual([]);
+        expect(chunks.some((chunk) => chunk.type === 'text-delta')).toBe(true);
+      }
+      const response = await complete(
+        jsonRequest('/api/chat/complete', { id: 'raw-stored', message: userMessage('and now?') }),
+      );
+      expect(response.status).toBe(200);
+    });
+  });
+
   describe('nesting', () => {
     it('answers 400 { error } to a chat body nested 20,000 levels deep and writes no chat', async () => {
       for (const route of [chat, complete]) {

@@ -1,6 +1,6 @@
 import type { UIMessage } from 'ai';
 import { z } from 'zod';
-import { isDataUrl } from '@/lib/chat/inline-files';
+import { isBase64DataUrl, isDataUrl } from '@/lib/chat/inline-files';
 import { getConfig } from '@/lib/config';
 import { describeZodError } from '@/lib/http/json';
 import { allWorkerNames } from '@/lib/mcp/mcp-config';
@@ -43,6 +43,10 @@ const filePartSchema = z.object({
     .refine(
       isDataUrl,
       'a file part must carry its content inline as a data: URL; the server does not fetch URLs',
+    )
+    .refine(
+      isBase64DataUrl,
+      'a file part must carry its content as a base64 data: URL (data:<type>;base64,…)',
     ),
 });
 
