@@ -9,8 +9,8 @@ import type { ApprovalAsk } from '@/lib/shells/wrap-tools-with-approval';
  * waits for its requester as without a policy, and any other runs at once.
  */
 export function policyAsk(defaultConfirmTools: ReadonlySet<string>) {
-  return (toolName: string, input: unknown): ApprovalAsk => {
-    const verdict = policyVerdict(toolName, input);
+  return (toolName: string, input: unknown, facts: { tainted: boolean }): ApprovalAsk => {
+    const verdict = policyVerdict(toolName, input, facts);
     if (verdict.kind === 'deny') return { kind: 'deny', rule: verdict.label };
     if (verdict.kind === 'approve') {
       return {

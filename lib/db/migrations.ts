@@ -485,6 +485,12 @@ export const migrations: readonly Migration[] = [
         'CREATE INDEX IF NOT EXISTS approval_steps_decided_by ON approval_steps (decided_by, decided_at, approval_id)',
       ]),
   },
+  {
+    // Where a call's values came from (which input paths an untrusted output supplied), so
+    // the card, the inbox and `GET /api/approvals/:id` show it on any instance. Re-runnable.
+    name: 'approval provenance',
+    up: (db, engine) => addColumnIfMissing(db, engine, 'approvals', 'provenance', 'TEXT'),
+  },
 ];
 
 const outcomesWithUndone = [...outcomesWithApprovedByRule, 'undone'];
