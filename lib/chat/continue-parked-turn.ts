@@ -106,6 +106,9 @@ async function carryOut(db: Db, row: ApprovalRecord, approved: boolean): Promise
       writeTools: table.writeTools,
       audit: auditWriter.record,
       // No rate limit: this call was counted when it first ran up to its card.
+      ...(row.provenance !== undefined && {
+        knownProvenance: { toolCallId: row.toolCallId, provenance: row.provenance },
+      }),
     });
     const tool = Object.hasOwn(tools, row.toolName) ? tools[row.toolName] : undefined;
     try {

@@ -19,6 +19,8 @@ import { policyAsk } from '@/lib/approvals/approval-policy';
 import type { AppConfig } from '@/lib/config';
 import { clearChatStream, type Db, hasApprovalRule, setChatStream, upsertMessage } from '@/lib/db';
 import { publicErrorText } from '@/lib/errors/public-error';
+import { trustOfTool } from '@/lib/mcp/merge-mcp-tools';
+import { ProvenanceLedger } from '@/lib/provenance';
 import { getEffectRecorder } from '@/lib/server/effect-recorder';
 import { getToolRateLimiter } from '@/lib/server/rate-limiter';
 import { getApprovalRegistry, getIdempotencyStore } from '@/lib/server/stores';
@@ -96,83 +98,85 @@ export async function runChatTurn(start: ChatTurnStart): Promise<ReadableStream<
   });
 
   const inTable = (name: string) => Object.hasOwn(baseTools, name);
-  const sideChannel =
-    confirmTools.size > 0 || [...writeTools].some(inTable)
-      ? createTurnSideChannel({
-          timeoutMs,
-          onApprovalShown:
-            confirmTools.size > 0
-              ? (chunks) => {
-                  const snapshot = [...chunks];
-                  const cards = snapshot.filter((chunk) => chunk.type === 'tool-approval-request').length;
-                  void messageFromChunks(snapshot, continued)
-                    .then((message) => message && save(message))
-                    .then(() => parking?.cardsSaved(cards));
-                }
-              : undefined,
-        })
-      : undefined;
+  // Every write call's values are traced to their sources unless provenance is off; a tainted
+  // one waits for a person even where no setting asks for one.
+  const tracedWrites = new Set(config.TOOLGATE_PROVENANCE === 'on' ? [...writeTools].filter(inTable) : []);
+  const asksPeople = confirmTools.size > 0 || tracedWrites.size > 0;
+  // Always there: it labels each output's trust on the saved part, read or write.
+  const sideChannel = createTurnSideChannel({
+    timeoutMs,
+    trustOf: trustOfTool,
+    onApprovalShown: asksPeople
+      ? (chunks) => {
+          const snapshot = [...chunks];
+          const cards = snapshot.filter((chunk) => chunk.type === 'tool-approval-request').length;
+          void messageFromChunks(snapshot, continued)
+            .then((message) => message && save(message))
+            .then(() => parking?.cardsSaved(cards));
+        }
+      : undefined,
+  });
 
   const auditWriter = createAuditWriter(db, ownerId);
-  const parking =
-    sideChannel && confirmTools.size > 0
-      ? createTurnParking({
-          afterMs: config.TOOLGATE_PARK_AFTER_MS,
-          onPark: () => {
-            // Everything the stream wrote so far (the cards, and whatever else the step did), then the end.
-            telemetry.event('turn.parked');
-            void messageFromChunks(sideChannel.chunksSoFar(), continued)
-              .then((message) => message && save(message))
-              .finally(() => abort.abort());
-          },
-        })
-      : undefined;
-  const registry =
-    sideChannel && parking
-      ? createDurableApprovalRegistry({
-          db,
-          registry: getApprovalRegistry(),
-          worker,
-          messageId,
-          excerpt: excerptOf(history),
-          preview: (call) =>
-            computeToolPreview(
-              db,
-              { ...call, context: { userId: ownerId, chatId } },
-              { fault: previewFaultOf(config) },
-            ),
-          onTakenOver: () => {
-            takenOver = true;
-            abort.abort();
-          },
-          parking,
-        })
-      : undefined;
+  const parking = asksPeople
+    ? createTurnParking({
+        afterMs: config.TOOLGATE_PARK_AFTER_MS,
+        onPark: () => {
+          // Everything the stream wrote so far (the cards, and whatever else the step did), then the end.
+          telemetry.event('turn.parked');
+          void messageFromChunks(sideChannel.chunksSoFar(), continued)
+            .then((message) => message && save(message))
+            .finally(() => abort.abort());
+        },
+      })
+    : undefined;
+  const registry = parking
+    ? createDurableApprovalRegistry({
+        db,
+        registry: getApprovalRegistry(),
+        worker,
+        messageId,
+        excerpt: excerptOf(history),
+        preview: (call) =>
+          computeToolPreview(
+            db,
+            { ...call, context: { userId: ownerId, chatId } },
+            { fault: previewFaultOf(config) },
+          ),
+        onTakenOver: () => {
+          takenOver = true;
+          abort.abort();
+        },
+        parking,
+      })
+    : undefined;
   const tools = assembleTurnTools({
     baseTools,
     worker,
     chatId,
     ownerId,
-    approval:
-      sideChannel && registry
-        ? {
-            confirmTools,
-            registry,
-            emit: sideChannel.emitApprovalRequest,
-            timeoutMs,
-            afterExecute: ({ approvalId, ok }) => recordExecution(db, approvalId, ok),
-            approvedByRule: (toolName) => hasApprovalRule(db, { chatId, ownerId, toolName }),
-            pendingLimiter: createPendingApprovalLimiter(db, config.TOOLGATE_MAX_PENDING_APPROVALS),
-            askFor: policyAsk(table.defaultConfirmTools),
-          }
-        : undefined,
+    approval: registry
+      ? {
+          confirmTools,
+          registry,
+          emit: sideChannel.emitApprovalRequest,
+          timeoutMs,
+          afterExecute: ({ approvalId, ok }) => recordExecution(db, approvalId, ok),
+          approvedByRule: (toolName) => hasApprovalRule(db, { chatId, ownerId, toolName }),
+          pendingLimiter: createPendingApprovalLimiter(db, config.TOOLGATE_MAX_PENDING_APPROVALS),
+          askFor: policyAsk(table.defaultConfirmTools),
+        }
+      : undefined,
     store: getIdempotencyStore(),
     effects: getEffectRecorder(),
     writeTools,
     audit: auditWriter.record,
     rateLimiter: getToolRateLimiter(),
     signal: abort.signal,
-    onReplay: sideChannel?.markReplay,
+    onReplay: sideChannel.markReplay,
+    ...(tracedWrites.size > 0 && {
+      provenance: { ledger: ProvenanceLedger.fromHistory(history, trustOfTool), tools: tracedWrites },
+    }),
   });
   const metadata: ChatMessageMetadata = { worker, model: modelLabel };
 
@@ -196,13 +200,13 @@ export async function runChatTurn(start: ChatTurnStart): Promise<ReadableStream<
         const last = messages.at(-1);
         // A continuation took this turn over, or will (parked): its message is the one that counts.
         if (takenOver || parking?.parked || last === undefined || last.id !== messageId) return;
-        const annotated = sideChannel ? sideChannel.annotate(last) : last;
+        const annotated = sideChannel.annotate(last);
         await save(await settleToolParts(db, chatId, annotated));
       })();
       return ended;
     },
   });
-  const modelChunks = sideChannel ? chunks.pipeThrough(sideChannel.transform) : chunks;
+  const modelChunks = chunks.pipeThrough(sideChannel.transform);
   const turnChunks = start.prelude?.length ? prepend(start.prelude, modelChunks) : modelChunks;
 
   const streamId = generateId();

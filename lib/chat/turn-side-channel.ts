@@ -1,6 +1,7 @@
 import type { UIMessage, UIMessageChunk } from 'ai';
 import type { Language } from '@/lib/ai/language';
 import { denialReasonText, settleApprovalPart, type ToolPart } from '@/lib/approvals/approval-parts';
+import type { CallProvenance, ToolTrust } from '@/lib/provenance';
 import { revealHiddenInSummary } from '@/lib/shells/reveal-hidden-characters';
 import { isToolDenial } from '@/lib/shells/wrap-tools-with-approval';
 import type { ApprovalPreview, ApprovalRequestEvent, ApprovalStep } from '@/lib/stores';
@@ -20,6 +21,8 @@ export type ApprovalDescriptor = {
   steps?: readonly ApprovalStep[];
   /** The tool's preview of the call, in every language, when it declares one (shown above the arguments). */
   preview?: ApprovalPreview;
+  /** Where the call's values came from, when traced: the card marks the fields an untrusted output supplied. */
+  provenance?: CallProvenance;
 };
 
 /**
@@ -50,15 +53,19 @@ export type ApprovalDescriptor = {
 export function createTurnSideChannel({
   timeoutMs,
   onApprovalShown,
+  trustOf,
 }: {
   timeoutMs: number;
   onApprovalShown?: (chunksSoFar: readonly UIMessageChunk[]) => void;
+  /** Labels each output `toolMetadata.trust`, so a later turn (on any instance) reads the label it had. */
+  trustOf?: (toolName: string) => ToolTrust;
 }) {
   const written: UIMessageChunk[] = [];
   const inputSeen = new Set<string>();
   const held = new Map<string, UIMessageChunk>();
   const approvalByCallId = new Map<string, { id: string; descriptor: ApprovalDescriptor }>();
   const replayedCallIds = new Set<string>();
+  const toolNameByCallId = new Map<string, string>();
   let controller: TransformStreamDefaultController<UIMessageChunk> | undefined;
   let closed = false;
 
@@ -88,9 +95,23 @@ export function createTurnSideChannel({
           }
         }
       }
-      if (chunk.type === 'tool-output-available' && replayedCallIds.has(chunk.toolCallId)) {
-        enqueue({ ...chunk, toolMetadata: { ...chunk.toolMetadata, replayed: true } });
-        return;
+      if (chunk.type === 'tool-input-start' || chunk.type === 'tool-input-available')
+        toolNameByCallId.set(chunk.toolCallId, chunk.toolName);
+      if (chunk.type === 'tool-output-available') {
+        const replayed = replayedCallIds.has(chunk.toolCallId);
+        const toolName = toolNameByCallId.get(chunk.toolCallId);
+        const trust = trustOf !== undefined && toolName !== undefined ? trustOf(toolName) : undefined;
+        if (replayed || trust !== undefined) {
+          enqueue({
+            ...chunk,
+            toolMetadata: {
+              ...chunk.toolMetadata,
+              ...(replayed && { replayed: true }),
+              ...(trust !== undefined && { trust }),
+            },
+          });
+          return;
+        }
       }
       enqueue(chunk);
       if (chunk.type !== 'tool-input-available') return;
@@ -117,6 +138,7 @@ export function createTurnSideChannel({
       toolName: event.toolName,
       ...(event.steps?.some((step) => step.kind === 'role') && { steps: event.steps }),
       ...(event.preview !== undefined && { preview: event.preview }),
+      ...(event.provenance !== undefined && { provenance: event.provenance }),
     };
     const summary = summarizeToolCall(event.toolName, event.input);
     // Shown on the card and in a desktop notification: hidden characters as code points.
@@ -143,11 +165,19 @@ export function createTurnSideChannel({
   function annotatePart(part: ToolPart): ToolPart {
     const approval = approvalByCallId.get(part.toolCallId);
     const replayed = replayedCallIds.has(part.toolCallId);
-    if (approval === undefined && !replayed) return part;
+    const toolName = part.type === 'dynamic-tool' ? part.toolName : part.type.slice('tool-'.length);
+    const trust = trustOf !== undefined && part.state === 'output-available' ? trustOf(toolName) : undefined;
+    if (approval === undefined && !replayed && trust === undefined) return part;
     let annotated = {
       ...part,
       ...(approval !== undefined && { approval: { ...part.approval, ...approval } }),
-      ...(replayed && { toolMetadata: { ...part.toolMetadata, replayed: true } }),
+      ...((replayed || trust !== undefined) && {
+        toolMetadata: {
+          ...part.toolMetadata,
+          ...(replayed && { replayed: true }),
+          ...(trust !== undefined && { trust }),
+        },
+      }),
     } as ToolPart;
     if (approval === undefined) return annotated;
     // The same ends the stream wrote (approval response, then output or denial).

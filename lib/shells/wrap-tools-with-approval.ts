@@ -1,4 +1,5 @@
 import type { ToolSet } from 'ai';
+import { type CallProvenance, isTainted } from '@/lib/provenance';
 import type {
   ApprovalRegistry,
   ApprovalStep,
@@ -6,7 +7,6 @@ import type {
   DecisionRecord,
   DenialReason,
 } from '@/lib/stores/approval-registry';
-import { type CallProvenance, isTainted } from '@/lib/provenance';
 import { finalOutput, wrapExecute } from './wrap-execute';
 
 /**
