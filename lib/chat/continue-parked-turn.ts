@@ -18,6 +18,7 @@ import {
 } from '@/lib/approvals';
 import { getConfig } from '@/lib/config';
 import { type Db, getChatMessages, upsertMessage } from '@/lib/db';
+import { trustOfTool } from '@/lib/mcp/merge-mcp-tools';
 import { getEffectRecorder } from '@/lib/server/effect-recorder';
 import { getIdempotencyStore } from '@/lib/server/stores';
 import { toolDenial } from '@/lib/shells';
@@ -136,7 +137,15 @@ async function carryOut(db: Db, row: ApprovalRecord, approved: boolean): Promise
 
   if (index === -1) return true; // The chat was deleted meanwhile: nothing to write into.
   const message = messages[index];
-  const settled = mapToolPart(message, row.toolCallId, (part) => settleApprovalPart(part, row.id, end));
+  const settled = mapToolPart(message, row.toolCallId, (part) => {
+    const ended = settleApprovalPart(part, row.id, end);
+    // Labelled as a live turn labels its outputs, so a later turn reads the same trust.
+    if (ended.state !== 'output-available') return ended;
+    return {
+      ...ended,
+      toolMetadata: { ...ended.toolMetadata, trust: trustOfTool(row.toolName) },
+    } as typeof ended;
+  });
   await upsertMessage(db, row.chatId, settled);
   // A page that waits on this chat reads it again now (and follows the reply, if one comes).
   const told = () => publishApprovalEvent({ type: 'changed', approvalId: row.id, chatId: row.chatId });

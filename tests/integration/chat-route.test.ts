@@ -97,8 +97,10 @@ describe('POST /api/chat', () => {
     // The model sees the same result; observers are told it was a replay.
     const outputOf = (reader: ChatStreamReader) =>
       reader.chunks.find((chunk) => chunk.type === 'tool-output-available');
-    expect(outputOf(first)).not.toHaveProperty('toolMetadata');
-    expect(outputOf(second)).toMatchObject({ toolMetadata: { replayed: true } });
+    // Every output carries its trust label (the app's own tools: trusted); only a replay says it was one.
+    expect(outputOf(first)).toMatchObject({ toolMetadata: { trust: 'trusted' } });
+    expect(outputOf(first)).not.toHaveProperty('toolMetadata.replayed');
+    expect(outputOf(second)).toMatchObject({ toolMetadata: { replayed: true, trust: 'trusted' } });
 
     // The saved chat keeps both facts, so a reopened chat shows the same cards.
     const saved = await (
