@@ -4,5 +4,12 @@
  * "Ａ１００２" as "a1002" is still copying.
  */
 export function normalizeText(text: string): string {
-  return text.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ').trim();
+  // Plain ASCII is its own NFKC form: skip the costlier pass for the common case.
+  const composed = asciiOnly.test(text) ? text : text.normalize('NFKC');
+  return composed.toLowerCase().replace(whitespaceRuns, ' ').trim();
 }
+
+// Every run of whitespace but a lone space (which stays as it is, the common case, untouched).
+const whitespaceRuns = / ?[^\S ]\s*| {2,}\s*/g;
+
+const asciiOnly = /^[\x00-\x7f]*$/;

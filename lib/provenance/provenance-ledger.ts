@@ -95,18 +95,31 @@ export class ProvenanceLedger {
   private readonly outputs: OutputEntry[] = [];
   /** Untrusted outputs and files read since the last user message. */
   private turnUntrusted: ContextSource[] = [];
+  /** What was added but not yet read in: a turn without a write call never pays for it. */
+  private pending: (() => void)[] = [];
 
   constructor(private readonly trustOf: TrustOf) {}
 
-  /** Builds the ledger of a saved history (the new user message last, or the assistant message a continuation resumes). */
+  /**
+   * The ledger of a saved history (the new user message last, or the assistant message a
+   * continuation resumes). It is read in on the first `assess`, not before.
+   */
   static fromHistory(history: readonly UIMessage[], trustOf: TrustOf): ProvenanceLedger {
     const ledger = new ProvenanceLedger(trustOf);
-    for (const message of history) ledger.addMessage(message);
+    ledger.pending.push(() => {
+      for (const message of history) ledger.readMessage(message);
+    });
     return ledger;
   }
 
+  private catchUp(): void {
+    const pending = this.pending;
+    this.pending = [];
+    for (const step of pending) step();
+  }
+
   /** Adds one saved message: a user's text and files, or an assistant's tool outputs. */
-  addMessage(message: UIMessage): void {
+  private readMessage(message: UIMessage): void {
     if (message.role === 'user') {
       this.turnUntrusted = [];
       for (const [index, part] of message.parts.entries()) {
@@ -139,9 +152,10 @@ export class ProvenanceLedger {
     }
   }
 
-  /** Adds the output of a call of this turn, as the model will read it. */
+  /** Adds the output of a call of this turn, as the model will read it (its trust as of now). */
   addToolOutput(tool: string, toolCallId: string, output: unknown): void {
-    this.addOutput({ tool, toolCallId, trusted: this.trustOf(tool) === 'trusted', text: textOf(output) });
+    const trusted = this.trustOf(tool) === 'trusted';
+    this.pending.push(() => this.addOutput({ tool, toolCallId, trusted, text: textOf(output) }));
   }
 
   private addOutput({
@@ -196,6 +210,7 @@ export class ProvenanceLedger {
    * the untrusted outputs read earlier in this turn.
    */
   assess(input: unknown): CallProvenance {
+    this.catchUp();
     const provenance: Record<string, ValueSource[]> = {};
     const tainted: string[] = [];
     for (const leaf of inputLeaves(input)) {

@@ -1,6 +1,6 @@
 import type { UIMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { ProvenanceLedger, type TrustOf } from '@/lib/provenance';
+import { normalizeText, ProvenanceLedger, type TrustOf } from '@/lib/provenance';
 
 const trustOf: TrustOf = (toolName) => (toolName.startsWith('inbox__') ? 'untrusted' : 'trusted');
 
@@ -141,5 +141,12 @@ describe('ProvenanceLedger', () => {
     const traced = ledger.assess({ amount: 240 });
     expect(traced.tainted).toEqual([]);
     expect(traced.context).toEqual([{ tool: 'inbox__read_inbox', toolCallId: 'c1' }]);
+  });
+});
+
+describe('normalizeText', () => {
+  it('folds width and case and makes every run of whitespace one space', () => {
+    expect(normalizeText('  Ａ１００２\t \n and\u00a0\u00a0THE  end \n')).toBe('a1002 and the end');
+    expect(normalizeText('a \nb  c\t\td e')).toBe('a b c d e');
   });
 });
