@@ -5,11 +5,12 @@
  */
 export function normalizeText(text: string): string {
   // Plain ASCII is its own NFKC form: skip the costlier pass for the common case.
-  const composed = asciiOnly.test(text) ? text : text.normalize('NFKC');
+  const composed = beyondPlainAscii.test(text) ? text.normalize('NFKC') : text;
   return composed.toLowerCase().replace(whitespaceRuns, ' ').trim();
 }
 
 // Every run of whitespace but a lone space (which stays as it is, the common case, untouched).
 const whitespaceRuns = / ?[^\S ]\s*| {2,}\s*/g;
 
-const asciiOnly = /^[\x00-\x7f]*$/;
+// Anything but printable ASCII and the usual whitespace may change under NFKC.
+const beyondPlainAscii = /[^\t\n\v\f\r\x20-\x7e]/;
