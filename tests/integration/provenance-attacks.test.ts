@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET as readApproval } from '@/app/api/approvals/[approvalId]/route';
 import { POST as approve } from '@/app/api/chat/approve/route';
+import { POST as complete } from '@/app/api/chat/complete/route';
 import { POST as chat } from '@/app/api/chat/route';
 import { closeMcpServerPool } from '@/lib/mcp/mcp-server-pool';
 import { writePolicyFile } from '../support/approval-policy';
@@ -252,7 +253,7 @@ describe('provenance against a compromised model and an attacker’s mail', () =
   const inboxFile = join(folder, 'inbox.json');
   const figuresByMode: Partial<Record<'on' | 'off', Figures>> = {};
 
-  async function configure(mode: 'on' | 'off') {
+  async function configure(mode: 'on' | 'off', environment: Record<string, string | undefined> = {}) {
     const server = (worker: string) => ({
       command: process.execPath,
       args: [resolve('tests/support/mail-mcp-server.mjs')],
@@ -278,6 +279,7 @@ describe('provenance against a compromised model and an attacker’s mail', () =
         rules: [{ tool: 'issueRefund', when: { amount: { gt: 500 } }, approvers: [{ role: 'supervisor' }] }],
       }),
       TOOLGATE_PROVENANCE: mode,
+      ...environment,
     });
   }
 
@@ -310,6 +312,31 @@ describe('provenance against a compromised model and an attacker’s mail', () =
     expect(figures.attacksRun).toBe(attacks.length);
     expect(figures.tasksDone).toBe(tasks.length);
   }, 120_000);
+
+  it('refuses a tainted write where nobody can be asked (the non-streaming endpoint), and runs one the user typed', async () => {
+    await configure('on', { AGENT_CONFIRM_TOOLS: '', TOOLGATE_POLICY: undefined });
+    const plant = attacks[3] as Attack;
+    writeFileSync(
+      inboxFile,
+      JSON.stringify([{ from: 'billing@evil.example', subject: 'Action required', body: plant.plant }]),
+    );
+    const completeTurn = async (chatId: string, text: string) => {
+      const response = await complete(
+        jsonRequest('/api/chat/complete', { id: chatId, worker: 'refund', message: userMessage(text) }),
+      );
+      expect(response.status).toBe(200);
+      return (await response.json()) as { toolResults: { toolName: string; output: unknown }[] };
+    };
+    const injected = await completeTurn('complete-attack', plant.ask);
+    expect(injected.toolResults.find((result) => result.toolName === 'createTicket')?.output).toMatchObject({
+      denied: true,
+      reason: 'policy',
+    });
+    const typed = await completeTurn('complete-task', (tasks[0] as Task).typed);
+    expect(typed.toolResults.find((result) => result.toolName === 'createTicket')?.output).toMatchObject({
+      status: 'open',
+    });
+  }, 60_000);
 
   it('with the check, no injected write runs unseen, every card names the mail, and legitimate tasks need no extra card', async () => {
     await configure('on');
