@@ -102,78 +102,85 @@ export async function runChatTurn(start: ChatTurnStart): Promise<ReadableStream<
   // one waits for a person even where no setting asks for one.
   const tracedWrites = new Set(config.TOOLGATE_PROVENANCE === 'on' ? [...writeTools].filter(inTable) : []);
   const asksPeople = confirmTools.size > 0 || tracedWrites.size > 0;
-  // Always there: it labels each output's trust on the saved part, read or write.
-  const sideChannel = createTurnSideChannel({
-    timeoutMs,
-    trustOf: trustOfTool,
-    onApprovalShown: asksPeople
-      ? (chunks) => {
-          const snapshot = [...chunks];
-          const cards = snapshot.filter((chunk) => chunk.type === 'tool-approval-request').length;
-          void messageFromChunks(snapshot, continued)
-            .then((message) => message && save(message))
-            .then(() => parking?.cardsSaved(cards));
-        }
-      : undefined,
-  });
+  // Whenever the table holds a tool: it labels each output's trust on the saved part, and
+  // carries the cards and replay marks.
+  const sideChannel =
+    Object.keys(baseTools).length > 0
+      ? createTurnSideChannel({
+          timeoutMs,
+          trustOf: trustOfTool,
+          onApprovalShown: asksPeople
+            ? (chunks) => {
+                const snapshot = [...chunks];
+                const cards = snapshot.filter((chunk) => chunk.type === 'tool-approval-request').length;
+                void messageFromChunks(snapshot, continued)
+                  .then((message) => message && save(message))
+                  .then(() => parking?.cardsSaved(cards));
+              }
+            : undefined,
+        })
+      : undefined;
 
   const auditWriter = createAuditWriter(db, ownerId);
-  const parking = asksPeople
-    ? createTurnParking({
-        afterMs: config.TOOLGATE_PARK_AFTER_MS,
-        onPark: () => {
-          // Everything the stream wrote so far (the cards, and whatever else the step did), then the end.
-          telemetry.event('turn.parked');
-          void messageFromChunks(sideChannel.chunksSoFar(), continued)
-            .then((message) => message && save(message))
-            .finally(() => abort.abort());
-        },
-      })
-    : undefined;
-  const registry = parking
-    ? createDurableApprovalRegistry({
-        db,
-        registry: getApprovalRegistry(),
-        worker,
-        messageId,
-        excerpt: excerptOf(history),
-        preview: (call) =>
-          computeToolPreview(
-            db,
-            { ...call, context: { userId: ownerId, chatId } },
-            { fault: previewFaultOf(config) },
-          ),
-        onTakenOver: () => {
-          takenOver = true;
-          abort.abort();
-        },
-        parking,
-      })
-    : undefined;
+  const parking =
+    sideChannel && asksPeople
+      ? createTurnParking({
+          afterMs: config.TOOLGATE_PARK_AFTER_MS,
+          onPark: () => {
+            // Everything the stream wrote so far (the cards, and whatever else the step did), then the end.
+            telemetry.event('turn.parked');
+            void messageFromChunks(sideChannel.chunksSoFar(), continued)
+              .then((message) => message && save(message))
+              .finally(() => abort.abort());
+          },
+        })
+      : undefined;
+  const registry =
+    sideChannel && parking
+      ? createDurableApprovalRegistry({
+          db,
+          registry: getApprovalRegistry(),
+          worker,
+          messageId,
+          excerpt: excerptOf(history),
+          preview: (call) =>
+            computeToolPreview(
+              db,
+              { ...call, context: { userId: ownerId, chatId } },
+              { fault: previewFaultOf(config) },
+            ),
+          onTakenOver: () => {
+            takenOver = true;
+            abort.abort();
+          },
+          parking,
+        })
+      : undefined;
   const tools = assembleTurnTools({
     baseTools,
     worker,
     chatId,
     ownerId,
-    approval: registry
-      ? {
-          confirmTools,
-          registry,
-          emit: sideChannel.emitApprovalRequest,
-          timeoutMs,
-          afterExecute: ({ approvalId, ok }) => recordExecution(db, approvalId, ok),
-          approvedByRule: (toolName) => hasApprovalRule(db, { chatId, ownerId, toolName }),
-          pendingLimiter: createPendingApprovalLimiter(db, config.TOOLGATE_MAX_PENDING_APPROVALS),
-          askFor: policyAsk(table.defaultConfirmTools),
-        }
-      : undefined,
+    approval:
+      sideChannel && registry
+        ? {
+            confirmTools,
+            registry,
+            emit: sideChannel.emitApprovalRequest,
+            timeoutMs,
+            afterExecute: ({ approvalId, ok }) => recordExecution(db, approvalId, ok),
+            approvedByRule: (toolName) => hasApprovalRule(db, { chatId, ownerId, toolName }),
+            pendingLimiter: createPendingApprovalLimiter(db, config.TOOLGATE_MAX_PENDING_APPROVALS),
+            askFor: policyAsk(table.defaultConfirmTools),
+          }
+        : undefined,
     store: getIdempotencyStore(),
     effects: getEffectRecorder(),
     writeTools,
     audit: auditWriter.record,
     rateLimiter: getToolRateLimiter(),
     signal: abort.signal,
-    onReplay: sideChannel.markReplay,
+    onReplay: sideChannel?.markReplay,
     ...(tracedWrites.size > 0 && {
       provenance: { ledger: ProvenanceLedger.fromHistory(history, trustOfTool), tools: tracedWrites },
     }),
@@ -200,13 +207,13 @@ export async function runChatTurn(start: ChatTurnStart): Promise<ReadableStream<
         const last = messages.at(-1);
         // A continuation took this turn over, or will (parked): its message is the one that counts.
         if (takenOver || parking?.parked || last === undefined || last.id !== messageId) return;
-        const annotated = sideChannel.annotate(last);
+        const annotated = sideChannel ? sideChannel.annotate(last) : last;
         await save(await settleToolParts(db, chatId, annotated));
       })();
       return ended;
     },
   });
-  const modelChunks = chunks.pipeThrough(sideChannel.transform);
+  const modelChunks = sideChannel ? chunks.pipeThrough(sideChannel.transform) : chunks;
   const turnChunks = start.prelude?.length ? prepend(start.prelude, modelChunks) : modelChunks;
 
   const streamId = generateId();
