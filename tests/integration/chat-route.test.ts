@@ -115,10 +115,10 @@ describe('POST /api/chat', () => {
       expect.objectContaining({ approval: expect.objectContaining({ id: request.approvalId }) }),
       expect.objectContaining({
         approval: expect.objectContaining({ id: again.approvalId }),
-        toolMetadata: { replayed: true },
+        toolMetadata: { replayed: true, trust: 'trusted' },
       }),
     ]);
-    expect(savedParts[0]).not.toHaveProperty('toolMetadata');
+    expect(savedParts[0]).toHaveProperty('toolMetadata', { trust: 'trusted' });
 
     const elsewhere = await startTurn('chat-other', [userMessage('create a ticket: printer broken')]);
     const third = await elsewhere.until('tool-approval-request');
