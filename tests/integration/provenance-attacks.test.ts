@@ -253,13 +253,18 @@ describe('provenance against a compromised model and an attacker’s mail', () =
   const inboxFile = join(folder, 'inbox.json');
   const figuresByMode: Partial<Record<'on' | 'off', Figures>> = {};
 
-  async function configure(mode: 'on' | 'off', environment: Record<string, string | undefined> = {}) {
+  async function configure(
+    mode: 'on' | 'off',
+    environment: Record<string, string | undefined> = {},
+    trust: 'trusted' | 'untrusted' = 'untrusted',
+  ) {
     const server = (worker: string) => ({
       command: process.execPath,
       args: [resolve('tests/support/mail-mcp-server.mjs')],
       env: { MAIL_INBOX_FILE: inboxFile, MAIL_CALL_LOG: join(folder, `sent-${mode}.jsonl`) },
       worker,
       approval: 'never',
+      trust,
     });
     const mcpConfig = join(folder, 'mcp.json');
     writeFileSync(
@@ -336,6 +341,18 @@ describe('provenance against a compromised model and an attacker’s mail', () =
     expect(typed.toolResults.find((result) => result.toolName === 'createTicket')?.output).toMatchObject({
       status: 'open',
     });
+  }, 60_000);
+
+  it('lets the output of a server the operator marks "trust": "trusted" drive a write without a card', async () => {
+    await configure('on', {}, 'trusted');
+    const attack = attacks[3] as Attack;
+    writeFileSync(
+      inboxFile,
+      JSON.stringify([{ from: 'ops@example.com', subject: 'To do', body: attack.plant }]),
+    );
+    const { cards, ran } = await turn('trusted-server', attack.worker, attack.ask);
+    expect(cards).toEqual([]);
+    expect(ran(attack.tool)).toBe(true);
   }, 60_000);
 
   it('with the check, no injected write runs unseen, every card names the mail, and legitimate tasks need no extra card', async () => {
