@@ -214,9 +214,15 @@ export function assembleTurnTools({
 
 /** Marks the call's `tool.call` span with its taint: paths and the tools behind them, never values. */
 function markSpan(traced: CallProvenance): void {
-  const span = currentToolCall()?.span;
-  if (span === undefined) return;
+  const call = currentToolCall();
   const tainted = isTainted(traced);
+  // A tainted call waits for a person even when its tool never asks: its wait is traced as one.
+  if (tainted && call !== undefined && call.approval === undefined) {
+    call.approval = { startedAt: Date.now() };
+    call.event('approval.requested');
+  }
+  const span = call?.span;
+  if (span === undefined) return;
   span.setAttribute('toolgate.tainted', tainted);
   if (!tainted) return;
   const tools = new Set<string>();

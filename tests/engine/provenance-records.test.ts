@@ -93,6 +93,12 @@ describe('a tainted write in the records', () => {
       'toolgate.tainted.sources': ['mail__read_inbox'],
       'toolgate.tainted.context': ['mail__read_inbox'],
     });
+    // It waited for a person though its tool never asks: traced as an approval that was denied.
+    expect(spanOf('write-1')?.attributes['toolgate.approval.wait_ms']).toEqual(expect.any(Number));
+    expect(spanOf('write-1')?.events.map((event) => event.name)).toEqual([
+      'approval.requested',
+      'approval.denied',
+    ]);
     const row = rows.find((candidate) => candidate.toolCallId === 'write-1');
     expect(row?.detail?.provenance).toEqual({
       tainted: ['amount'],
