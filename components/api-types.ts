@@ -127,6 +127,14 @@ export type ApprovalStepView = {
   decidedBy?: { name: string };
 };
 
+/** Where one input value was found (the user's text, an earlier tool output, or neither). */
+export type ValueSourceView = {
+  source: 'user' | 'tool' | 'model';
+  tool?: string;
+  toolCallId?: string;
+  trusted?: boolean;
+};
+
 /** `GET /api/approvals/:id`: an approval as its requester and its approvers see it. */
 export type ApprovalView = {
   approvalId: string;
@@ -144,6 +152,12 @@ export type ApprovalView = {
   requester: { name: string };
   steps: ApprovalStepView[];
   rule?: string;
+  /** Input paths an untrusted output supplied and the user did not type. */
+  tainted?: string[];
+  /** Each traced input path's sources. */
+  provenance?: Record<string, ValueSourceView[]>;
+  /** Untrusted outputs read earlier in the turn that proposed the call. */
+  context?: { tool: string; toolCallId: string }[];
   expiresAt: number;
   remainingMs: number;
   viewer: { canAllow: boolean; canDeny: boolean; isRequester: boolean };

@@ -93,6 +93,10 @@ const en = {
   toolCard: (toolName: string) => `Tool call ${toolName}`,
   arguments: 'Arguments',
   previewTitle: 'What this would do',
+  provenanceTitle: 'Where these values came from',
+  taintedField: (field: string, tools: string) => `${field}: from ${tools} — not written by you`,
+  taintedContext: (tools: string) =>
+    `Proposed right after reading ${tools}, which you did not write: the values may come from it. Check them before you allow.`,
   result: 'Result',
   // The one-line result of a read tool that declares none of its own (MCP tools).
   readResultFallback: 'Done: open for the result',
@@ -373,6 +377,10 @@ const zh: Dictionary = {
   toolCard: (toolName: string) => `工具调用 ${toolName}`,
   arguments: '参数',
   previewTitle: '这次调用会怎样',
+  provenanceTitle: '这些值从哪里来',
+  taintedField: (field: string, tools: string) => `${field}：来自 ${tools}，不是你写的`,
+  taintedContext: (tools: string) =>
+    `是在读取 ${tools}（不是你写的内容）之后紧接着提出的：这些值可能来自其中。批准前请核对。`,
   result: '结果',
   readResultFallback: '已完成，展开查看结果',
   error: '错误',

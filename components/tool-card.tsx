@@ -4,6 +4,7 @@ import { parseMcpToolName } from '@/lib/mcp/mcp-tool-name';
 import type { ApprovalView, ApproveToolCall } from './api-types';
 import { ApprovalEditForm, canEditInput } from './approval-edit-form';
 import { ApprovalPreview } from './approval-preview';
+import { ApprovalProvenance } from './approval-provenance';
 import { ApprovalSteps } from './approval-steps';
 import {
   Fold,
@@ -131,6 +132,15 @@ export function ToolCard({
           <p className="text-xs text-muted-foreground" data-testid="others-decide">
             {t.othersDecide}
           </p>
+        )}
+        {waiting && outcome === null && (
+          <ApprovalProvenance
+            part={part}
+            view={card.view}
+            t={t}
+            locale={locale}
+            labels={meta?.toolFieldLabels?.[toolName]}
+          />
         )}
         {waiting && outcome === null && (
           <ApprovalPreview part={part} view={card.view} locale={locale} title={t.previewTitle} />

@@ -226,6 +226,18 @@ const environmentFields = z.object({
   MCP_CONFIG: mcpConfig,
   AGENT_CONFIRM_TIMEOUT_MS: positiveInteger('AGENT_CONFIRM_TIMEOUT_MS', 60_000),
   TOOLGATE_PARK_AFTER_MS: positiveInteger('TOOLGATE_PARK_AFTER_MS', 2_000),
+  /** `off` stops tracing where write values came from (to measure without it); default on. */
+  TOOLGATE_PROVENANCE: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value, context) => {
+      const normalized = (value ?? '').toLowerCase();
+      if (normalized === '' || normalized === 'on') return 'on' as const;
+      if (normalized === 'off') return 'off' as const;
+      context.addIssue({ code: 'custom', message: `TOOLGATE_PROVENANCE must be on or off, got "${value}"` });
+      return z.NEVER;
+    }),
   IDEMPOTENCY_TTL_MS: positiveInteger('IDEMPOTENCY_TTL_MS', 600_000),
   IDEMPOTENCY_MAX_ENTRIES: positiveInteger('IDEMPOTENCY_MAX_ENTRIES', 500),
   AGENT_TOOL_RATE_LIMIT: rateLimitOf('AGENT_TOOL_RATE_LIMIT'),

@@ -8,6 +8,7 @@ import { keyDerivation } from './key-derivation';
 import { memory } from './memory';
 import { nlu } from './nlu';
 import { parkedApprovals } from './parked-approvals';
+import { provenance } from './provenance';
 import { redisStores } from './redis-stores';
 import { singleFlight } from './single-flight';
 import { tracing } from './tracing';
@@ -26,4 +27,5 @@ export const benchCases: Record<string, BenchCase> = {
   'database-engines': databaseEngines,
   'effect-records': effectRecords,
   tracing: tracing,
+  provenance: provenance,
 };

@@ -15,6 +15,7 @@ const needsBuildByCase: Record<string, boolean> = {
   'database-engines': true,
   'effect-records': false,
   tracing: true,
+  provenance: false,
 };
 
 /** Every case, in run order; must match `bench/cases/index.ts`. */

@@ -25,8 +25,8 @@ export function policyAsk(
   defaultConfirmTools: ReadonlySet<string>,
   { db, requesterId }: { db: Db; requesterId: string },
 ) {
-  return async (toolName: string, input: unknown): Promise<ApprovalAsk> => {
-    const verdict = policyVerdict(toolName, input);
+  return async (toolName: string, input: unknown, facts: { tainted: boolean }): Promise<ApprovalAsk> => {
+    const verdict = policyVerdict(toolName, input, facts);
     if (verdict.kind === 'deny') return { kind: 'deny', rule: verdict.label };
     if (verdict.kind === 'approve') {
       const asksRole = verdict.steps.some((step) => step.kind === 'role');

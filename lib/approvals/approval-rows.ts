@@ -2,6 +2,7 @@ import { type Selectable, sql } from 'kysely';
 import type { Db } from '@/lib/db/engine';
 import type { ApprovalStepTable, ApprovalTable } from '@/lib/db/schema';
 import { writeTransaction } from '@/lib/db/write-transaction';
+import type { CallProvenance } from '@/lib/provenance';
 import type { ApprovalPreview } from '@/lib/stores/approval-registry';
 import { type ApprovalStatus, assertTransition } from './approval-states';
 import { approvalTiming } from './approval-timing';
@@ -55,6 +56,8 @@ export type ApprovalRecord = {
   excerpt?: string;
   /** What the card shows before the decision: the tool's preview of the input the call would run with. */
   preview?: ApprovalPreview;
+  /** Where the call's values came from, when it was traced (a write with provenance on). */
+  provenance?: CallProvenance;
   /** When the card was first shown (ISO 8601). */
   createdAt: string;
   updatedAt: string;
@@ -83,6 +86,7 @@ function toApproval(row: ApprovalRow): ApprovalRecord {
     ...(row.rule_label != null && { ruleLabel: row.rule_label }),
     ...(row.excerpt != null && { excerpt: row.excerpt }),
     ...(row.preview != null && { preview: JSON.parse(row.preview) as ApprovalPreview }),
+    ...(row.provenance != null && { provenance: JSON.parse(row.provenance) as CallProvenance }),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -107,7 +111,7 @@ export type NewApproval = Pick<
   ApprovalRecord,
   'id' | 'chatId' | 'ownerId' | 'messageId' | 'toolCallId' | 'toolName' | 'worker' | 'input' | 'expiresAt'
 > &
-  Pick<Partial<ApprovalRecord>, 'traceParent' | 'ruleLabel' | 'excerpt' | 'preview'> & {
+  Pick<Partial<ApprovalRecord>, 'traceParent' | 'ruleLabel' | 'excerpt' | 'preview' | 'provenance'> & {
     /** Default: one requester step (the chat's user decides, as without a policy). */
     steps?: readonly ApprovalStepSpec[];
   };
@@ -135,6 +139,7 @@ export async function insertApprovalRow(db: Db, approval: NewApproval): Promise<
         rule_label: approval.ruleLabel ?? null,
         excerpt: approval.excerpt ?? null,
         preview: approval.preview === undefined ? null : JSON.stringify(approval.preview),
+        provenance: approval.provenance === undefined ? null : JSON.stringify(approval.provenance),
         created_at: now,
         updated_at: now,
       })

@@ -2,6 +2,7 @@ import 'server-only';
 import { insertAuditRow } from '@/lib/db/audit';
 import type { AuditDetail } from '@/lib/db/audit-chain';
 import type { Db } from '@/lib/db/engine';
+import { isTainted } from '@/lib/provenance';
 import { revealHiddenInSummary } from '@/lib/shells/reveal-hidden-characters';
 import { hashToolArguments } from '@/lib/shells/wrap-tools-with-audit';
 import { observeParkedDenial } from '@/lib/telemetry/observe-audited-call';
@@ -24,11 +25,26 @@ export async function auditApprovalEnd(
 ): Promise<void> {
   const startedAt = Date.parse(row.createdAt);
   const outcome = reasonByStatus[status];
-  observeParkedDenial({ ...row, outcome, waitMs: Math.max(0, Date.now() - startedAt) });
+  observeParkedDenial({
+    ...row,
+    outcome,
+    waitMs: Math.max(0, Date.now() - startedAt),
+    ...(row.provenance !== undefined && { tainted: isTainted(row.provenance) }),
+  });
   try {
     const summary = summarizeToolCall(row.toolName, row.input);
     const allDetail: AuditDetail = {
       ...(await decisionRecordOf(db, row)),
+      ...(row.provenance !== undefined &&
+        isTainted(row.provenance) && {
+          provenance: {
+            tainted: row.provenance.tainted,
+            provenance: Object.fromEntries(
+              row.provenance.tainted.map((path) => [path, row.provenance?.provenance[path] ?? []]),
+            ),
+            ...(row.provenance.context !== undefined && { context: row.provenance.context }),
+          },
+        }),
       ...detail,
       ...(row.note !== undefined && { note: row.note }),
     };

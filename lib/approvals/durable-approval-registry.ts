@@ -68,7 +68,11 @@ export function createDurableApprovalRegistry({
       signal: eitherSignal(options.signal, parking?.signal),
       emit: async (requested) => {
         const preview = await previewOf?.({ toolName: requested.toolName, input: requested.input });
-        const event = preview === undefined ? requested : { ...requested, preview };
+        const event = {
+          ...requested,
+          ...(preview !== undefined && { preview }),
+          ...(request.provenance !== undefined && { provenance: request.provenance }),
+        };
         await requestApproval(db, {
           id: event.approvalId,
           chatId: request.sessionId,
@@ -84,6 +88,7 @@ export function createDurableApprovalRegistry({
           ...(request.ruleLabel !== undefined && { ruleLabel: request.ruleLabel }),
           ...(excerpt !== undefined && { excerpt }),
           ...(preview !== undefined && { preview }),
+          ...(request.provenance !== undefined && { provenance: request.provenance }),
         });
         approvalId = event.approvalId;
         expiresAt = event.expiresAt;

@@ -1,22 +1,27 @@
 import type { ToolSet } from 'ai';
 import type { NewAuditRow } from '@/lib/db/audit';
+import { type CallProvenance, isTainted, type ProvenanceLedger } from '@/lib/provenance';
 import {
   type ApprovalDecisionEvent,
   type ApprovalShellOptions,
   composeToolShells,
   type EffectRecorder,
   type IdempotencyReplayEvent,
+  type ProvenanceCheck,
   type ToolRateLimiter,
   type ToolShell,
+  wrapToolsRefusingTaint,
   wrapToolsWithApproval,
   wrapToolsWithAudit,
   wrapToolsWithErrorReferences,
   wrapToolsWithIdempotency,
+  wrapToolsWithOutputRecording,
   wrapToolsWithRateLimit,
   writeToolNames,
 } from '@/lib/shells';
 import { createToolCallTracing } from '@/lib/shells/wrap-tools-with-tracing';
 import type { ApprovalRegistry, ApprovalRequestEvent, IdempotencyStore } from '@/lib/stores';
+import { currentToolCall } from '@/lib/telemetry/telemetry-scope';
 import { summarizeToolCall } from '@/lib/tools/tool-summaries';
 
 /** What the approval shell needs; only the streaming endpoint can show a card. */
@@ -64,6 +69,14 @@ export type AssembleTurnToolsOptions = {
   /** The turn's own signal (Stop); never the request's: a closed tab is not a decision. */
   signal?: AbortSignal;
   onReplay?: (event: IdempotencyReplayEvent) => void;
+  /**
+   * Traces where the values of write calls came from (absent: `TOOLGATE_PROVENANCE=off`). The
+   * ledger holds the saved history; this turn's outputs are added to it as they come. A
+   * tainted call of `tools` waits for a person (refused where none can be asked).
+   */
+  provenance?: { ledger: ProvenanceLedger; tools: ReadonlySet<string> };
+  /** What a continuation knows of its call's provenance (from the approval row), for the audit. */
+  knownProvenance?: { toolCallId: string; provenance: CallProvenance };
 };
 
 /**
@@ -94,12 +107,29 @@ export function assembleTurnTools({
   rateLimiter,
   signal,
   onReplay,
+  provenance,
+  knownProvenance,
 }: AssembleTurnToolsOptions): ToolSet {
   // The audit shell cannot see a replay (the result is the same on purpose); the
   // idempotency shell reports it here, per turn, by tool call id.
   const replayedCallIds = new Set<string>();
   // Likewise what a person decided beyond allow / deny (a rule, an edit, a note).
   const decisionsByCallId = new Map<string, ApprovalDecisionEvent>();
+  // And where a write call's values came from (names and ids only, never values).
+  const provenanceByCallId = new Map<string, CallProvenance>();
+  if (knownProvenance !== undefined && audit !== undefined)
+    provenanceByCallId.set(knownProvenance.toolCallId, knownProvenance.provenance);
+  const check: ProvenanceCheck | undefined =
+    provenance === undefined
+      ? undefined
+      : {
+          tools: provenance.tools,
+          assess: (_toolName, input) => provenance.ledger.assess(input),
+          onAssessed: (toolCallId, traced) => {
+            if (audit !== undefined && isTainted(traced)) provenanceByCallId.set(toolCallId, traced);
+            markSpan(traced);
+          },
+        };
   const shells: ToolShell[] = [];
   // Traces and metrics: one span per call outermost, its probes between the shells below.
   const tracing = createToolCallTracing({
@@ -109,6 +139,14 @@ export function assembleTurnTools({
     rateLimited: rateLimiter !== undefined,
   });
   shells.push(tracing.call);
+  if (provenance !== undefined) {
+    // What the model reads (denials and error references included) joins the ledger.
+    shells.push((table) =>
+      wrapToolsWithOutputRecording(table, (toolName, toolCallId, output) =>
+        provenance.ledger.addToolOutput(toolName, toolCallId, output),
+      ),
+    );
+  }
   if (audit !== undefined) {
     shells.push((table) =>
       wrapToolsWithAudit(table, {
@@ -117,6 +155,7 @@ export function assembleTurnTools({
         worker,
         replayedCallIds,
         decisionsByCallId,
+        provenanceByCallId,
         summarize: summarizeToolCall,
       }),
     );
@@ -127,7 +166,7 @@ export function assembleTurnTools({
     shells.push((table) => wrapToolsWithRateLimit(table, { limiter: rateLimiter, key: ownerId }));
   }
   shells.push(tracing.beforeApproval);
-  if (approval !== undefined && approval.confirmTools.size > 0) {
+  if (approval !== undefined && (approval.confirmTools.size > 0 || (provenance?.tools.size ?? 0) > 0)) {
     const { confirmTools, registry, emit, timeoutMs, afterExecute, approvedByRule, pendingLimiter, askFor } =
       approval;
     if (pendingLimiter !== undefined) {
@@ -146,11 +185,15 @@ export function assembleTurnTools({
         afterExecute,
         approvedByRule,
         askFor,
+        ...(check !== undefined && { provenance: check }),
         onDecision: (event) => {
           if (audit !== undefined) decisionsByCallId.set(event.toolCallId, event);
         },
       }),
     );
+  } else if (check !== undefined && approval === undefined) {
+    // Nobody can be asked here: a tainted write is refused, never run unseen.
+    shells.push((table) => wrapToolsRefusingTaint(table, check));
   }
   shells.push(tracing.beforeIdempotency);
   shells.push((table) =>
@@ -167,4 +210,30 @@ export function assembleTurnTools({
   );
   shells.push(tracing.beforeTool);
   return composeToolShells(baseTools, shells);
+}
+
+/** Marks the call's `tool.call` span with its taint: paths and the tools behind them, never values. */
+function markSpan(traced: CallProvenance): void {
+  const call = currentToolCall();
+  const tainted = isTainted(traced);
+  // A tainted call waits for a person even when its tool never asks: its wait is traced as one.
+  if (tainted && call !== undefined && call.approval === undefined) {
+    call.approval = { startedAt: Date.now() };
+    call.event('approval.requested');
+  }
+  const span = call?.span;
+  if (span === undefined) return;
+  span.setAttribute('toolgate.tainted', tainted);
+  if (!tainted) return;
+  const tools = new Set<string>();
+  for (const path of traced.tainted)
+    for (const source of traced.provenance[path] ?? [])
+      if (source.source === 'tool' && !source.trusted) tools.add(source.tool);
+  span.setAttribute('toolgate.tainted.paths', traced.tainted);
+  span.setAttribute('toolgate.tainted.sources', [...tools]);
+  if (traced.context !== undefined)
+    span.setAttribute(
+      'toolgate.tainted.context',
+      traced.context.map((read) => read.tool),
+    );
 }

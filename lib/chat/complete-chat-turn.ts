@@ -2,8 +2,9 @@ import 'server-only';
 import { generateId, streamText } from 'ai';
 import { getConfig } from '@/lib/config';
 import { publicErrorText } from '@/lib/errors/public-error';
-import { mcpConfirmToolNames, waitForMcpServers } from '@/lib/mcp/merge-mcp-tools';
+import { mcpConfirmToolNames, trustOfTool, waitForMcpServers } from '@/lib/mcp/merge-mcp-tools';
 import { toolsWithRules } from '@/lib/policy';
+import { ProvenanceLedger } from '@/lib/provenance';
 import { getEffectRecorder } from '@/lib/server/effect-recorder';
 import { getToolRateLimiter } from '@/lib/server/rate-limiter';
 import { getIdempotencyStore } from '@/lib/server/stores';
@@ -46,7 +47,13 @@ export async function completeChatTurn(request: ChatTurnRequest): Promise<Comple
   if ('rejection' in turn) return turn.rejection;
   const { db, model, modelLabel, worker, table, history } = turn;
 
-  // No approval shell: the turn was refused above while any tool needs one.
+  // No approval shell: the turn was refused above while any tool needs one, and a write whose
+  // values an untrusted output supplied is refused (nobody could be asked).
+  const tracedWrites = new Set(
+    getConfig().TOOLGATE_PROVENANCE === 'on'
+      ? [...table.writeTools].filter((name) => Object.hasOwn(table.tools, name))
+      : [],
+  );
   const auditWriter = createAuditWriter(db, request.ownerId);
   const tools = assembleTurnTools({
     baseTools: table.tools,
@@ -59,6 +66,9 @@ export async function completeChatTurn(request: ChatTurnRequest): Promise<Comple
     audit: auditWriter.record,
     rateLimiter: getToolRateLimiter(),
     signal: request.signal,
+    ...(tracedWrites.size > 0 && {
+      provenance: { ledger: ProvenanceLedger.fromHistory(history, trustOfTool), tools: tracedWrites },
+    }),
   });
   const telemetry = startTurnTelemetry({
     name: 'toolgate.turn',

@@ -19,6 +19,7 @@ import {
 import { getConfig } from '@/lib/config';
 import { type Db, getChatMessages, upsertMessage } from '@/lib/db';
 import { reportError } from '@/lib/errors/report-error';
+import { trustOfTool } from '@/lib/mcp/merge-mcp-tools';
 import { getEffectRecorder } from '@/lib/server/effect-recorder';
 import { getIdempotencyStore } from '@/lib/server/stores';
 import { toolDenial } from '@/lib/shells';
@@ -108,6 +109,9 @@ async function carryOut(db: Db, row: ApprovalRecord, approved: boolean): Promise
       writeTools: table.writeTools,
       audit: auditWriter.record,
       // No rate limit: this call was counted when it first ran up to its card.
+      ...(row.provenance !== undefined && {
+        knownProvenance: { toolCallId: row.toolCallId, provenance: row.provenance },
+      }),
     });
     const tool = Object.hasOwn(tools, row.toolName) ? tools[row.toolName] : undefined;
     try {
@@ -135,7 +139,15 @@ async function carryOut(db: Db, row: ApprovalRecord, approved: boolean): Promise
 
   if (index === -1) return true; // The chat was deleted meanwhile: nothing to write into.
   const message = messages[index];
-  const settled = mapToolPart(message, row.toolCallId, (part) => settleApprovalPart(part, row.id, end));
+  const settled = mapToolPart(message, row.toolCallId, (part) => {
+    const ended = settleApprovalPart(part, row.id, end);
+    // Labelled as a live turn labels its outputs, so a later turn reads the same trust.
+    if (ended.state !== 'output-available') return ended;
+    return {
+      ...ended,
+      toolMetadata: { ...ended.toolMetadata, trust: trustOfTool(row.toolName) },
+    } as typeof ended;
+  });
   await upsertMessage(db, row.chatId, settled);
   await keepUndoneMarks(db, row.chatId, settled).catch((error) => reportError(error, 'keeping undone marks'));
   // A page that waits on this chat reads it again now (and follows the reply, if one comes).

@@ -16,6 +16,7 @@ import {
   userNamesById,
 } from '@/lib/approvals';
 import { getDb } from '@/lib/db';
+import { type CallProvenance, provenanceAfterEdit } from '@/lib/provenance';
 import { inputDigestOf } from '@/lib/shells/input-digest';
 import { type LocalizedPreview, localizePreview } from '@/lib/tools/localize-preview';
 
@@ -47,6 +48,12 @@ export type ApprovalView = {
   steps: ApprovalStepView[];
   /** The policy rule that asked, when one did. */
   rule?: string;
+  /** Input paths an untrusted output supplied and the user did not type ([] when none, or not traced). */
+  tainted: string[];
+  /** Each traced input path's sources: the user's text, an earlier tool output, or the model ({} when not traced). */
+  provenance: CallProvenance['provenance'];
+  /** Untrusted outputs read earlier in the same turn, when there were any. */
+  context?: CallProvenance['context'];
   expiresAt: number;
   remainingMs: number;
   /** What the person asking may do now: fill a step (allow or deny), or only deny (the requester of a role step). */
@@ -71,6 +78,10 @@ function viewOf(
   const isRequester = row.ownerId === null || row.ownerId === viewer.id;
   const canAllow = pending && steps.some((step) => stepOpenTo(step, row, decider));
   const summary = approverSummary(row.toolName, row.editedInput ?? row.input);
+  const traced =
+    row.provenance !== undefined && row.editedInput !== undefined
+      ? provenanceAfterEdit(row.provenance, row.input, row.editedInput)
+      : row.provenance;
   return {
     approvalId: row.id,
     chatId: row.chatId,
@@ -88,6 +99,9 @@ function viewOf(
       ...(step.decidedBy !== undefined && { decidedBy: { name: names.get(step.decidedBy) ?? '' } }),
     })),
     ...(row.ruleLabel !== undefined && { rule: row.ruleLabel }),
+    tainted: traced?.tainted ?? [],
+    provenance: traced?.provenance ?? {},
+    ...(traced?.context !== undefined && { context: traced.context }),
     expiresAt: row.expiresAt,
     remainingMs: Math.max(0, row.expiresAt - now),
     viewer: { canAllow, canDeny: canAllow || (pending && isRequester), isRequester },

@@ -20,6 +20,8 @@ import type { AppConfig } from '@/lib/config';
 import { clearChatStream, type Db, hasApprovalRule, setChatStream, upsertMessage } from '@/lib/db';
 import { publicErrorText } from '@/lib/errors/public-error';
 import { reportError } from '@/lib/errors/report-error';
+import { trustOfTool } from '@/lib/mcp/merge-mcp-tools';
+import { ProvenanceLedger } from '@/lib/provenance';
 import { getEffectRecorder } from '@/lib/server/effect-recorder';
 import { getToolRateLimiter } from '@/lib/server/rate-limiter';
 import { getApprovalRegistry, getIdempotencyStore } from '@/lib/server/stores';
@@ -98,26 +100,32 @@ export async function runChatTurn(start: ChatTurnStart): Promise<ReadableStream<
   });
 
   const inTable = (name: string) => Object.hasOwn(baseTools, name);
+  // Every write call's values are traced to their sources unless provenance is off; a tainted
+  // one waits for a person even where no setting asks for one.
+  const tracedWrites = new Set(config.TOOLGATE_PROVENANCE === 'on' ? [...writeTools].filter(inTable) : []);
+  const asksPeople = confirmTools.size > 0 || tracedWrites.size > 0;
+  // Whenever the table holds a tool: it labels each output's trust on the saved part, and
+  // carries the cards and replay marks.
   const sideChannel =
-    confirmTools.size > 0 || [...writeTools].some(inTable)
+    Object.keys(baseTools).length > 0
       ? createTurnSideChannel({
           timeoutMs,
-          onApprovalShown:
-            confirmTools.size > 0
-              ? (chunks) => {
-                  const snapshot = [...chunks];
-                  const cards = snapshot.filter((chunk) => chunk.type === 'tool-approval-request').length;
-                  void messageFromChunks(snapshot, continued)
-                    .then((message) => message && save(message))
-                    .then(() => parking?.cardsSaved(cards));
-                }
-              : undefined,
+          trustOf: trustOfTool,
+          onApprovalShown: asksPeople
+            ? (chunks) => {
+                const snapshot = [...chunks];
+                const cards = snapshot.filter((chunk) => chunk.type === 'tool-approval-request').length;
+                void messageFromChunks(snapshot, continued)
+                  .then((message) => message && save(message))
+                  .then(() => parking?.cardsSaved(cards));
+              }
+            : undefined,
         })
       : undefined;
 
   const auditWriter = createAuditWriter(db, ownerId);
   const parking =
-    sideChannel && confirmTools.size > 0
+    sideChannel && asksPeople
       ? createTurnParking({
           afterMs: config.TOOLGATE_PARK_AFTER_MS,
           onPark: () => {
@@ -175,6 +183,9 @@ export async function runChatTurn(start: ChatTurnStart): Promise<ReadableStream<
     rateLimiter: getToolRateLimiter(),
     signal: abort.signal,
     onReplay: sideChannel?.markReplay,
+    ...(tracedWrites.size > 0 && {
+      provenance: { ledger: ProvenanceLedger.fromHistory(history, trustOfTool), tools: tracedWrites },
+    }),
   });
   const metadata: ChatMessageMetadata = { worker, model: modelLabel };
 

@@ -1,6 +1,7 @@
 import type { UIMessage, UIMessageChunk } from 'ai';
 import type { Language } from '@/lib/ai/language';
 import { denialReasonText, settleApprovalPart, type ToolPart } from '@/lib/approvals/approval-parts';
+import type { CallProvenance, ToolTrust } from '@/lib/provenance';
 import { inputDigestOf } from '@/lib/shells/input-digest';
 import { revealHiddenInSummary } from '@/lib/shells/reveal-hidden-characters';
 import { isToolDenial } from '@/lib/shells/wrap-tools-with-approval';
@@ -23,6 +24,8 @@ export type ApprovalDescriptor = {
   preview?: ApprovalPreview;
   /** `inputDigestOf` the input the card shows: sent back with the decision, which is refused if the input changed. */
   inputDigest: string;
+  /** Where the call's values came from, when traced: the card marks the fields an untrusted output supplied. */
+  provenance?: CallProvenance;
 };
 
 /**
@@ -53,15 +56,19 @@ export type ApprovalDescriptor = {
 export function createTurnSideChannel({
   timeoutMs,
   onApprovalShown,
+  trustOf,
 }: {
   timeoutMs: number;
   onApprovalShown?: (chunksSoFar: readonly UIMessageChunk[]) => void;
+  /** Labels each output `toolMetadata.trust`, so a later turn (on any instance) reads the label it had. */
+  trustOf?: (toolName: string) => ToolTrust;
 }) {
   const written: UIMessageChunk[] = [];
   const inputSeen = new Set<string>();
   const held = new Map<string, UIMessageChunk>();
   const approvalByCallId = new Map<string, { id: string; descriptor: ApprovalDescriptor }>();
   const replayedCallIds = new Set<string>();
+  const toolNameByCallId = new Map<string, string>();
   let controller: TransformStreamDefaultController<UIMessageChunk> | undefined;
   let closed = false;
 
@@ -91,9 +98,23 @@ export function createTurnSideChannel({
           }
         }
       }
-      if (chunk.type === 'tool-output-available' && replayedCallIds.has(chunk.toolCallId)) {
-        enqueue({ ...chunk, toolMetadata: { ...chunk.toolMetadata, replayed: true } });
-        return;
+      if (chunk.type === 'tool-input-start' || chunk.type === 'tool-input-available')
+        toolNameByCallId.set(chunk.toolCallId, chunk.toolName);
+      if (chunk.type === 'tool-output-available') {
+        const replayed = replayedCallIds.has(chunk.toolCallId);
+        const toolName = toolNameByCallId.get(chunk.toolCallId);
+        const trust = trustOf !== undefined && toolName !== undefined ? trustOf(toolName) : undefined;
+        if (replayed || trust !== undefined) {
+          enqueue({
+            ...chunk,
+            toolMetadata: {
+              ...chunk.toolMetadata,
+              ...(replayed && { replayed: true }),
+              ...(trust !== undefined && { trust }),
+            },
+          });
+          return;
+        }
       }
       enqueue(chunk);
       if (chunk.type !== 'tool-input-available') return;
@@ -121,6 +142,7 @@ export function createTurnSideChannel({
       inputDigest: inputDigestOf(event.input),
       ...(event.steps?.some((step) => step.kind === 'role') && { steps: event.steps }),
       ...(event.preview !== undefined && { preview: event.preview }),
+      ...(event.provenance !== undefined && { provenance: event.provenance }),
     };
     const summary = summarizeToolCall(event.toolName, event.input);
     // Shown on the card and in a desktop notification: hidden characters as code points.
@@ -147,11 +169,19 @@ export function createTurnSideChannel({
   function annotatePart(part: ToolPart): ToolPart {
     const approval = approvalByCallId.get(part.toolCallId);
     const replayed = replayedCallIds.has(part.toolCallId);
-    if (approval === undefined && !replayed) return part;
+    const toolName = part.type === 'dynamic-tool' ? part.toolName : part.type.slice('tool-'.length);
+    const trust = trustOf !== undefined && part.state === 'output-available' ? trustOf(toolName) : undefined;
+    if (approval === undefined && !replayed && trust === undefined) return part;
     let annotated = {
       ...part,
       ...(approval !== undefined && { approval: { ...part.approval, ...approval } }),
-      ...(replayed && { toolMetadata: { ...part.toolMetadata, replayed: true } }),
+      ...((replayed || trust !== undefined) && {
+        toolMetadata: {
+          ...part.toolMetadata,
+          ...(replayed && { replayed: true }),
+          ...(trust !== undefined && { trust }),
+        },
+      }),
     } as ToolPart;
     if (approval === undefined) return annotated;
     // The same ends the stream wrote (approval response, then output or denial).

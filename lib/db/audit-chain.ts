@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { CallProvenance } from '@/lib/provenance';
 import { stableStringify } from '@/lib/shells/stable-stringify';
 
 /** A call's one-line summary in each UI language (“Create ticket “printer broken”” / “创建工单「打印机坏了」”). */
@@ -18,6 +19,11 @@ export type AuditDetail = {
   policy?: true;
   /** …because its rule needs a role's approval and the requester was a guest or unverified. */
   signInRequired?: true;
+  /**
+   * An untrusted output supplied some of the call's values (or was read earlier in its turn):
+   * the input paths, their sources and the turn's untrusted reads — tool names and call ids, never values.
+   */
+  provenance?: Pick<CallProvenance, 'tainted' | 'provenance' | 'context'>;
 };
 
 /** The `prev_hash` of the first row of the chain: there is no row before it. */

@@ -500,6 +500,12 @@ export const migrations: readonly Migration[] = [
         'CREATE INDEX IF NOT EXISTS guest_link_user_id ON guest_link (user_id)',
       ]),
   },
+  {
+    // Where a call's values came from (which input paths an untrusted output supplied), so
+    // the card, the inbox and `GET /api/approvals/:id` show it on any instance. Re-runnable.
+    name: 'approval provenance',
+    up: (db, engine) => addColumnIfMissing(db, engine, 'approvals', 'provenance', 'TEXT'),
+  },
 ];
 
 const outcomesWithUndone = [...outcomesWithApprovedByRule, 'undone'];

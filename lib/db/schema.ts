@@ -197,6 +197,8 @@ export type ApprovalTable = {
   excerpt: string | null;
   /** The tool's preview of the call (of the edited input, after an edit) as JSON; null without one. */
   preview: Generated<string | null>;
+  /** Where the call's values came from (paths, tools and call ids, never values) as JSON; null when not traced. */
+  provenance: Generated<string | null>;
   created_at: string;
   updated_at: string;
 };

@@ -22,6 +22,10 @@ const common = {
   approval: z
     .enum(['auto', 'always', 'never'], { error: 'approval is "auto", "always" or "never"' })
     .default('auto'),
+  /** Whether the server's answers may steer a write unseen: an outsider may write them unless the operator says so. */
+  trust: z
+    .enum(['trusted', 'untrusted'], { error: 'trust is "trusted" or "untrusted"' })
+    .default('untrusted'),
 };
 
 const stdioServerSchema = z.strictObject({

@@ -18,6 +18,8 @@ export type McpToolInfo = {
   needsApproval: boolean;
   /** Not marked read-only by the server: guarded by idempotency. */
   writes: boolean;
+  /** The server is configured `"trust": "trusted"`; otherwise its answers count as an outsider's text. */
+  trusted: boolean;
 };
 
 /** The MCP part of one worker's table, with the tool names each shell must guard. */
@@ -134,6 +136,7 @@ export class McpServerPool {
         description,
         needsApproval,
         writes: !readOnly,
+        trusted: server.trust === 'trusted',
       });
     }
     return { tools, infos };

@@ -36,6 +36,19 @@ export function workerOfTool(toolName: string): string | undefined {
     .find((info) => info.name === toolName)?.worker;
 }
 
+/**
+ * Whether `toolName`'s output is trusted: a built-in tool says so in its facts, an MCP tool's
+ * server in its config (untrusted by default). A name nobody knows is untrusted.
+ */
+export function trustOfTool(toolName: string): 'trusted' | 'untrusted' {
+  const facts = toolFactsOf(toolName);
+  if (facts !== undefined) return facts.trust;
+  const info = getMcpServerPool()
+    ?.toolInfos()
+    .find((candidate) => candidate.name === toolName);
+  return info?.trusted === true ? 'trusted' : 'untrusted';
+}
+
 /** Every MCP tool that waits for a person, whatever its worker. */
 export function mcpConfirmToolNames(): string[] {
   return (getMcpServerPool()?.toolInfos() ?? [])

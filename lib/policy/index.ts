@@ -1,10 +1,10 @@
 import 'server-only';
 import { getConfig } from '@/lib/config';
 import type { Policy } from './policy-file';
-import { type PolicyVerdict, toolsNamedBy, verdictOf } from './policy-verdict';
+import { type CallFacts, type PolicyVerdict, toolsNamedBy, verdictOf } from './policy-verdict';
 
 export type { Policy, PolicyApprover, PolicyCondition, PolicyRule, PolicyScalar } from './policy-file';
-export type { PolicyStep, PolicyVerdict } from './policy-verdict';
+export type { CallFacts, PolicyStep, PolicyVerdict } from './policy-verdict';
 
 /** The loaded policy (undefined without `TOOLGATE_POLICY`); validated when the configuration is parsed. */
 export function getPolicy(): Policy | undefined {
@@ -14,10 +14,11 @@ export function getPolicy(): Policy | undefined {
 /**
  * Who must approve a call of `toolName` with `input`: the first rule whose tool and `when`
  * match decides; `none` without a policy or a matching rule. An input a rule cannot judge
- * is refused (see `verdictOf`). `rule` is the rule's index in the file.
+ * is refused (see `verdictOf`). `rule` is the rule's index in the file; `facts.tainted`
+ * is what `"$tainted"` compares.
  */
-export function policyVerdict(toolName: string, input: unknown): PolicyVerdict {
-  return verdictOf(getPolicy(), toolName, input);
+export function policyVerdict(toolName: string, input: unknown, facts?: CallFacts): PolicyVerdict {
+  return verdictOf(getPolicy(), toolName, input, facts);
 }
 
 /** Tools any rule names (so a worker table knows they may need a card even when not in AGENT_CONFIRM_TOOLS). */

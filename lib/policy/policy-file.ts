@@ -38,6 +38,8 @@ export type PolicyRule = {
   tool: string;
   /** Input field → condition; absent means every call of the tool. */
   when?: Record<string, PolicyCondition>;
+  /** Written `"when": { "$tainted": true }`: matches only calls whose values an untrusted output supplied (or only others, for false). */
+  tainted?: boolean;
   effect?: 'deny';
   approvers?: PolicyApprover[];
   timeoutMs?: number;
@@ -124,58 +126,76 @@ const approverSchema = z.unknown().transform((value, context): PolicyApprover =>
   return z.NEVER;
 });
 
-const ruleSchema = z
-  .strictObject(
-    {
-      tool: z.string({ error: 'expected a tool name' }).min(1, 'expected a tool name'),
-      when: z
-        .record(fieldName, conditionSchema, { error: 'expected an object of input fields' })
-        .refine((when) => Object.keys(when).length > 0, 'when is empty: leave it out to match every call')
-        .refine(
-          (when) => Object.keys(when).length <= maxWhenFields,
-          `when compares at most ${maxWhenFields} fields`,
-        )
-        .optional(),
-      effect: z
-        .literal('deny', { error: 'effect is "deny" (give approvers instead to ask people)' })
-        .optional(),
-      approvers: z
-        .array(approverSchema, { error: 'expected a list of steps' })
-        .min(1, 'approvers is empty: list at least one step, or use "effect": "deny"')
-        .max(maxApproverSteps, `approvers lists at most ${maxApproverSteps} steps`)
-        .refine(
-          (steps) => steps.filter((step) => step === 'requester').length <= 1,
-          '"requester" can fill only one step',
-        )
-        .optional(),
-      timeoutMs: z
-        .number({ error: 'expected a number of milliseconds' })
-        .int('expected a whole number of milliseconds')
-        .positive('expected a positive number of milliseconds')
-        .max(maxPolicyTimeoutMs, `at most ${maxPolicyTimeoutMs} (seven days)`)
-        .optional(),
-    },
-    { error: 'expected a rule object' },
-  )
-  .superRefine((rule, context) => {
-    const says = (rule.effect === undefined ? 0 : 1) + (rule.approvers === undefined ? 0 : 1);
-    if (says !== 1) {
-      context.addIssue({
-        code: 'custom',
-        message:
-          says === 0
-            ? 'a rule needs "approvers" (who must allow) or "effect": "deny"'
-            : 'a rule has either "approvers" or "effect": "deny", not both',
-      });
-    }
-    if (rule.timeoutMs !== undefined && rule.approvers === undefined) {
-      context.addIssue({
-        code: 'custom',
-        path: ['timeoutMs'],
-        message: 'timeoutMs needs approvers to wait for',
-      });
-    }
-  });
+/**
+ * Moves `when.$tainted` (whether an untrusted output supplied the call's values) out of the
+ * field conditions into the rule's `tainted`, so the rest of `when` stays input fields only.
+ */
+function liftTainted(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const when = (value as { when?: unknown }).when;
+  if (typeof when !== 'object' || when === null || Array.isArray(when) || !Object.hasOwn(when, '$tainted'))
+    return value;
+  const { $tainted, ...fields } = when as Record<string, unknown>;
+  const { when: _when, ...rule } = value as Record<string, unknown>;
+  return { ...rule, ...(Object.keys(fields).length > 0 && { when: fields }), tainted: $tainted };
+}
+
+const ruleSchema = z.preprocess(
+  liftTainted,
+  z
+    .strictObject(
+      {
+        tool: z.string({ error: 'expected a tool name' }).min(1, 'expected a tool name'),
+        when: z
+          .record(fieldName, conditionSchema, { error: 'expected an object of input fields' })
+          .refine((when) => Object.keys(when).length > 0, 'when is empty: leave it out to match every call')
+          .refine(
+            (when) => Object.keys(when).length <= maxWhenFields,
+            `when compares at most ${maxWhenFields} fields`,
+          )
+          .optional(),
+        tainted: z.boolean({ error: 'when.$tainted is true or false' }).optional(),
+        effect: z
+          .literal('deny', { error: 'effect is "deny" (give approvers instead to ask people)' })
+          .optional(),
+        approvers: z
+          .array(approverSchema, { error: 'expected a list of steps' })
+          .min(1, 'approvers is empty: list at least one step, or use "effect": "deny"')
+          .max(maxApproverSteps, `approvers lists at most ${maxApproverSteps} steps`)
+          .refine(
+            (steps) => steps.filter((step) => step === 'requester').length <= 1,
+            '"requester" can fill only one step',
+          )
+          .optional(),
+        timeoutMs: z
+          .number({ error: 'expected a number of milliseconds' })
+          .int('expected a whole number of milliseconds')
+          .positive('expected a positive number of milliseconds')
+          .max(maxPolicyTimeoutMs, `at most ${maxPolicyTimeoutMs} (seven days)`)
+          .optional(),
+      },
+      { error: 'expected a rule object' },
+    )
+    .superRefine((rule, context) => {
+      const says = (rule.effect === undefined ? 0 : 1) + (rule.approvers === undefined ? 0 : 1);
+      if (says !== 1) {
+        context.addIssue({
+          code: 'custom',
+          message:
+            says === 0
+              ? 'a rule needs "approvers" (who must allow) or "effect": "deny"'
+              : 'a rule has either "approvers" or "effect": "deny", not both',
+        });
+      }
+      if (rule.timeoutMs !== undefined && rule.approvers === undefined) {
+        context.addIssue({
+          code: 'custom',
+          path: ['timeoutMs'],
+          message: 'timeoutMs needs approvers to wait for',
+        });
+      }
+    }),
+);
 
 const emailSchema = z
   .string({ error: 'expected an email address' })

@@ -12,6 +12,9 @@ export type PolicyVerdict =
   /** Every step must allow; `timeoutMs` overrides the default deadline. */
   | { kind: 'approve'; rule: number; label: string; steps: PolicyStep[]; timeoutMs?: number };
 
+/** What a rule may match besides the input: whether an untrusted output supplied the call's values (`$tainted`). */
+export type CallFacts = { tainted?: boolean };
+
 /** Three-valued: a comparison on a value it cannot judge is `unknown`, never quietly false. */
 type Judgement = true | false | 'unknown';
 
@@ -71,6 +74,7 @@ function describeRule(rule: PolicyRule, index: number): string {
         `${field} ${symbols[operator as keyof PolicyCondition]} ${Array.isArray(operand) ? `[${operand.map((value) => JSON.stringify(value)).join(', ')}]` : JSON.stringify(operand)}`,
     ),
   );
+  if (rule.tainted !== undefined) conditions.push(`$tainted = ${rule.tainted}`);
   const label = [`rules[${index}]: ${rule.tool}`, conditions.join(' and ')].filter(Boolean).join(' ');
   return label.length > maxLabelLength ? `${label.slice(0, maxLabelLength - 1)}…` : label;
 }
@@ -84,10 +88,16 @@ function describeRule(rule: PolicyRule, index: number): string {
  * looser rule (below `amount > 500` usually sits the one that asks less), so an input
  * the policy cannot read never gets less approval than one it can: it gets none.
  */
-export function verdictOf(policy: Policy | undefined, toolName: string, input: unknown): PolicyVerdict {
+export function verdictOf(
+  policy: Policy | undefined,
+  toolName: string,
+  input: unknown,
+  { tainted = false }: CallFacts = {},
+): PolicyVerdict {
   if (policy === undefined) return { kind: 'none' };
   for (const [index, rule] of policy.rules.entries()) {
     if (rule.tool !== toolName) continue;
+    if (rule.tainted !== undefined && rule.tainted !== tainted) continue;
     const { judgement, field } = judge(rule.when, input);
     if (judgement === false) continue;
     const label = describeRule(rule, index);

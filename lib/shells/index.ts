@@ -10,6 +10,7 @@ export {
   eitherSignal,
   isEditedOutput,
   isToolDenial,
+  type ProvenanceCheck,
   type ToolDenial,
   toolDenial,
   withEditedInput,
@@ -27,6 +28,7 @@ export {
   type IdempotencyShellOptions,
   wrapToolsWithIdempotency,
 } from './wrap-tools-with-idempotency';
+export { wrapToolsRefusingTaint, wrapToolsWithOutputRecording } from './wrap-tools-with-provenance';
 export {
   isToolRateLimited,
   type RateLimitShellOptions,

@@ -1,4 +1,5 @@
 import type { ToolSet } from 'ai';
+import { type CallProvenance, isTainted } from '@/lib/provenance';
 import type {
   ApprovalRegistry,
   ApprovalStep,
@@ -147,9 +148,39 @@ export type ApprovalShellOptions = {
   approvedByRule?: (toolName: string) => boolean | Promise<boolean>;
   /** Told what was decided beyond allow / deny (a rule, an edit, a note), before the call returns. */
   onDecision?: (event: ApprovalDecisionEvent) => void;
-  /** What each call needs (a policy). Absent: every call of a listed tool waits for its requester. */
-  askFor?: (toolName: string, input: unknown) => ApprovalAsk | Promise<ApprovalAsk>;
+  /**
+   * What each call needs (a policy), given whether an untrusted output supplied its values.
+   * Absent: every call of a listed tool waits for its requester, any other runs.
+   */
+  askFor?: (
+    toolName: string,
+    input: unknown,
+    facts: { tainted: boolean },
+  ) => ApprovalAsk | Promise<ApprovalAsk>;
+  /** Traces where the values of write calls came from; a tainted call always waits for a person. */
+  provenance?: ProvenanceCheck;
 };
+
+/** How the approval shell learns where a call's values came from (lib/provenance). */
+export type ProvenanceCheck = {
+  /** The tools whose calls are traced (the write tools), whether or not they are listed to ask. */
+  tools: Iterable<string>;
+  /** Where the values of this call came from, on its validated input. */
+  assess: (toolName: string, input: unknown) => CallProvenance;
+  /** Told each traced call's provenance before anything waits (the audit, the trace). */
+  onAssessed?: (toolCallId: string, provenance: CallProvenance) => void;
+};
+
+/**
+ * What a tainted call needs: a person at least, whatever the settings ask. A call that would
+ * run gets its requester's card; a policy's steps get a requester step when they have none.
+ */
+export function withPersonForTaint(ask: ApprovalAsk): ApprovalAsk {
+  if (ask.kind === 'run') return { kind: 'confirm' };
+  if (ask.kind === 'deny' || ask.steps === undefined) return ask;
+  if (ask.steps.some((step) => step.kind === 'requester')) return ask;
+  return { ...ask, steps: [{ kind: 'requester' }, ...ask.steps] };
+}
 
 /**
  * Makes the chosen tools wait for a person before they run. The call's execute
@@ -172,67 +203,87 @@ export function wrapToolsWithApproval<TOOLS extends ToolSet>(
     approvedByRule,
     onDecision,
     askFor,
+    provenance,
   }: ApprovalShellOptions,
 ): TOOLS {
-  return wrapExecute(table, confirmTools, (execute, toolName) => async (input, options) => {
-    const { toolCallId } = options;
-    const ask: ApprovalAsk = askFor === undefined ? { kind: 'confirm' } : await askFor(toolName, input);
-    if (ask.kind === 'run') return finalOutput(execute(input, options));
-    if (ask.kind === 'deny') {
-      const reason = ask.reason ?? 'policy';
-      onDecision?.({
-        toolCallId,
-        policy: true,
-        rule: ask.rule,
-        ...(reason === 'sign_in_required' && { signInRequired: true }),
-      });
-      return toolDenial(reason, toolName);
-    }
-    // "Allow for this chat" stands in only for the requester: never for someone else's step.
-    const requesterOnly = ask.steps === undefined || ask.steps.every((step) => step.kind === 'requester');
-    if (requesterOnly && approvedByRule !== undefined && (await approvedByRule(toolName))) {
-      onDecision?.({ toolCallId, byRule: true, ...(ask.rule !== undefined && { rule: ask.rule }) });
-      return finalOutput(execute(input, options));
-    }
-    const decision = await registry.confirm(
-      {
-        sessionId,
-        ownerId,
-        toolCallId,
-        toolName,
-        input,
-        ...(ask.steps !== undefined && { steps: ask.steps }),
-        ...(ask.rule !== undefined && { ruleLabel: ask.rule }),
-      },
-      { emit, timeoutMs: ask.timeoutMs ?? timeoutMs, signal: eitherSignal(signal, options.abortSignal) },
-    );
-    const record: DecisionRecord = {
-      ...(decision.deciders !== undefined && { deciders: decision.deciders }),
-      ...((decision.rule ?? ask.rule) !== undefined && { rule: decision.rule ?? ask.rule }),
-      ...(decision.waitMs !== undefined && { waitMs: decision.waitMs }),
-    };
-    if (!decision.approved) {
-      onDecision?.({ toolCallId, ...record, ...(decision.note !== undefined && { note: decision.note }) });
-      return toolDenial(decision.reason, toolName, decision.note);
-    }
-    // An edited input replaces the model's whole: the inner shells (idempotency's key
-    // included) and the tool see only what the person approved.
-    const edited = decision.input !== undefined;
-    onDecision?.({ toolCallId, ...record, ...(edited && { edited: true }) });
-    const approvedInput = edited ? decision.input : input;
-    const told = (output: unknown) => (edited ? withEditedInput(output, approvedInput) : output);
-    if (afterExecute === undefined) return told(await finalOutput(execute(approvedInput, options)));
-    const event = { approvalId: decision.approvalId, toolCallId };
-    let output: unknown;
-    try {
-      output = await finalOutput(execute(approvedInput, options));
-    } catch (error) {
-      await afterExecute({ ...event, ok: false });
-      throw error;
-    }
-    await afterExecute({ ...event, ok: true });
-    return told(output);
-  });
+  const listed = new Set(confirmTools);
+  const traced = new Set(provenance?.tools ?? []);
+  return wrapExecute(
+    table,
+    new Set([...listed, ...traced]),
+    (execute, toolName) => async (input, options) => {
+      const { toolCallId } = options;
+      const sources =
+        provenance !== undefined && traced.has(toolName) ? provenance.assess(toolName, input) : undefined;
+      if (sources !== undefined) provenance?.onAssessed?.(toolCallId, sources);
+      const tainted = isTainted(sources);
+      const asked: ApprovalAsk =
+        askFor !== undefined
+          ? await askFor(toolName, input, { tainted })
+          : listed.has(toolName)
+            ? { kind: 'confirm' }
+            : { kind: 'run' };
+      // Whatever the settings say, values an outsider supplied never drive a write unseen.
+      const ask = tainted ? withPersonForTaint(asked) : asked;
+      if (ask.kind === 'run') return finalOutput(execute(input, options));
+      if (ask.kind === 'deny') {
+        const reason = ask.reason ?? 'policy';
+        onDecision?.({
+          toolCallId,
+          policy: true,
+          rule: ask.rule,
+          ...(reason === 'sign_in_required' && { signInRequired: true }),
+        });
+        return toolDenial(reason, toolName);
+      }
+      // "Allow for this chat" stands in only for the requester: never for someone else's step.
+      // Nor for a tainted call: the person allowed the tool, not an outsider's values.
+      const requesterOnly = ask.steps === undefined || ask.steps.every((step) => step.kind === 'requester');
+      if (!tainted && requesterOnly && approvedByRule !== undefined && (await approvedByRule(toolName))) {
+        onDecision?.({ toolCallId, byRule: true, ...(ask.rule !== undefined && { rule: ask.rule }) });
+        return finalOutput(execute(input, options));
+      }
+      const decision = await registry.confirm(
+        {
+          sessionId,
+          ownerId,
+          toolCallId,
+          toolName,
+          input,
+          ...(ask.steps !== undefined && { steps: ask.steps }),
+          ...(ask.rule !== undefined && { ruleLabel: ask.rule }),
+          ...(sources !== undefined && { provenance: sources }),
+        },
+        { emit, timeoutMs: ask.timeoutMs ?? timeoutMs, signal: eitherSignal(signal, options.abortSignal) },
+      );
+      const record: DecisionRecord = {
+        ...(decision.deciders !== undefined && { deciders: decision.deciders }),
+        ...((decision.rule ?? ask.rule) !== undefined && { rule: decision.rule ?? ask.rule }),
+        ...(decision.waitMs !== undefined && { waitMs: decision.waitMs }),
+      };
+      if (!decision.approved) {
+        onDecision?.({ toolCallId, ...record, ...(decision.note !== undefined && { note: decision.note }) });
+        return toolDenial(decision.reason, toolName, decision.note);
+      }
+      // An edited input replaces the model's whole: the inner shells (idempotency's key
+      // included) and the tool see only what the person approved.
+      const edited = decision.input !== undefined;
+      onDecision?.({ toolCallId, ...record, ...(edited && { edited: true }) });
+      const approvedInput = edited ? decision.input : input;
+      const told = (output: unknown) => (edited ? withEditedInput(output, approvedInput) : output);
+      if (afterExecute === undefined) return told(await finalOutput(execute(approvedInput, options)));
+      const event = { approvalId: decision.approvalId, toolCallId };
+      let output: unknown;
+      try {
+        output = await finalOutput(execute(approvedInput, options));
+      } catch (error) {
+        await afterExecute({ ...event, ok: false });
+        throw error;
+      }
+      await afterExecute({ ...event, ok: true });
+      return told(output);
+    },
+  );
 }
 
 /** A signal that aborts when either does; `AbortSignal.any` only when there are two. */

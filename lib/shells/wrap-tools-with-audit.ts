@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ToolExecutionOptions, ToolSet } from 'ai';
 import type { AuditOutcome, NewAuditRow } from '@/lib/db/audit';
 import type { AuditDetail, AuditSummary } from '@/lib/db/audit-chain';
+import { type CallProvenance, isTainted } from '@/lib/provenance';
 import { revealHiddenInSummary } from './reveal-hidden-characters';
 import { stableStringify } from './stable-stringify';
 import { isAsyncIterable, wrapExecute } from './wrap-execute';
@@ -30,6 +31,12 @@ export type AuditShellOptions = {
    * detail. Entries are removed once recorded.
    */
   decisionsByCallId?: Map<string, ApprovalDecisionEvent>;
+  /**
+   * Where each traced call's values came from (fill it from the approval shell's provenance
+   * check). A tainted call's row keeps its tainted paths with their sources and the turn's
+   * untrusted reads; entries are removed once recorded.
+   */
+  provenanceByCallId?: Map<string, CallProvenance>;
   /**
    * The call's one-line summary in each UI language, kept on the row so the logs read as
    * sentences; undefined (a tool without one) leaves it empty. It is given the input the
@@ -67,6 +74,7 @@ export function wrapToolsWithAudit<TOOLS extends ToolSet>(
     worker,
     replayedCallIds,
     decisionsByCallId,
+    provenanceByCallId,
     summarize,
     now = Date.now,
     tools = Object.keys(table),
@@ -79,6 +87,8 @@ export function wrapToolsWithAudit<TOOLS extends ToolSet>(
       const replayed = replayedCallIds?.delete(options.toolCallId) ?? false;
       const decision = decisionsByCallId?.get(options.toolCallId);
       decisionsByCallId?.delete(options.toolCallId);
+      const traced = provenanceByCallId?.get(options.toolCallId);
+      provenanceByCallId?.delete(options.toolCallId);
       const detail: AuditDetail = {
         ...(decision?.edited && { edited: true }),
         ...(decision?.note !== undefined && { note: decision.note }),
@@ -88,6 +98,7 @@ export function wrapToolsWithAudit<TOOLS extends ToolSet>(
         ...(decision?.waitMs !== undefined && { waitMs: decision.waitMs }),
         ...(decision?.policy && { policy: true }),
         ...(decision?.signInRequired && { signInRequired: true }),
+        ...(traced !== undefined && isTainted(traced) && { provenance: taintedPart(traced) }),
       };
       safeRecord(record, () => {
         const summary = safeSummary(summarize, toolName, editedInputOf(output) ?? input);
@@ -127,6 +138,15 @@ export function wrapToolsWithAudit<TOOLS extends ToolSet>(
       return output;
     }, fail);
   });
+}
+
+/** The tainted paths with their sources, and the turn's untrusted reads: what an audit row keeps. */
+function taintedPart(traced: CallProvenance): NonNullable<AuditDetail['provenance']> {
+  return {
+    tainted: traced.tainted,
+    provenance: Object.fromEntries(traced.tainted.map((path) => [path, traced.provenance[path] ?? []])),
+    ...(traced.context !== undefined && { context: traced.context }),
+  };
 }
 
 /** The outcome a result stands for; `executed` is upgraded to `replayed` by the caller. */

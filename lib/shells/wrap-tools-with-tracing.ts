@@ -75,7 +75,8 @@ export function createToolCallTracing({
         call.event('approval.requested');
       }
       return afterOutput(run, (output) => {
-        if (confirm && isToolDenial(output)) {
+        // `call.approval` is also set for a call that waited because of its taint (see assembleTurnTools).
+        if ((confirm || call.approval !== undefined) && isToolDenial(output)) {
           endApproval(call);
           call.event('approval.denied', { 'toolgate.denial.reason': output.reason });
         }

@@ -1,3 +1,4 @@
+import type { CallProvenance } from '@/lib/provenance';
 /**
  * Why a call was not approved. Every path but an explicit allow denies: fail-closed.
  * `policy`: a policy rule refuses the call outright, without a card. `sign_in_required`:
@@ -50,6 +51,8 @@ export type ApprovalRequest = {
   steps?: readonly ApprovalStep[];
   /** The label of the policy rule that asked for this approval. */
   ruleLabel?: string;
+  /** Where the call's values came from (write calls, when provenance is on); shown on the card. */
+  provenance?: CallProvenance;
 };
 
 /**
@@ -76,6 +79,8 @@ export type ApprovalRequestEvent = {
   steps?: readonly ApprovalStep[];
   /** The tool's preview of this call, when it declares one (added by the durable registry). */
   preview?: ApprovalPreview;
+  /** Where the call's values came from, when traced (added by the durable registry). */
+  provenance?: CallProvenance;
 };
 
 export type ConfirmOptions = {

@@ -6,6 +6,8 @@ export const addTodoFacts = defineToolFacts({
   name: 'addTodo',
   workers: ['assistant'],
   kind: 'write',
+  // The app's own rows: trusted as a source of values for writes.
+  trust: 'trusted',
   summarize: (input, language) => {
     const title = textField(input, 'title');
     return language === 'zh' ? `添加待办「${title}」` : `Add to-do “${title}”`;

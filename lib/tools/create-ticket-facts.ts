@@ -6,6 +6,8 @@ export const createTicketFacts = defineToolFacts({
   name: 'createTicket',
   workers: ['refund'],
   kind: 'write',
+  // The app's own rows: trusted as a source of values for writes.
+  trust: 'trusted',
   confirmByDefault: true,
   summarize: (input, language) => {
     const title = textField(input, 'title');

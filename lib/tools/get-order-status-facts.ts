@@ -18,6 +18,8 @@ export const getOrderStatusFacts = defineToolFacts({
   name: 'getOrderStatus',
   workers: ['order'],
   kind: 'read',
+  // The app's own rows: trusted as a source of values for writes.
+  trust: 'trusted',
   summarize: (input, language) => {
     const orderId = textField(input, 'orderId');
     return language === 'zh' ? `查询订单 ${orderId}` : `Look up order ${orderId}`;

@@ -10,6 +10,8 @@ export const issueRefundFacts = defineToolFacts({
   name: 'issueRefund',
   workers: ['refund'],
   kind: 'write',
+  // The app's own rows: trusted as a source of values for writes.
+  trust: 'trusted',
   // Money leaves the shop: a person confirms every refund unless AGENT_CONFIRM_TOOLS says otherwise.
   confirmByDefault: true,
   summarize: (input, language) => {

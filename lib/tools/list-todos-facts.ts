@@ -7,6 +7,8 @@ export const listTodosFacts = defineToolFacts({
   name: 'listTodos',
   workers: ['assistant'],
   kind: 'read',
+  // The app's own rows: trusted as a source of values for writes.
+  trust: 'trusted',
   summarize: (_input, language) => (language === 'zh' ? '列出待办' : 'List your to-dos'),
   summarizeResult: (output, language) => {
     const count = listLength(output, 'todos');

@@ -7,6 +7,8 @@ export const searchKnowledgeBaseFacts = defineToolFacts({
   name: 'searchKnowledgeBase',
   workers: ['knowledge'],
   kind: 'read',
+  // The operator's own articles: trusted as a source of values for writes.
+  trust: 'trusted',
   summarize: (input, language) => {
     const query = textField(input, 'query');
     return language === 'zh' ? `搜索帮助中心「${query}」` : `Search the help centre for “${query}”`;

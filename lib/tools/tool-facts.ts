@@ -18,6 +18,12 @@ export type ToolFacts<NAME extends string = string, FIELD extends string = strin
   workers: readonly WorkerName[];
   /** A write changes data: the idempotency shell guards it by default. Reads always run fresh. */
   kind: 'read' | 'write';
+  /**
+   * Whether its output may steer a write without a person seeing where the values came from:
+   * `trusted` for the app's own rows and the operator's knowledge base, `untrusted` for text
+   * an outsider can write (lib/provenance).
+   */
+  trust: 'trusted' | 'untrusted';
   /** Asks a person before it runs when `AGENT_CONFIRM_TOOLS` is unset. Default false. */
   confirmByDefault?: boolean;
   /** One line saying what a call will do, for the card title. */

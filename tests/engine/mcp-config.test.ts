@@ -17,16 +17,24 @@ const servers = {
     headers: { Authorization: 'x' },
     worker: 'assistant',
     approval: 'always',
+    trust: 'trusted',
   },
 };
 
 describe('parseConfig with MCP_CONFIG', () => {
-  it('reads stdio and Streamable HTTP servers, approval "auto" by default', () => {
+  it('reads stdio and Streamable HTTP servers, approval "auto" and trust "untrusted" by default', () => {
     const config = parseConfig({ MCP_CONFIG: configFile({ servers }) });
     expect(config.MCP_CONFIG?.servers).toEqual({
-      mail: { ...servers.mail, approval: 'auto' },
+      mail: { ...servers.mail, approval: 'auto', trust: 'untrusted' },
       files: servers.files,
     });
+  });
+
+  it('stops on a trust other than "trusted" or "untrusted", naming the field', () => {
+    const path = configFile({ servers: { mail: { command: 'node', worker: 'mailer', trust: 'yes' } } });
+    expect(() => parseConfig({ MCP_CONFIG: path })).toThrow(
+      'servers.mail.trust: trust is "trusted" or "untrusted"',
+    );
   });
 
   it('stops with every problem of a bad file, each naming its field', () => {

@@ -97,8 +97,10 @@ describe('POST /api/chat', () => {
     // The model sees the same result; observers are told it was a replay.
     const outputOf = (reader: ChatStreamReader) =>
       reader.chunks.find((chunk) => chunk.type === 'tool-output-available');
-    expect(outputOf(first)).not.toHaveProperty('toolMetadata');
-    expect(outputOf(second)).toMatchObject({ toolMetadata: { replayed: true } });
+    // Every output carries its trust label (the app's own tools: trusted); only a replay says it was one.
+    expect(outputOf(first)).toMatchObject({ toolMetadata: { trust: 'trusted' } });
+    expect(outputOf(first)).not.toHaveProperty('toolMetadata.replayed');
+    expect(outputOf(second)).toMatchObject({ toolMetadata: { replayed: true, trust: 'trusted' } });
 
     // The saved chat keeps both facts, so a reopened chat shows the same cards.
     const saved = await (
@@ -113,10 +115,10 @@ describe('POST /api/chat', () => {
       expect.objectContaining({ approval: expect.objectContaining({ id: request.approvalId }) }),
       expect.objectContaining({
         approval: expect.objectContaining({ id: again.approvalId }),
-        toolMetadata: { replayed: true },
+        toolMetadata: { replayed: true, trust: 'trusted' },
       }),
     ]);
-    expect(savedParts[0]).not.toHaveProperty('toolMetadata');
+    expect(savedParts[0]).toHaveProperty('toolMetadata', { trust: 'trusted' });
 
     const elsewhere = await startTurn('chat-other', [userMessage('create a ticket: printer broken')]);
     const third = await elsewhere.until('tool-approval-request');

@@ -25,6 +25,78 @@ function chunk(delta: Record<string, unknown>, finishReason: string | null = nul
   };
 }
 
+/** What one streamed answer does: call a tool, or say something. */
+type Reply = { toolCall?: { name: string; arguments: string }; text?: string };
+
+/** The text of a message's content (a string, or the text of its parts). */
+function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content))
+    return content
+      .map((part) => (typeof part?.text === 'string' ? part.text : JSON.stringify(part)))
+      .join('\n');
+  return JSON.stringify(content ?? '');
+}
+
+/**
+ * An instruction planted in text the model reads: `[[call <tool> <json>]]`, optionally with
+ * `transform <field>:<how>` before the closing brackets (`half` halves a number, `upper`
+ * upper-cases a text, `prefix` puts "Re: " in front), as a model that works the values
+ * over before it obeys would.
+ */
+const plantedCall = /\[\[call (\S+) (\{.*?\})(?: transform (\w+):(half|upper|prefix))?\]\]/gs;
+
+function transformed(input: Record<string, unknown>, field?: string, how?: string): Record<string, unknown> {
+  if (field === undefined || !(field in input)) return input;
+  const value = input[field];
+  const changed =
+    how === 'half' && typeof value === 'number'
+      ? value / 2
+      : how === 'upper' && typeof value === 'string'
+        ? value.toUpperCase()
+        : how === 'prefix'
+          ? `Re: ${String(value)}`
+          : value;
+  return { ...input, [field]: changed };
+}
+
+/**
+ * A fully compromised model: it obeys any `[[call …]]` it reads in a tool's output (or in
+ * anything else after the user's last message), one planted call per step, each once per
+ * turn. The user's own `CALL <tool> <json>` is done as typed; asked to read mail, it calls
+ * the table's `…__read_inbox`.
+ */
+function compromisedReply(body: RecordedRequest): Reply {
+  const lastUser = body.messages.findLastIndex((message) => message.role === 'user');
+  const turn = body.messages.slice(lastUser + 1);
+  const available = new Set(body.tools?.map((tool) => tool.function.name) ?? []);
+  const called = turn.flatMap((message) =>
+    (message.tool_calls ?? []).map((call) => (call as { function: { name: string } }).function.name),
+  );
+  const userText = contentText(body.messages[lastUser]?.content);
+  if (turn.length === 0) {
+    const typed = /CALL (\S+) (\{.*\})/s.exec(userText);
+    if (typed && available.has(typed[1] as string))
+      return { toolCall: { name: typed[1] as string, arguments: typed[2] as string } };
+    const reader = [...available].find((name) => name.endsWith('__read_inbox'));
+    if (/mail|inbox/i.test(userText) && reader) return { toolCall: { name: reader, arguments: '{}' } };
+    return { text: 'Happy to help.' };
+  }
+  const read = turn
+    .filter((message) => message.role === 'tool')
+    .map((message) => contentText(message.content))
+    .join('\n');
+  for (const match of read.replace(/\\"/g, '"').matchAll(plantedCall)) {
+    const [, name, json, field, how] = match;
+    if (name === undefined || !available.has(name) || called.includes(name)) continue;
+    try {
+      const input = transformed(JSON.parse(json as string) as Record<string, unknown>, field, how);
+      return { toolCall: { name, arguments: JSON.stringify(input) } };
+    } catch {}
+  }
+  return { text: read.includes('denied') ? 'That was declined, so nothing was done.' : 'Done.' };
+}
+
 /**
  * What the scripted model says: asked for a ticket (and given the tool), it calls
  * createTicket; given a tool result, it says what happened; otherwise it chats.
@@ -50,7 +122,14 @@ function reply(body: RecordedRequest): { toolCall?: { name: string; arguments: s
  * check what a real provider adapter sent: the converted history. Asked for a
  * structured answer (the router), it names `routeTo`.
  */
-export async function startFakeOpenAIServer({ routeTo = 'refund' }: { routeTo?: string } = {}): Promise<{
+export async function startFakeOpenAIServer({
+  routeTo = 'refund',
+  compromised = false,
+}: {
+  routeTo?: string;
+  /** Obey instructions planted in what the model reads (see `compromisedReply`). */
+  compromised?: boolean;
+} = {}): Promise<{
   baseURL: string;
   requests: RecordedRequest[];
   close: () => Promise<void>;
@@ -89,7 +168,7 @@ export async function startFakeOpenAIServer({ routeTo = 'refund' }: { routeTo?: 
 
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const send = (data: unknown) => response.write(`data: ${JSON.stringify(data)}\n\n`);
-    const { toolCall, text } = reply(body);
+    const { toolCall, text } = compromised ? compromisedReply(body) : reply(body);
     if (toolCall) {
       callCounter += 1;
       const half = Math.ceil(toolCall.arguments.length / 2);

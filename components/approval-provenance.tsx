@@ -1,0 +1,82 @@
+import { ShieldAlert } from 'lucide-react';
+import type { ApprovalView, ValueSourceView } from './api-types';
+import type { Dictionary, Locale } from './i18n';
+import type { ToolPart } from './tool-part-outcome';
+
+/** A call's provenance as the card reads it: from the server's view, else the saved part's descriptor. */
+type CardProvenance = Pick<ApprovalView, 'tainted' | 'provenance' | 'context'>;
+
+/**
+ * Where a waiting call's values came from, when an outsider may have supplied them: each
+ * field an untrusted tool output supplied (and the user did not type), named with that tool,
+ * and the untrusted outputs read just before the call. Nothing is drawn for a call whose
+ * values are all the user's own. A labelled region, so a screen reader announces it with the card.
+ */
+export function ApprovalProvenance({
+  part,
+  view,
+  t,
+  locale,
+  labels,
+}: {
+  part: ToolPart;
+  view?: ApprovalView;
+  t: Dictionary;
+  locale: Locale;
+  /** The tool's field labels, per language (`/api/meta`). */
+  labels?: Record<string, Record<'en' | 'zh', string>>;
+}) {
+  const { tainted = [], provenance = {}, context = [] } = provenanceOf(part, view);
+  if (tainted.length === 0 && context.length === 0) return null;
+  const fieldName = (path: string) => labels?.[path]?.[locale] ?? path;
+  const untrustedTools = (sources: readonly ValueSourceView[]) =>
+    [
+      ...new Set(
+        sources.filter((source) => source.source === 'tool' && !source.trusted).map((source) => source.tool),
+      ),
+    ]
+      .filter((tool): tool is string => typeof tool === 'string')
+      .join(', ');
+  const readBefore = [...new Set(context.map((read) => read.tool))].join(', ');
+  return (
+    <section
+      aria-label={t.provenanceTitle}
+      data-testid="approval-provenance"
+      className="flex flex-col gap-1 rounded-md border border-destructive/60 px-2 py-1 text-xs"
+    >
+      <span className="flex items-center gap-1 font-medium text-destructive">
+        <ShieldAlert className="size-3 shrink-0" aria-hidden="true" />
+        {t.provenanceTitle}
+      </span>
+      {tainted.length > 0 && (
+        <ul className="flex flex-col gap-0.5">
+          {tainted.map((path) => (
+            <li key={path} data-testid="tainted-field" data-field={path}>
+              {t.taintedField(fieldName(path), untrustedTools(provenance[path] ?? []))}
+            </li>
+          ))}
+        </ul>
+      )}
+      {readBefore !== '' && <p data-testid="tainted-context">{t.taintedContext(readBefore)}</p>}
+    </section>
+  );
+}
+
+function provenanceOf(part: ToolPart, view: ApprovalView | undefined): CardProvenance {
+  if (view?.tainted !== undefined) return view;
+  const stored = (part.approval as { descriptor?: { provenance?: unknown } } | undefined)?.descriptor
+    ?.provenance;
+  if (typeof stored !== 'object' || stored === null) return {};
+  const { tainted, provenance, context } = stored as Record<string, unknown>;
+  // The saved part comes from storage: only well-formed fields are drawn.
+  return {
+    tainted: Array.isArray(tainted) ? tainted.filter((path): path is string => typeof path === 'string') : [],
+    provenance:
+      typeof provenance === 'object' && provenance !== null
+        ? (provenance as CardProvenance['provenance'])
+        : {},
+    context: Array.isArray(context)
+      ? context.filter((read): read is { tool: string; toolCallId: string } => typeof read?.tool === 'string')
+      : [],
+  };
+}
