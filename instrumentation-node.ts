@@ -42,6 +42,10 @@ export async function startServer(): Promise<void> {
     if (config.TOOLGATE_APPROVAL_WEBHOOK_URL !== undefined) {
       (await import('./lib/webhooks/start-webhook-deliveries')).startWebhookDeliveries(config);
     }
+    // Mail to approvers, only with SMTP: the same outbox, its own loop per process.
+    if (config.SMTP_URL !== undefined) {
+      (await import('./lib/webhooks/start-mail-deliveries')).startMailDeliveries(config);
+    }
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(error.message);

@@ -2,6 +2,7 @@ import 'server-only';
 import type { Db } from '@/lib/db/engine';
 import { getDb } from '@/lib/db/get-db';
 import { outsideRequest } from '@/lib/server/outside-request';
+import { earliestDueReminder, sendDueReminders } from './approval-reminders';
 import { earliestPendingDeadline, getApproval, listDueApprovals } from './approval-rows';
 import { approvalTiming, delayUntil } from './approval-timing';
 import { expireApproval } from './settle-approvals';
@@ -14,6 +15,7 @@ import { expireApproval } from './settle-approvals';
  * - Approvals whose turn parked in this process are due `parkedExpiryLateMs` after
  *   their deadline (a live turn's own timer goes first); they are held as id → deadline,
  *   nothing else.
+ * - Reminders to approvers are due at the row's `remind_at`, found the same way (one MIN).
  * - Every other pending row in the database (left by a restart, or waiting on another
  *   instance) is due `startupExpiryLateMs` after its deadline, so a live turn elsewhere
  *   wins by a wide margin; its next deadline is read from the database (one indexed MIN).
@@ -63,12 +65,28 @@ export async function watchPendingDeadlines(db?: Db): Promise<void> {
   const state = keeper();
   try {
     state.db = db ?? state.db ?? (await getDb());
-    const earliest = await earliestPendingDeadline(state.db);
-    state.tableDueAt = earliest === undefined ? undefined : earliest + approvalTiming.startupExpiryLateMs;
+    state.tableDueAt = await tableDueAt(state.db);
     if (state.tableDueAt !== undefined) armAt(state, state.tableDueAt);
   } catch (error) {
     console.error('[toolgate] could not read the pending approvals:', error);
   }
+}
+
+/** Makes sure the keeper looks at the table by `dueAt` (a reminder set in this process). */
+export function keepDueWork(db: Db, dueAt: number): void {
+  const state = keeper();
+  state.db = db;
+  if (state.tableDueAt === undefined || dueAt < state.tableDueAt) state.tableDueAt = dueAt;
+  armAt(state, dueAt);
+}
+
+/** When the table next needs a pass: its earliest deadline (late by the start-up margin) or reminder. */
+async function tableDueAt(db: Db): Promise<number | undefined> {
+  const earliest = await earliestPendingDeadline(db);
+  const reminder = await earliestDueReminder(db);
+  const deadline = earliest === undefined ? undefined : earliest + approvalTiming.startupExpiryLateMs;
+  if (deadline === undefined) return reminder;
+  return reminder === undefined ? deadline : Math.min(deadline, reminder);
 }
 
 /** How many approvals this process keeps a deadline for by id (the parked ones). */
@@ -123,8 +141,8 @@ async function pass(state: Keeper): Promise<void> {
         await expireApproval(db, row.id, now);
       }
     }
-    const earliest = await earliestPendingDeadline(db);
-    state.tableDueAt = earliest === undefined ? undefined : earliest + approvalTiming.startupExpiryLateMs;
+    await sendDueReminders(db, now);
+    state.tableDueAt = await tableDueAt(db);
     state.retryAt = undefined;
   } catch (error) {
     console.error('[toolgate] could not settle an expired approval:', error);

@@ -4,8 +4,9 @@ import { writeTransaction } from '@/lib/db/write-transaction';
 import { inputDigestOf } from '@/lib/shells/input-digest';
 import type { ApprovalDecision, ApprovalPreview } from '@/lib/stores/approval-registry';
 import { announceApproval } from './announce-approval';
-import { keepParkedDeadline, moveParkedDeadline } from './approval-deadlines';
+import { keepDueWork, keepParkedDeadline, moveParkedDeadline } from './approval-deadlines';
 import { publishApprovalChange, publishApprovalEvent, waitForApprovalEvent } from './approval-events';
+import { announceToApprovers } from './approval-reminders';
 import {
   type ApprovalRecord,
   type ApprovalStepRecord,
@@ -36,6 +37,8 @@ export async function requestApproval(db: Db, approval: NewApproval): Promise<vo
   await insertApprovalRow(db, approval);
   publishApprovalChange(db, approval, approval.steps?.length ? approval.steps : [{ kind: 'requester' }]);
   announceApproval(db, approval.id, { type: 'approval.requested' });
+  const remindAt = announceToApprovers(db, approval);
+  if (remindAt !== undefined) keepDueWork(db, remindAt);
 }
 
 /** park: the turn that asked has ended; the row waits alone, its deadline kept by this process. */

@@ -506,6 +506,27 @@ export const migrations: readonly Migration[] = [
     name: 'approval provenance',
     up: (db, engine) => addColumnIfMissing(db, engine, 'approvals', 'provenance', 'TEXT'),
   },
+  {
+    // Approvals on a human timescale: mail rides the webhook outbox (a channel, and a key
+    // that makes "one mail of a kind per person and approval" hold across instances); the
+    // reminder and escalation are due times on the row, found by the one deadline keeper.
+    // Re-runnable.
+    name: 'approval mail, reminders and escalation',
+    up: async (db, engine) => {
+      const epoch = engine === 'postgres' ? 'BIGINT' : 'INTEGER';
+      await addColumnIfMissing(db, engine, 'webhook_delivery', 'channel', "TEXT NOT NULL DEFAULT 'webhook'");
+      await addColumnIfMissing(db, engine, 'webhook_delivery', 'dedupe_key', 'TEXT');
+      await addColumnIfMissing(db, engine, 'approvals', 'remind_at', epoch);
+      await addColumnIfMissing(db, engine, 'approvals', 'escalate_at', epoch);
+      await addColumnIfMissing(db, engine, 'approval_steps', 'escalated_to', 'TEXT');
+      await run(db, [
+        'CREATE UNIQUE INDEX IF NOT EXISTS webhook_delivery_dedupe ON webhook_delivery (dedupe_key)',
+        'CREATE INDEX IF NOT EXISTS webhook_delivery_channel_due ON webhook_delivery (channel, status, next_attempt_at)',
+        'CREATE INDEX IF NOT EXISTS approvals_status_remind ON approvals (status, remind_at)',
+        'CREATE INDEX IF NOT EXISTS approvals_status_escalate ON approvals (status, escalate_at)',
+      ]);
+    },
+  },
 ];
 
 const outcomesWithUndone = [...outcomesWithApprovedByRule, 'undone'];

@@ -199,6 +199,10 @@ export type ApprovalTable = {
   preview: Generated<string | null>;
   /** Where the call's values came from (paths, tools and call ids, never values) as JSON; null when not traced. */
   provenance: Generated<string | null>;
+  /** Epoch ms: when approvers who have not decided get a reminder; null once sent or when none is due. */
+  remind_at: Generated<number | null>;
+  /** Epoch ms: when open role steps go to the rule's escalation role; null once done or when none is due. */
+  escalate_at: Generated<number | null>;
   created_at: string;
   updated_at: string;
 };
@@ -216,6 +220,8 @@ export type ApprovalStepTable = {
   /** The user who filled it. */
   decided_by: string | null;
   decided_at: string | null;
+  /** The role an escalation handed this step to (`role` is then that role); null otherwise. */
+  escalated_to: Generated<string | null>;
 };
 
 /** A tool a user allowed for the rest of one chat: its calls there run without a card. */
@@ -292,6 +298,10 @@ export type WebhookDeliveryTable = {
   last_status: number | null;
   created_at: string;
   updated_at: string;
+  /** `webhook` (POSTed to the receiver) or `mail` (sent over SMTP to one approver). */
+  channel: Generated<string>;
+  /** Unique when set: a second row with the same key is never queued (one mail of a kind per person). */
+  dedupe_key: Generated<string | null>;
 };
 
 export type SchemaMigrationTable = {

@@ -15,6 +15,9 @@ import type { Db } from '@/lib/db/engine';
  */
 export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
 
+/** The loop a row belongs to: the approval webhook, or mail to one approver. */
+export type DeliveryChannel = 'webhook' | 'mail';
+
 /** A row as the admin view and the loop read it. */
 export type WebhookDelivery = {
   id: string;
@@ -67,10 +70,22 @@ export async function insertWebhookDelivery(
     approvalId,
     body,
     now,
-  }: { id: string; eventType: string; approvalId: string; body: string; now: number },
-): Promise<void> {
+    channel = 'webhook',
+    dedupeKey,
+  }: {
+    id: string;
+    eventType: string;
+    approvalId: string;
+    body: string;
+    now: number;
+    /** Which loop sends it: `webhook` (default) or `mail`. */
+    channel?: DeliveryChannel;
+    /** When given, a row with the same key already queued (by any instance) wins: nothing is added. */
+    dedupeKey?: string;
+  },
+): Promise<boolean> {
   const at = new Date(now).toISOString();
-  await db
+  const result = await db
     .insertInto('webhook_delivery')
     .values({
       id,
@@ -82,8 +97,12 @@ export async function insertWebhookDelivery(
       last_status: null,
       created_at: at,
       updated_at: at,
+      channel,
+      ...(dedupeKey !== undefined && { dedupe_key: dedupeKey }),
     })
-    .execute();
+    .onConflict((conflict) => conflict.column('dedupe_key').doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
 }
 
 /**
@@ -142,12 +161,18 @@ export async function pruneWebhookDeliveries(
  */
 export async function claimDueWebhookDeliveries(
   db: Db,
-  { now, limit, leaseMs }: { now: number; limit: number; leaseMs: number },
+  {
+    now,
+    limit,
+    leaseMs,
+    channel = 'webhook',
+  }: { now: number; limit: number; leaseMs: number; channel?: DeliveryChannel },
 ): Promise<WebhookDelivery[]> {
   if (limit <= 0) return [];
   const due = (await db
     .selectFrom('webhook_delivery')
     .selectAll()
+    .where('channel', '=', channel)
     .where('status', '=', 'pending')
     .where('next_attempt_at', '<=', now)
     .orderBy('next_attempt_at')
@@ -219,6 +244,7 @@ export async function listWebhookDeliveries(
   const rows = (await db
     .selectFrom('webhook_delivery')
     .selectAll()
+    .where('channel', '=', 'webhook')
     .$if(status !== undefined, (query) => query.where('status', '=', status as WebhookDeliveryStatus))
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')

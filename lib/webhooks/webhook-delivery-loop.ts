@@ -3,6 +3,7 @@ import type { Db } from '@/lib/db/engine';
 import { signWebhookBody } from './sign-webhook-body';
 import {
   claimDueWebhookDeliveries,
+  type DeliveryChannel,
   pruneWebhookDeliveries,
   settleWebhookTry,
   type WebhookDelivery,
@@ -12,10 +13,14 @@ import {
 export type WebhookDeliveryLoopOptions = {
   /** The database whose `webhook_delivery` rows this loop sends (a getter: it may open lazily). */
   db: () => Promise<Db>;
-  /** The receiver (`TOOLGATE_APPROVAL_WEBHOOK_URL`). */
-  url: string;
-  /** The HMAC key (`TOOLGATE_WEBHOOK_SECRET`). */
-  secret: string;
+  /** The receiver (`TOOLGATE_APPROVAL_WEBHOOK_URL`); unused with `send`. */
+  url?: string;
+  /** The HMAC key (`TOOLGATE_WEBHOOK_SECRET`); unused with `send`. */
+  secret?: string;
+  /** Which rows this loop sends. Default `webhook`. */
+  channel?: DeliveryChannel;
+  /** Makes one try of a row (mail goes out this way); default: the signed POST to `url`. */
+  send?: (delivery: WebhookDelivery) => Promise<DeliveryAnswer>;
   /** How often due rows are looked for. Default 1000. */
   intervalMs?: number;
   /** At most this many tries in flight, and claimed per look. Default 10. */
@@ -37,6 +42,9 @@ export type WebhookDeliveryLoopOptions = {
   /** The clock, epoch ms. Default `Date.now`. */
   now?: () => number;
 };
+
+/** What one try of a delivery came to. */
+export type DeliveryAnswer = { delivered: boolean; status?: number; error?: string };
 
 /** A running delivery loop. */
 export type WebhookDeliveryLoop = {
@@ -77,8 +85,10 @@ export function wakeWebhookDeliveries(): void {
  */
 export function createWebhookDeliveryLoop({
   db,
-  url,
-  secret,
+  url = '',
+  secret = '',
+  channel = 'webhook',
+  send,
   intervalMs = 1000,
   batchSize = 10,
   timeoutMs = 5000,
@@ -107,7 +117,7 @@ export function createWebhookDeliveryLoop({
         logger.info(`[toolgate] webhook: pruned ${pruned} deliveries older than ${retentionMs} ms`);
     }
     const limit = batchSize - inFlight.size;
-    const claimed = await claimDueWebhookDeliveries(database, { now: now(), limit, leaseMs });
+    const claimed = await claimDueWebhookDeliveries(database, { now: now(), limit, leaseMs, channel });
     // A full batch may have left due rows behind: each freed slot looks again.
     const more = limit > 0 && claimed.length === limit;
     for (const delivery of claimed) {
@@ -137,7 +147,7 @@ export function createWebhookDeliveryLoop({
   };
 
   const attempt = async (database: Db, delivery: WebhookDelivery) => {
-    const answer = await post(delivery);
+    const answer = await (send ?? post)(delivery);
     const at = now();
     const label = `${delivery.eventType} ${delivery.id} (approval ${delivery.approvalId}), try ${delivery.attempts} of ${maxAttempts}`;
     try {
@@ -174,9 +184,7 @@ export function createWebhookDeliveryLoop({
     }
   };
 
-  const post = async (
-    delivery: WebhookDelivery,
-  ): Promise<{ delivered: boolean; status?: number; error?: string }> => {
+  const post = async (delivery: WebhookDelivery): Promise<DeliveryAnswer> => {
     try {
       const response = await fetch(url, {
         method: 'POST',

@@ -1,0 +1,171 @@
+import 'server-only';
+import { randomUUID } from 'node:crypto';
+import { getConfig } from '@/lib/config';
+import { type Db, engineOf } from '@/lib/db/engine';
+import { approvalUrl } from '@/lib/webhooks/approval-event';
+import { insertWebhookDelivery } from '@/lib/webhooks/webhook-deliveries';
+import { wakeWebhookDeliveries } from '@/lib/webhooks/webhook-delivery-loop';
+import { getApproval, getApprovalSteps, userNamesById } from './approval-rows';
+import { approverSummary } from './approver-text';
+import { readableDeadline } from './readable-wait';
+
+/** Why an approver is mailed: a step opened for them, nobody decided by half the wait, or it was escalated to them. */
+export type ApprovalMailKind = 'requested' | 'reminder' | 'escalated';
+
+/** One mail as the outbox keeps it (the row's body): the loop sends it as it is. */
+export type ApprovalMail = { to: string; subject: string; text: string };
+
+/** The most holders of one role mailed about one approval: the work per approval stays bounded. */
+export const maxMailedHolders = 100;
+
+/** Options of {@link mailApprovers}, for tests; the defaults come from the configuration. */
+export type MailApproversOptions = {
+  /** The roles to mail; default the roles of the approval's open role steps. */
+  roles?: readonly string[];
+  /** The clock, epoch ms. Default `Date.now`. */
+  now?: number;
+};
+
+/**
+ * Queues one mail for each verified holder of a role an open step of the approval waits
+ * for — never its requester, a guest or someone who already decided a step — in the
+ * webhook's outbox (channel `mail`), which this or any instance's mail loop sends over
+ * `SMTP_URL`, retried. At most one mail of each kind per person and approval, whichever
+ * instances try: the row's key is unique. Does nothing without `SMTP_URL` or once the
+ * approval is no longer pending. Returns how many mails were queued.
+ */
+export async function mailApprovers(
+  db: Db,
+  approvalId: string,
+  kind: ApprovalMailKind,
+  { roles: wanted, now = Date.now() }: MailApproversOptions = {},
+): Promise<number> {
+  const config = getConfig();
+  if (config.SMTP_URL === undefined) return 0;
+  const row = await getApproval(db, approvalId);
+  if (row === undefined || row.status !== 'pending') return 0;
+  const steps = await getApprovalSteps(db, approvalId);
+  const roles =
+    wanted ??
+    [
+      ...new Set(
+        steps.flatMap((step) => (step.kind === 'role' && step.decision === undefined ? [step.role] : [])),
+      ),
+    ];
+  if (roles.length === 0) return 0;
+  const decided = new Set(steps.flatMap((step) => (step.decidedBy === undefined ? [] : [step.decidedBy])));
+  const holders = (await verifiedHoldersOf(db, roles)).filter(
+    (holder) => holder.id !== row.ownerId && !decided.has(holder.id),
+  );
+  if (holders.length === 0) return 0;
+  const requester =
+    (row.ownerId !== null && (await userNamesById(db, [row.ownerId])).get(row.ownerId)) || '';
+  const summary = approverSummary(row.toolName, row.editedInput ?? row.input);
+  const base = config.BETTER_AUTH_URL ?? `http://localhost:${process.env.PORT || 3000}`;
+  const url = approvalUrl(base, approvalId);
+  let queued = 0;
+  for (const holder of holders) {
+    const mail = approvalMailOf({
+      kind,
+      to: holder.email,
+      summary: { en: summary?.en ?? row.toolName, zh: summary?.zh ?? row.toolName },
+      requester,
+      expiresAt: row.expiresAt,
+      now,
+      url,
+      roles,
+    });
+    const inserted = await insertWebhookDelivery(db, {
+      id: randomUUID(),
+      channel: 'mail',
+      eventType: `approval.mail.${kind}`,
+      approvalId,
+      body: JSON.stringify(mail),
+      now,
+      dedupeKey: `mail:${kind}:${approvalId}:${holder.id}`,
+    });
+    if (inserted) queued++;
+  }
+  if (queued > 0) wakeWebhookDeliveries();
+  return queued;
+}
+
+/** Verified, unbanned accounts (never guests) holding one of `roles`, up to {@link maxMailedHolders} per call. */
+async function verifiedHoldersOf(db: Db, roles: readonly string[]): Promise<{ id: string; email: string }[]> {
+  const yes = engineOf(db) === 'postgres' ? true : 1;
+  const no = engineOf(db) === 'postgres' ? false : 0;
+  const rows = await db
+    .selectFrom('user_role')
+    .innerJoin('user', 'user.id', 'user_role.user_id')
+    .select(['user.id as id', 'user.email as email'])
+    .where('user_role.role', 'in', [...roles])
+    .where('user.emailVerified', '=', yes)
+    .where((eb) => eb.or([eb('user.isAnonymous', 'is', null), eb('user.isAnonymous', '=', no)]))
+    .where((eb) => eb.or([eb('user.banned', 'is', null), eb('user.banned', '=', no)]))
+    .orderBy('user.id')
+    .limit(maxMailedHolders)
+    .execute();
+  const unique = new Map(rows.map((row) => [row.id, row]));
+  return [...unique.values()];
+}
+
+const subjects = {
+  requested: { en: 'Approval needed', zh: '需要您审批' },
+  reminder: { en: 'Reminder: approval still needed', zh: '提醒：仍需您审批' },
+  escalated: { en: 'Escalated to you: approval needed', zh: '已升级给您：需要审批' },
+} as const satisfies Record<ApprovalMailKind, Record<'en' | 'zh', string>>;
+
+/**
+ * The mail to one approver, in English and Chinese (the app does not know an approver's
+ * language before they open it): what the call does (hidden characters revealed), who
+ * asked, the deadline as people read it, and the link. The link grants nothing: the
+ * approval page asks the reader to sign in, and shows the call only to those who may decide it.
+ */
+export function approvalMailOf({
+  kind,
+  to,
+  summary,
+  requester,
+  expiresAt,
+  now,
+  url,
+  roles,
+}: {
+  kind: ApprovalMailKind;
+  to: string;
+  summary: { en: string; zh: string };
+  requester: string;
+  expiresAt: number;
+  now: number;
+  url: string;
+  roles: readonly string[];
+}): ApprovalMail {
+  // One line each: a summary or a name with a line break in it cannot forge the lines below.
+  const line = (text: string) => text.replace(/[\r\n\u2028\u2029]+/g, ' ').slice(0, 500);
+  const who = line(requester) || '—';
+  const english = [
+    `${subjects[kind].en} (${roles.join(', ')}):`,
+    '',
+    `  ${line(summary.en)}`,
+    '',
+    `Asked by: ${who}`,
+    `Answer within: ${readableDeadline(expiresAt, now, 'en')}`,
+    '',
+    `Open it (you will be asked to sign in): ${url}`,
+  ];
+  const chinese = [
+    `${subjects[kind].zh}（${roles.join('、')}）：`,
+    '',
+    `  ${line(summary.zh)}`,
+    '',
+    `申请人：${who}`,
+    `请在 ${readableDeadline(expiresAt, now, 'zh')} 内处理`,
+    '',
+    `打开链接（需要登录）：${url}`,
+  ];
+  return {
+    to,
+    subject: `${subjects[kind].en} / ${subjects[kind].zh}: ${line(summary.en).slice(0, 120)}`,
+    text: `${english.join('\n')}\n\n---\n\n${chinese.join('\n')}\n`,
+  };
+}
