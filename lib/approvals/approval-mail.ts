@@ -45,21 +45,18 @@ export async function mailApprovers(
   const row = await getApproval(db, approvalId);
   if (row === undefined || row.status !== 'pending') return 0;
   const steps = await getApprovalSteps(db, approvalId);
-  const roles =
-    wanted ??
-    [
-      ...new Set(
-        steps.flatMap((step) => (step.kind === 'role' && step.decision === undefined ? [step.role] : [])),
-      ),
-    ];
+  const roles = wanted ?? [
+    ...new Set(
+      steps.flatMap((step) => (step.kind === 'role' && step.decision === undefined ? [step.role] : [])),
+    ),
+  ];
   if (roles.length === 0) return 0;
   const decided = new Set(steps.flatMap((step) => (step.decidedBy === undefined ? [] : [step.decidedBy])));
   const holders = (await verifiedHoldersOf(db, roles)).filter(
     (holder) => holder.id !== row.ownerId && !decided.has(holder.id),
   );
   if (holders.length === 0) return 0;
-  const requester =
-    (row.ownerId !== null && (await userNamesById(db, [row.ownerId])).get(row.ownerId)) || '';
+  const requester = (row.ownerId !== null && (await userNamesById(db, [row.ownerId])).get(row.ownerId)) || '';
   const summary = approverSummary(row.toolName, row.editedInput ?? row.input);
   const base = config.BETTER_AUTH_URL ?? `http://localhost:${process.env.PORT || 3000}`;
   const url = approvalUrl(base, approvalId);

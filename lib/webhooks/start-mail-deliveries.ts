@@ -2,8 +2,12 @@ import 'server-only';
 import nodemailer from 'nodemailer';
 import type { AppConfig } from '@/lib/config';
 import { getDb } from '@/lib/db/get-db';
-import { createWebhookDeliveryLoop, type DeliveryAnswer, type WebhookDeliveryLoop } from './webhook-delivery-loop';
 import type { WebhookDelivery } from './webhook-deliveries';
+import {
+  createWebhookDeliveryLoop,
+  type DeliveryAnswer,
+  type WebhookDeliveryLoop,
+} from './webhook-delivery-loop';
 
 const globalForMail = globalThis as typeof globalThis & {
   __toolgateMailDeliveries?: WebhookDeliveryLoop;
@@ -32,8 +36,19 @@ export function createMailSender(
   const transport = nodemailer.createTransport(config.SMTP_URL);
   return async (delivery) => {
     try {
-      const { to, subject, text } = JSON.parse(delivery.body) as { to: string; subject: string; text: string };
-      await transport.sendMail({ from: config.SMTP_FROM, to, subject, text });
+      const { to, subject, text } = JSON.parse(delivery.body) as {
+        to: string;
+        subject: string;
+        text: string;
+      };
+      await transport.sendMail({
+        from: config.SMTP_FROM,
+        to,
+        subject,
+        text,
+        // For mail filters: which approval, and which mail of it (the row's event type).
+        headers: { 'X-Toolgate-Approval': delivery.approvalId, 'X-Toolgate-Event': delivery.eventType },
+      });
       return { delivered: true };
     } catch (error) {
       return { delivered: false, error: error instanceof Error ? error.message : String(error) };

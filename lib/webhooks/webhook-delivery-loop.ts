@@ -136,7 +136,7 @@ export function createWebhookDeliveryLoop({
       return;
     }
     looking = look()
-      .catch((error: unknown) => logger.error('[toolgate] webhook: could not read due deliveries:', error))
+      .catch((error: unknown) => logger.error(`[toolgate] ${channel}: could not read due deliveries:`, error))
       .finally(() => {
         looking = undefined;
         if (lookAgain) {
@@ -159,7 +159,9 @@ export function createWebhookDeliveryLoop({
           status: answer.status,
           now: at,
         });
-        logger.info(`[toolgate] webhook: delivered ${label}: HTTP ${answer.status}`);
+        logger.info(
+          `[toolgate] ${channel}: delivered ${label}${answer.status === undefined ? '' : `: HTTP ${answer.status}`}`,
+        );
         return;
       }
       const last = delivery.attempts >= maxAttempts;
@@ -173,14 +175,14 @@ export function createWebhookDeliveryLoop({
         retryAt,
         now: at,
       });
-      if (last) logger.error(`[toolgate] webhook: gave up on ${label}: ${answer.error}`);
+      if (last) logger.error(`[toolgate] ${channel}: gave up on ${label}: ${answer.error}`);
       else
         logger.warn(
-          `[toolgate] webhook: ${label} failed: ${answer.error}; next try in ${Math.round((retryAt as number) - at)} ms`,
+          `[toolgate] ${channel}: ${label} failed: ${answer.error}; next try in ${Math.round((retryAt as number) - at)} ms`,
         );
     } catch (error) {
       // The lease runs out and the try is made again: a receiver dedupes by event id.
-      logger.error(`[toolgate] webhook: could not record ${label}:`, error);
+      logger.error(`[toolgate] ${channel}: could not record ${label}:`, error);
     }
   };
 

@@ -68,3 +68,27 @@ export function verificationLinkOf(mail: CapturedMail): string {
   if (match === null) throw new Error(`No verification link in the mail:\n${mail.raw}`);
   return match[0];
 }
+
+/** A header of a captured mail (the first of that name, unfolded), or undefined. */
+export function mailHeader(mail: CapturedMail, name: string): string | undefined {
+  const head = mail.raw.split(/\r?\n\r?\n/, 1)[0].replace(/\r?\n[ \t]+/g, ' ');
+  const line = head
+    .split(/\r?\n/)
+    .find((candidate) => candidate.toLowerCase().startsWith(`${name.toLowerCase()}:`));
+  return line?.slice(name.length + 1).trim();
+}
+
+/** The text of a single-part captured mail, its transfer encoding (base64, quoted-printable) undone. */
+export function mailText(mail: CapturedMail): string {
+  const separator = /\r?\n\r?\n/.exec(mail.raw);
+  const body = separator === null ? '' : mail.raw.slice(separator.index + separator[0].length);
+  const encoding = mailHeader(mail, 'Content-Transfer-Encoding')?.toLowerCase();
+  if (encoding === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  if (encoding === 'quoted-printable') {
+    const bytes = body
+      .replace(/=\r?\n/g, '')
+      .replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+    return Buffer.from(bytes, 'latin1').toString('utf8');
+  }
+  return body;
+}

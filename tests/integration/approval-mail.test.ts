@@ -1,0 +1,167 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { GET as readApproval } from '@/app/api/approvals/[approvalId]/route';
+import { POST as approve } from '@/app/api/chat/approve/route';
+import { POST as chat } from '@/app/api/chat/route';
+import { mailApprovers } from '@/lib/approvals/approval-mail';
+import { getConfig } from '@/lib/config';
+import { getDb } from '@/lib/db';
+import { createMailSender } from '@/lib/webhooks/start-mail-deliveries';
+import { createWebhookDeliveryLoop, type WebhookDeliveryLoop } from '@/lib/webhooks/webhook-delivery-loop';
+import { signUpWithRole, testPolicy, writePolicyFile } from '../support/approval-policy';
+import {
+  ChatStreamReader,
+  defaultTestCookie,
+  getRequest,
+  jsonRequest,
+  setDefaultTestCookie,
+  userMessage,
+} from '../support/chat-client';
+import { configureServerOn, signInGuest } from '../support/server-env';
+import {
+  type CapturedMail,
+  mailHeader,
+  mailText,
+  type SmtpCapture,
+  startSmtpCapture,
+} from '../support/smtp-capture';
+import { databaseEngines } from '../support/test-database';
+
+/** The test policy, with a supervisor rule whose four-second wait puts the reminder two seconds in. */
+const policy = {
+  ...testPolicy,
+  rules: [
+    {
+      tool: 'createTicket',
+      when: { title: { eq: 'remind me' } },
+      approvers: [{ role: 'supervisor' }],
+      timeoutMs: 4000,
+    },
+    ...testPolicy.rules,
+  ],
+};
+
+async function ask(chatId: string, text: string) {
+  const response = await chat(
+    jsonRequest('/api/chat', { id: chatId, message: userMessage(text) }, { cookie: defaultTestCookie() }),
+  );
+  expect(response.status).toBe(200);
+  const reader = new ChatStreamReader(response);
+  const request = await reader.until('tool-approval-request');
+  return { approvalId: request.approvalId as string, reader };
+}
+
+describe.each(databaseEngines)('mail to approvers, on %s', (engine) => {
+  let smtp: SmtpCapture;
+  const loops: WebhookDeliveryLoop[] = [];
+  /** The approval mails (not sign-up mail) the sink got, as [recipient, kind] pairs. */
+  const approvalMails = (approvalId: string): CapturedMail[] =>
+    smtp.mails.filter((mail) => mailHeader(mail, 'X-Toolgate-Approval') === approvalId);
+  const kinds = (approvalId: string) =>
+    approvalMails(approvalId)
+      .map((mail) => `${mail.to.join(',')} ${mailHeader(mail, 'X-Toolgate-Event')}`)
+      .sort();
+
+  beforeAll(async () => {
+    smtp = await startSmtpCapture();
+  });
+  afterAll(async () => {
+    await smtp.stop();
+  });
+
+  beforeEach(async () => {
+    await configureServerOn(engine, {
+      TOOLGATE_POLICY: writePolicyFile(policy),
+      TOOLGATE_PARK_AFTER_MS: '50',
+      SMTP_URL: smtp.url,
+    });
+    // Two instances' mail loops on one database: each mail still leaves once.
+    for (let index = 0; index < 2; index++)
+      loops.push(
+        createWebhookDeliveryLoop({
+          db: getDb,
+          channel: 'mail',
+          send: createMailSender(getConfig()),
+          intervalMs: 50,
+        }),
+      );
+    setDefaultTestCookie((await signUpWithRole(`mail-req-${engine}@example.com`, 'supervisor')).cookie);
+  });
+
+  afterEach(async () => {
+    await Promise.all(loops.splice(0).map((loop) => loop.stop()));
+  });
+
+  it('mails each verified supervisor once, with the summary, the requester, the wait and the link; the link leads to a decision', async () => {
+    const first = await signUpWithRole(`mail-sup1-${engine}@example.com`, 'supervisor');
+    await signUpWithRole(`mail-sup2-${engine}@example.com`, 'supervisor');
+    await signUpWithRole(`mail-clerk-${engine}@example.com`);
+    const { approvalId } = await ask(`chat-mail-${engine}`, 'create a ticket: small refund');
+    await expect
+      .poll(() => kinds(approvalId), { timeout: 20_000 })
+      .toEqual([
+        `mail-sup1-${engine}@example.com approval.mail.requested`,
+        `mail-sup2-${engine}@example.com approval.mail.requested`,
+      ]);
+    const text = mailText(approvalMails(approvalId)[0]);
+    expect(text).toContain('small refund');
+    expect(text).toContain(`Asked by: mail-req-${engine}`);
+    // Four hours, read as people read them (a second or two has passed).
+    expect(text).toMatch(/Answer within: 3 h 59 min/);
+    expect(text).toMatch(/请在 3 小时 59 分 内处理/);
+    const link = /https?:\/\/\S+\/approvals\/(\S+)/.exec(text);
+    expect(link?.[1]).toBe(approvalId);
+
+    // The link alone grants nothing: a guest who opens it learns nothing.
+    const asGuest = await readApproval(
+      getRequest(`/api/approvals/${approvalId}`, { cookie: await signInGuest() }),
+      { params: Promise.resolve({ approvalId }) },
+    );
+    expect(asGuest.status).toBe(404);
+    // Signed in, the supervisor reads and decides it.
+    const asSupervisor = await readApproval(
+      getRequest(`/api/approvals/${approvalId}`, { cookie: first.cookie }),
+      { params: Promise.resolve({ approvalId }) },
+    );
+    expect(asSupervisor.status).toBe(200);
+    const decided = await approve(
+      jsonRequest('/api/chat/approve', { approvalId, approved: true }, { cookie: first.cookie }),
+    );
+    expect(await decided.json()).toEqual({ status: 'approved' });
+
+    // Asked again (a second instance, a retry): nobody gets a second mail of the kind.
+    await Promise.all([
+      mailApprovers(await getDb(), approvalId, 'requested'),
+      mailApprovers(await getDb(), approvalId, 'requested'),
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(approvalMails(approvalId)).toHaveLength(2);
+  });
+
+  it('reminds at half the wait only those who have not decided, and mails nothing for a requester step', async () => {
+    await signUpWithRole(`mail-late-${engine}@example.com`, 'supervisor');
+    const { approvalId: plain, reader } = await ask(
+      `chat-plain-${engine}`,
+      'create a ticket: printer on fire',
+    );
+    const { approvalId } = await ask(`chat-remind-${engine}`, 'create a ticket: remind me');
+    await expect
+      .poll(() => kinds(approvalId), { timeout: 20_000 })
+      .toEqual([`mail-late-${engine}@example.com approval.mail.requested`]);
+    await expect
+      .poll(() => kinds(approvalId), { timeout: 20_000 })
+      .toEqual([
+        `mail-late-${engine}@example.com approval.mail.reminder`,
+        `mail-late-${engine}@example.com approval.mail.requested`,
+      ]);
+    expect(mailText(approvalMails(approvalId)[1])).toMatch(/Answer within: \d+ s/);
+    expect(approvalMails(plain)).toEqual([]);
+    await approve(
+      jsonRequest(
+        '/api/chat/approve',
+        { approvalId: plain, approved: false },
+        { cookie: defaultTestCookie() },
+      ),
+    );
+    await reader.rest();
+  });
+});
