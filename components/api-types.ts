@@ -125,6 +125,8 @@ export type ApprovalStepView = {
   role?: string;
   decision?: 'allow' | 'deny';
   decidedBy?: { name: string };
+  /** Nobody decided the step in time: it went to this role (then also `role`). */
+  escalatedTo?: string;
 };
 
 /** Where one input value was found (the user's text, an earlier tool output, or neither). */

@@ -50,6 +50,13 @@ export function ApprovalSteps({
             data-decision={step.decision ?? 'open'}
           >
             {step.kind === 'role' ? roleLabel(t, step.role ?? '') : t.stepRequester}
+            {step.escalatedTo !== undefined && (
+              <span data-testid="approval-step-escalated">
+                {' ('}
+                {t.stepEscalatedTo(roleLabel(t, step.escalatedTo))}
+                {')'}
+              </span>
+            )}
             {' — '}
             {step.decision === 'allow'
               ? t.stepAllowedBy(step.decidedBy?.name ?? '')

@@ -115,6 +115,8 @@ const en = {
   stepAllowedBy: (name: string) => `allowed by ${name}`,
   stepDeniedBy: (name: string) => `denied by ${name}`,
   stepOpen: 'waiting',
+  /** A step nobody decided in time went to another role. */
+  stepEscalatedTo: (role: string) => `escalated to ${role}`,
   othersDecide: 'Someone else decides this; you can still deny it.',
   approvalPageTitle: 'Approval request',
   requestedBy: (name: string) => `Requested by ${name}`,
@@ -318,6 +320,7 @@ const en = {
     rate_limited: 'Rate limited',
     approved_by_rule: 'Allowed by rule',
     undone: 'Undone',
+    escalated: 'Escalated',
   } satisfies Record<AuditOutcome, string> as Record<AuditOutcome, string>,
 };
 
@@ -394,6 +397,7 @@ const zh: Dictionary = {
   stepAllowedBy: (name: string) => `${name} 已批准`,
   stepDeniedBy: (name: string) => `${name} 已拒绝`,
   stepOpen: '等待中',
+  stepEscalatedTo: (role: string) => `已升级给${role}`,
   othersDecide: '这一步由其他人批准；你仍然可以拒绝。',
   approvalPageTitle: '审批请求',
   requestedBy: (name: string) => `发起人：${name}`,
@@ -582,6 +586,7 @@ const zh: Dictionary = {
     rate_limited: '已限流',
     approved_by_rule: '按规则允许',
     undone: '已撤销',
+    escalated: '已升级',
   },
 };
 

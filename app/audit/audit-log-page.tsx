@@ -30,6 +30,7 @@ const variantByOutcome: Record<AuditOutcome, BadgeVariant> = {
   rate_limited: 'warning',
   approved_by_rule: 'success',
   undone: 'outline',
+  escalated: 'secondary',
 };
 
 /** The text filters' look (user id, chat id). */

@@ -21,7 +21,10 @@ import { approverSummary } from './approver-text';
 export function announceApproval(
   db: Db,
   approvalId: string,
-  change: { type: 'approval.requested' } | { type: 'approval.settled'; status: ApprovalStatus },
+  change:
+    | { type: 'approval.requested' }
+    | { type: 'approval.escalated' }
+    | { type: 'approval.settled'; status: ApprovalStatus },
 ): void {
   if (getConfig().TOOLGATE_APPROVAL_WEBHOOK_URL === undefined) return;
   void (async () => {

@@ -3,6 +3,7 @@ import type { Db } from '@/lib/db/engine';
 import { getDb } from '@/lib/db/get-db';
 import { outsideRequest } from '@/lib/server/outside-request';
 import { earliestDueReminder, sendDueReminders } from './approval-reminders';
+import { earliestDueEscalation, escalateDueApprovals } from './escalate-approvals';
 import { earliestPendingDeadline, getApproval, listDueApprovals } from './approval-rows';
 import { approvalTiming, delayUntil } from './approval-timing';
 import { expireApproval } from './settle-approvals';
@@ -15,7 +16,8 @@ import { expireApproval } from './settle-approvals';
  * - Approvals whose turn parked in this process are due `parkedExpiryLateMs` after
  *   their deadline (a live turn's own timer goes first); they are held as id → deadline,
  *   nothing else.
- * - Reminders to approvers are due at the row's `remind_at`, found the same way (one MIN).
+ * - Reminders to approvers and escalations are due at the row's `remind_at` and
+ *   `escalate_at`, found the same way (one indexed MIN each).
  * - Every other pending row in the database (left by a restart, or waiting on another
  *   instance) is due `startupExpiryLateMs` after its deadline, so a live turn elsewhere
  *   wins by a wide margin; its next deadline is read from the database (one indexed MIN).
@@ -80,13 +82,15 @@ export function keepDueWork(db: Db, dueAt: number): void {
   armAt(state, dueAt);
 }
 
-/** When the table next needs a pass: its earliest deadline (late by the start-up margin) or reminder. */
+/** When the table next needs a pass: its earliest deadline (late by the start-up margin), reminder or escalation. */
 async function tableDueAt(db: Db): Promise<number | undefined> {
   const earliest = await earliestPendingDeadline(db);
-  const reminder = await earliestDueReminder(db);
-  const deadline = earliest === undefined ? undefined : earliest + approvalTiming.startupExpiryLateMs;
-  if (deadline === undefined) return reminder;
-  return reminder === undefined ? deadline : Math.min(deadline, reminder);
+  const times = [
+    earliest === undefined ? undefined : earliest + approvalTiming.startupExpiryLateMs,
+    await earliestDueReminder(db),
+    await earliestDueEscalation(db),
+  ].filter((time) => time !== undefined);
+  return times.length === 0 ? undefined : Math.min(...times);
 }
 
 /** How many approvals this process keeps a deadline for by id (the parked ones). */
@@ -141,6 +145,7 @@ async function pass(state: Keeper): Promise<void> {
         await expireApproval(db, row.id, now);
       }
     }
+    await escalateDueApprovals(db, now);
     await sendDueReminders(db, now);
     state.tableDueAt = await tableDueAt(db);
     state.retryAt = undefined;

@@ -7,6 +7,7 @@ import { announceApproval } from './announce-approval';
 import { keepDueWork, keepParkedDeadline, moveParkedDeadline } from './approval-deadlines';
 import { publishApprovalChange, publishApprovalEvent, waitForApprovalEvent } from './approval-events';
 import { announceToApprovers } from './approval-reminders';
+import { scheduleEscalation } from './escalate-approvals';
 import {
   type ApprovalRecord,
   type ApprovalStepRecord,
@@ -39,6 +40,8 @@ export async function requestApproval(db: Db, approval: NewApproval): Promise<vo
   announceApproval(db, approval.id, { type: 'approval.requested' });
   const remindAt = announceToApprovers(db, approval);
   if (remindAt !== undefined) keepDueWork(db, remindAt);
+  const escalateAt = scheduleEscalation(db, approval);
+  if (escalateAt !== undefined) keepDueWork(db, escalateAt);
 }
 
 /** park: the turn that asked has ended; the row waits alone, its deadline kept by this process. */

@@ -24,6 +24,8 @@ export type ApprovalStepRecord = ApprovalStepSpec & {
   /** The user id of the person who filled it. */
   decidedBy?: string;
   decidedAt?: string;
+  /** The role an escalation handed this step to (then also its `role`). */
+  escalatedTo?: string;
 };
 
 /** One approval as the server reads it. */
@@ -103,6 +105,7 @@ function toStep(row: Selectable<ApprovalStepTable>): ApprovalStepRecord {
     ...(row.decision !== null && { decision: row.decision as 'allow' | 'deny' }),
     ...(row.decided_by !== null && { decidedBy: row.decided_by }),
     ...(row.decided_at !== null && { decidedAt: row.decided_at }),
+    ...(row.escalated_to != null && { escalatedTo: row.escalated_to }),
   };
 }
 

@@ -26,6 +26,8 @@ export type ApprovalStepView = {
   role?: string;
   decision?: 'allow' | 'deny';
   decidedBy?: { name: string };
+  /** Nobody decided the step in time: it went to this role (then also `role`). */
+  escalatedTo?: string;
 };
 
 /** An approval as its requester and its approvers see it (`GET /api/approvals/:id`). */
@@ -97,6 +99,7 @@ function viewOf(
       ...(step.kind === 'role' && { role: step.role }),
       ...(step.decision !== undefined && { decision: step.decision }),
       ...(step.decidedBy !== undefined && { decidedBy: { name: names.get(step.decidedBy) ?? '' } }),
+      ...(step.escalatedTo !== undefined && { escalatedTo: step.escalatedTo }),
     })),
     ...(row.ruleLabel !== undefined && { rule: row.ruleLabel }),
     tainted: traced?.tainted ?? [],

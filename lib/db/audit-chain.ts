@@ -15,6 +15,8 @@ export type AuditDetail = {
   rule?: string;
   /** How long the call waited for its decision, in milliseconds. */
   waitMs?: number;
+  /** The role an open role step was handed to, nobody having decided it in time. */
+  escalatedTo?: string;
   /** A policy rule refused the call without a card. */
   policy?: true;
   /** …because its rule needs a role's approval and the requester was a guest or unverified. */

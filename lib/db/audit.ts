@@ -16,7 +16,8 @@ import { writeTransaction } from './write-transaction';
  * `aborted` and `closed` are the approval shell's denial reasons; `replayed`
  * means the idempotency shell answered from an earlier execution; `approved_by_rule`
  * means the call ran without a card because the user allowed the tool for that chat;
- * `undone` means the user took back a write that ran (a row of its own, after the call's).
+ * `undone` means the user took back a write that ran (a row of its own, after the call's);
+ * `escalated` means an open role step went to another role (a row of its own, while it waits).
  */
 export const auditOutcomes = [
   'executed',
@@ -30,6 +31,7 @@ export const auditOutcomes = [
   'rate_limited',
   'approved_by_rule',
   'undone',
+  'escalated',
 ] as const;
 
 export type AuditOutcome = (typeof auditOutcomes)[number];

@@ -518,6 +518,7 @@ export const migrations: readonly Migration[] = [
       await addColumnIfMissing(db, engine, 'webhook_delivery', 'dedupe_key', 'TEXT');
       await addColumnIfMissing(db, engine, 'approvals', 'remind_at', epoch);
       await addColumnIfMissing(db, engine, 'approvals', 'escalate_at', epoch);
+      await addColumnIfMissing(db, engine, 'approvals', 'escalation', 'TEXT');
       await addColumnIfMissing(db, engine, 'approval_steps', 'escalated_to', 'TEXT');
       await run(db, [
         'CREATE UNIQUE INDEX IF NOT EXISTS webhook_delivery_dedupe ON webhook_delivery (dedupe_key)',

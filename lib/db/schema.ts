@@ -203,6 +203,8 @@ export type ApprovalTable = {
   remind_at: Generated<number | null>;
   /** Epoch ms: when open role steps go to the rule's escalation role; null once done or when none is due. */
   escalate_at: Generated<number | null>;
+  /** JSON `{ to, timeoutMs }`: the role open role steps go to, and the wait that then restarts. */
+  escalation: Generated<string | null>;
   created_at: string;
   updated_at: string;
 };

@@ -1,9 +1,17 @@
 import 'server-only';
 import { getConfig } from '@/lib/config';
 import type { Policy } from './policy-file';
-import { type CallFacts, type PolicyVerdict, toolsNamedBy, verdictOf } from './policy-verdict';
+import type { PolicyEscalation } from './policy-file';
+import { type CallFacts, describeRule, type PolicyVerdict, toolsNamedBy, verdictOf } from './policy-verdict';
 
-export type { Policy, PolicyApprover, PolicyCondition, PolicyRule, PolicyScalar } from './policy-file';
+export type {
+  Policy,
+  PolicyApprover,
+  PolicyCondition,
+  PolicyEscalation,
+  PolicyRule,
+  PolicyScalar,
+} from './policy-file';
 export type { CallFacts, PolicyStep, PolicyVerdict } from './policy-verdict';
 
 /** The loaded policy (undefined without `TOOLGATE_POLICY`); validated when the configuration is parsed. */
@@ -19,6 +27,17 @@ export function getPolicy(): Policy | undefined {
  */
 export function policyVerdict(toolName: string, input: unknown, facts?: CallFacts): PolicyVerdict {
   return verdictOf(getPolicy(), toolName, input, facts);
+}
+
+/**
+ * The escalation of the rule a verdict labelled `label` (`rules[N]: …`), when that rule of the
+ * loaded policy is still the one described and has one.
+ */
+export function escalationOfRule(label: string | undefined): PolicyEscalation | undefined {
+  const index = label === undefined ? undefined : /^rules\[(\d+)\]/.exec(label)?.[1];
+  const rule = index === undefined ? undefined : getPolicy()?.rules[Number(index)];
+  if (rule?.escalate === undefined || describeRule(rule, Number(index)) !== label) return undefined;
+  return rule.escalate;
 }
 
 /** Tools any rule names (so a worker table knows they may need a card even when not in AGENT_CONFIRM_TOOLS). */

@@ -43,7 +43,12 @@ export type PolicyRule = {
   effect?: 'deny';
   approvers?: PolicyApprover[];
   timeoutMs?: number;
+  /** A role step still open after `afterMs` is handed to `to.role`, once; the deadline restarts. */
+  escalate?: PolicyEscalation;
 };
+
+/** Where an open role step goes when nobody decided it in time. */
+export type PolicyEscalation = { afterMs: number; to: { role: string } };
 
 /** The validated policy file: role → emails (normalised), and the rules in file order. */
 export type Policy = { roles: Record<string, string[]>; rules: PolicyRule[] };
@@ -173,6 +178,19 @@ const ruleSchema = z.preprocess(
           .positive('expected a positive number of milliseconds')
           .max(maxPolicyTimeoutMs, `at most ${maxPolicyTimeoutMs} (seven days)`)
           .optional(),
+        escalate: z
+          .strictObject(
+            {
+              afterMs: z
+                .number({ error: 'expected a number of milliseconds' })
+                .int('expected a whole number of milliseconds')
+                .positive('expected a positive number of milliseconds')
+                .max(maxPolicyTimeoutMs, `at most ${maxPolicyTimeoutMs} (seven days)`),
+              to: z.strictObject({ role: roleName }, { error: 'expected { "role": "<role name>" }' }),
+            },
+            { error: 'expected { "afterMs": <milliseconds>, "to": { "role": "<role name>" } }' },
+          )
+          .optional(),
       },
       { error: 'expected a rule object' },
     )
@@ -192,6 +210,13 @@ const ruleSchema = z.preprocess(
           code: 'custom',
           path: ['timeoutMs'],
           message: 'timeoutMs needs approvers to wait for',
+        });
+      }
+      if (rule.escalate !== undefined && !rule.approvers?.some((step) => step !== 'requester')) {
+        context.addIssue({
+          code: 'custom',
+          path: ['escalate'],
+          message: 'escalate needs a role step in approvers to hand on',
         });
       }
     }),

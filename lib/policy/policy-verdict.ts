@@ -67,7 +67,8 @@ function judge(when: PolicyRule['when'], input: unknown): { judgement: Judgement
   return unknownField === undefined ? { judgement: true } : { judgement: 'unknown', field: unknownField };
 }
 
-function describeRule(rule: PolicyRule, index: number): string {
+/** A rule as audit rows and approvals name it: `rules[2]: issueRefund amount > 500`. */
+export function describeRule(rule: PolicyRule, index: number): string {
   const conditions = Object.entries(rule.when ?? {}).flatMap(([field, condition]) =>
     Object.entries(condition).map(
       ([operator, operand]) =>

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
-/** The two moments an approval with a role step is announced: it asks, and it is settled. */
-export const approvalEventTypes = ['approval.requested', 'approval.settled'] as const;
+/** The moments an approval with a role step is announced: it asks, it is escalated, it is settled. */
+export const approvalEventTypes = ['approval.requested', 'approval.escalated', 'approval.settled'] as const;
 export type ApprovalEventType = (typeof approvalEventTypes)[number];
 
 /**
