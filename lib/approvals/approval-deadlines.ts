@@ -3,9 +3,9 @@ import type { Db } from '@/lib/db/engine';
 import { getDb } from '@/lib/db/get-db';
 import { outsideRequest } from '@/lib/server/outside-request';
 import { earliestDueReminder, sendDueReminders } from './approval-reminders';
-import { earliestDueEscalation, escalateDueApprovals } from './escalate-approvals';
 import { earliestPendingDeadline, getApproval, listDueApprovals } from './approval-rows';
 import { approvalTiming, delayUntil } from './approval-timing';
+import { earliestDueEscalation, escalateDueApprovals } from './escalate-approvals';
 import { expireApproval } from './settle-approvals';
 
 /**

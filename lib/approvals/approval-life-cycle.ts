@@ -7,7 +7,6 @@ import { announceApproval } from './announce-approval';
 import { keepDueWork, keepParkedDeadline, moveParkedDeadline } from './approval-deadlines';
 import { publishApprovalChange, publishApprovalEvent, waitForApprovalEvent } from './approval-events';
 import { announceToApprovers } from './approval-reminders';
-import { scheduleEscalation } from './escalate-approvals';
 import {
   type ApprovalRecord,
   type ApprovalStepRecord,
@@ -26,6 +25,7 @@ import {
 } from './approval-rows';
 import { isDeniedStatus, reasonByStatus, statusByRegistryReason } from './approval-states';
 import { approvalTiming } from './approval-timing';
+import { scheduleEscalation } from './escalate-approvals';
 
 /*
  * The verbs the rest of the app calls to move an approval through its life cycle

@@ -525,12 +525,20 @@ export const migrations: readonly Migration[] = [
         'CREATE INDEX IF NOT EXISTS webhook_delivery_channel_due ON webhook_delivery (channel, status, next_attempt_at)',
         'CREATE INDEX IF NOT EXISTS approvals_status_remind ON approvals (status, remind_at)',
         'CREATE INDEX IF NOT EXISTS approvals_status_escalate ON approvals (status, escalate_at)',
+        // An escalation is audited as `escalated`: a row of its own while the call waits.
+        ...(engine === 'postgres'
+          ? [
+              'ALTER TABLE tool_audit DROP CONSTRAINT IF EXISTS tool_audit_outcome_check',
+              `ALTER TABLE tool_audit ADD CONSTRAINT tool_audit_outcome_check ${outcomeCheck(outcomesWithEscalated)}`,
+            ]
+          : rebuildFullSqliteAuditTable(outcomesWithEscalated)),
       ]);
     },
   },
 ];
 
 const outcomesWithUndone = [...outcomesWithApprovedByRule, 'undone'];
+const outcomesWithEscalated = [...outcomesWithUndone, 'escalated'];
 
 /**
  * The audit table rebuilt on SQLite with every column it has today (summary and the hash

@@ -1,7 +1,6 @@
 import 'server-only';
 import { getConfig } from '@/lib/config';
-import type { Policy } from './policy-file';
-import type { PolicyEscalation } from './policy-file';
+import type { Policy, PolicyEscalation } from './policy-file';
 import { type CallFacts, describeRule, type PolicyVerdict, toolsNamedBy, verdictOf } from './policy-verdict';
 
 export type {
