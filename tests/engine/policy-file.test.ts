@@ -96,6 +96,26 @@ describe('parsePolicy', () => {
     ]);
   });
 
+  it('keeps an escalation of a role step, and names what is wrong with a bad one', () => {
+    const escalate = { afterMs: 3_600_000, to: { role: 'manager' } };
+    const parsed = parsePolicy(rule({ approvers: [{ role: 'supervisor' }], escalate }), names);
+    expect('policy' in parsed && parsed.policy.rules[0].escalate).toEqual(escalate);
+    expect(problemsOf(rule({ approvers: ['requester'], escalate }))).toEqual([
+      'TOOLGATE_POLICY rules[0].escalate: escalate needs a role step in approvers to hand on',
+    ]);
+    expect(
+      problemsOf(
+        rule({ approvers: [{ role: 'supervisor' }], escalate: { afterMs: -1, to: { role: 'Boss' } } }),
+      ),
+    ).toEqual([
+      'TOOLGATE_POLICY rules[0].escalate.afterMs: expected a positive number of milliseconds',
+      'TOOLGATE_POLICY rules[0].escalate.to.role: a role name is lower-case letters, digits, "-" and "_", starting with a letter',
+    ]);
+    expect(problemsOf(rule({ approvers: [{ role: 'supervisor' }], escalate: { after: 5 } }))).toContain(
+      'TOOLGATE_POLICY rules[0].escalate.after: unknown field',
+    );
+  });
+
   it('rejects an approvers list that is empty, too long, or asks the requester twice', () => {
     expect(problemsOf(rule({ approvers: [] }))).toEqual([
       'TOOLGATE_POLICY rules[0].approvers: approvers is empty: list at least one step, or use "effect": "deny"',
