@@ -1,5 +1,6 @@
 import type { ToolUIPart } from 'ai';
 import type { AuditOutcome } from '@/lib/db/audit';
+import { readableDeadline } from '@/lib/shared/readable-wait';
 import type { Ticket, Todo } from './api-types';
 
 /**
@@ -175,7 +176,8 @@ const en = {
   replayed: 'Replayed',
   replayedExplain:
     'Same request in this chat: the earlier result was returned and the tool did not run again.',
-  autoDenyIn: (seconds: number) => `Auto-deny in ${seconds}s`,
+  /** The card's countdown: "Auto-deny in 3 h 59 min", seconds only in the last minute. */
+  autoDenyIn: (ms: number) => `Auto-deny in ${readableDeadline(Date.now() + ms, Date.now(), 'en')}`,
   approvalFailed: 'The decision could not be delivered.',
   approvalStale: 'The call changed while you looked (someone edited it): check it again, then decide.',
   denialExplain: {
@@ -452,7 +454,7 @@ const zh: Dictionary = {
   undoFailed: '撤销失败。',
   replayed: '幂等命中',
   replayedExplain: '本会话里同样的请求：返回的是上次的结果，工具没有再执行一次。',
-  autoDenyIn: (seconds: number) => `${seconds} 秒后自动拒绝`,
+  autoDenyIn: (ms: number) => `${readableDeadline(Date.now() + ms, Date.now(), 'zh')}后自动拒绝`,
   approvalFailed: '决定未能送达。',
   approvalStale: '您查看期间此调用已被修改（有人编辑过）：请重新核对后再决定。',
   denialExplain: {

@@ -222,7 +222,7 @@ export function ToolCard({
           {secondsLeft !== null && (
             <span role="timer" aria-live="off" className="mr-auto text-xs tabular-nums text-muted-foreground">
               <Clock className="mr-1 inline size-3" aria-hidden="true" />
-              {t.autoDenyIn(secondsLeft)}
+              {t.autoDenyIn(secondsLeft * 1000)}
             </span>
           )}
           {isRequester && (

@@ -12,7 +12,7 @@ test('in English: "create a ticket: printer broken" asks for approval and create
 
   const card = chatPage.toolCards('createTicket').last();
   await expect(card.getByText('Approval needed')).toBeVisible();
-  await expect(card.getByRole('timer')).toHaveText(/^Auto-deny in \d+s$/);
+  await expect(card.getByRole('timer')).toHaveText(/^Auto-deny in \d+ s$/);
   await expect(card).toContainText('printer broken');
 
   await page.getByRole('button', { name: 'Allow', exact: true }).click();

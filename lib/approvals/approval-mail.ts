@@ -2,12 +2,12 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { getConfig } from '@/lib/config';
 import { type Db, engineOf } from '@/lib/db/engine';
+import { readableDeadline } from '@/lib/shared/readable-wait';
 import { approvalUrl } from '@/lib/webhooks/approval-event';
 import { insertWebhookDelivery } from '@/lib/webhooks/webhook-deliveries';
 import { wakeWebhookDeliveries } from '@/lib/webhooks/webhook-delivery-loop';
 import { getApproval, getApprovalSteps, userNamesById } from './approval-rows';
 import { approverSummary } from './approver-text';
-import { readableDeadline } from './readable-wait';
 
 /** Why an approver is mailed: a step opened for them, nobody decided by half the wait, or it was escalated to them. */
 export type ApprovalMailKind = 'requested' | 'reminder' | 'escalated';
@@ -146,7 +146,7 @@ export function approvalMailOf({
     `  ${line(summary.en)}`,
     '',
     `Asked by: ${who}`,
-    `Answer within: ${readableDeadline(expiresAt, now, 'en')}`,
+    `Answer within: ${readableDeadline(expiresAt, now, 'en', 'UTC')}`,
     '',
     `Open it (you will be asked to sign in): ${url}`,
   ];
@@ -156,7 +156,7 @@ export function approvalMailOf({
     `  ${line(summary.zh)}`,
     '',
     `申请人：${who}`,
-    `请在 ${readableDeadline(expiresAt, now, 'zh')} 内处理`,
+    `请在 ${readableDeadline(expiresAt, now, 'zh', 'UTC')} 内处理`,
     '',
     `打开链接（需要登录）：${url}`,
   ];

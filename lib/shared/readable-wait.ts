@@ -22,18 +22,22 @@ export function readableWait(ms: number, language: Language): string {
 
 /**
  * A deadline as people read it: the wait from `now` ("3 h 59 min"), or for more than a day
- * the clock time in `timeZone` (default UTC), named so nobody guesses the zone.
+ * the clock time in `timeZone` (default: the runtime's own, right in a browser), the zone named.
  */
 export function readableDeadline(
   expiresAt: number,
   now: number,
   language: Language,
-  timeZone = 'UTC',
+  timeZone?: string,
 ): string {
   if (expiresAt - now <= day) return readableWait(expiresAt - now, language);
   return new Intl.DateTimeFormat(language === 'zh' ? 'zh-CN' : 'en-GB', {
-    dateStyle: 'medium',
-    timeStyle: 'short',
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
     timeZone,
     timeZoneName: 'short',
   }).format(new Date(expiresAt));
