@@ -242,6 +242,8 @@ const en = {
     grantTo: (email: string) => `Role to grant to ${email}`,
     revoke: (role: string, email: string) => `Revoke ${role} from ${email}`,
     adminByConfig: 'admin (TOOLGATE_ADMIN_EMAILS)',
+    /** Marks a role the policy file gave: it goes when the file stops listing the email. */
+    fromFile: 'from the policy file',
     none: 'none',
     empty: 'No accounts match.',
     previous: 'Previous',
@@ -513,6 +515,7 @@ const zh: Dictionary = {
     grantTo: (email: string) => `授予 ${email} 的角色`,
     revoke: (role: string, email: string) => `撤销 ${email} 的 ${role} 角色`,
     adminByConfig: 'admin（TOOLGATE_ADMIN_EMAILS）',
+    fromFile: '来自策略文件',
     none: '无',
     empty: '没有匹配的账户。',
     previous: '上一页',

@@ -16,11 +16,14 @@ export function RoleControls({
   userId,
   email,
   roles,
+  fileRoles = [],
   adminByConfig,
 }: {
   userId: string;
   email: string;
   roles: string[];
+  /** Those of `roles` the policy file gave: marked as such. */
+  fileRoles?: string[];
   adminByConfig: boolean;
 }) {
   const { t } = useWorkspace();
@@ -75,6 +78,11 @@ export function RoleControls({
           <li key={held}>
             <Badge variant="outline" className="pr-0.5">
               {held}
+              {fileRoles.includes(held) && (
+                <span className="ml-1 text-muted-foreground" data-testid="role-from-file">
+                  ({text.fromFile})
+                </span>
+              )}
               <Button
                 type="button"
                 variant="ghost"

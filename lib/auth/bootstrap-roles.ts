@@ -1,5 +1,5 @@
 import 'server-only';
-import { applyRoleBootstrap, type Db } from '@/lib/db';
+import { applyRoleBootstrap, type Db, withdrawUnlistedFileRoles } from '@/lib/db';
 import type { Policy } from '@/lib/policy';
 import { rolesByEmailOf } from '@/lib/policy/policy-roles';
 import type { RoleSubject } from './compute-roles';
@@ -33,8 +33,19 @@ export async function bootstrapRolesOf(db: Db, policy: Policy | undefined, user:
   if (roles !== undefined) await settle(db, email, roles);
 }
 
-/** At start-up: gives every listed email that already has a verified account its roles. */
+/**
+ * At start-up (and whenever the file is read again): gives every listed email that already
+ * has a verified account its roles, and takes the file's roles back from emails it no longer
+ * lists (without a policy file: every role a file gave). Roles admins granted stay.
+ */
 export async function bootstrapListedUsers(db: Db, policy: Policy | undefined): Promise<void> {
-  if (policy === undefined) return;
-  for (const [email, roles] of rolesByEmailOf(policy)) await settle(db, email, roles);
+  const rolesByEmail = policy === undefined ? new Map<string, string[]>() : rolesByEmailOf(policy);
+  const withdrawn = await withdrawUnlistedFileRoles(
+    db,
+    (email, role) => rolesByEmail.get(normalizeEmail(email))?.includes(role) ?? false,
+  );
+  if (withdrawn > 0)
+    console.info(`[toolgate] took back ${withdrawn} role(s) the policy file no longer gives`);
+  settledByDb.delete(db);
+  for (const [email, roles] of rolesByEmail) await settle(db, email, roles);
 }

@@ -26,6 +26,8 @@ export type RoleHolder = {
   emailVerified: boolean;
   /** Stored roles, sorted: what an admin can revoke. */
   roles: string[];
+  /** Those of `roles` the policy file gave: they go when the file stops listing the email. */
+  fileRoles: string[];
   /** Admin through `TOOLGATE_ADMIN_EMAILS` (and verified): not a stored role, so not revocable here. */
   adminByConfig: boolean;
 };
@@ -48,6 +50,7 @@ export async function listRoleHolders(options: {
       name: account.name,
       emailVerified: account.emailVerified,
       roles: account.storedRoles,
+      fileRoles: account.fileRoles,
       adminByConfig: account.emailVerified && adminEmails.has(normalizeEmail(account.email)),
     })),
     nextOffset: hasMore ? options.offset + options.limit : null,

@@ -520,6 +520,8 @@ export const migrations: readonly Migration[] = [
       await addColumnIfMissing(db, engine, 'approvals', 'escalate_at', epoch);
       await addColumnIfMissing(db, engine, 'approvals', 'escalation', 'TEXT');
       await addColumnIfMissing(db, engine, 'approval_steps', 'escalated_to', 'TEXT');
+      // `policy` for a role the policy file gave (withdrawn when the email leaves the file); null for an admin's.
+      await addColumnIfMissing(db, engine, 'user_role', 'source', 'TEXT');
       await run(db, [
         'CREATE UNIQUE INDEX IF NOT EXISTS webhook_delivery_dedupe ON webhook_delivery (dedupe_key)',
         'CREATE INDEX IF NOT EXISTS webhook_delivery_channel_due ON webhook_delivery (channel, status, next_attempt_at)',

@@ -23,6 +23,12 @@ export async function applyRoleBootstrap(db: Db, email: string, role: string): P
       .executeTakeFirst();
     if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 0) return 'settled';
     if (!(await grantRole(transaction, account.id, role))) return 'settled';
+    await transaction
+      .updateTable('user_role')
+      .set({ source: 'policy' })
+      .where('user_id', '=', account.id)
+      .where('role', '=', role)
+      .execute();
     await recordAccountEvent(transaction, {
       actorId: null,
       action: 'role-granted',
@@ -31,4 +37,47 @@ export async function applyRoleBootstrap(db: Db, email: string, role: string): P
     });
     return 'granted';
   });
+}
+
+/**
+ * Takes back the roles the policy file gave whose (email, role) `listed` no longer holds:
+ * the stored role and its bootstrap record go (so listing the email again gives it again),
+ * audited as a revoke by the file. Roles admins granted are never touched. Returns how many went.
+ */
+export async function withdrawUnlistedFileRoles(
+  db: Db,
+  listed: (email: string, role: string) => boolean,
+): Promise<number> {
+  const given = await db
+    .selectFrom('user_role')
+    .innerJoin('user', 'user.id', 'user_role.user_id')
+    .select(['user_role.user_id as userId', 'user_role.role as role', 'user.email as email'])
+    .where('user_role.source', '=', 'policy')
+    .execute();
+  let withdrawn = 0;
+  for (const { userId, role, email } of given) {
+    if (listed(email, role)) continue;
+    await writeTransaction(db, async (transaction) => {
+      const removed = await transaction
+        .deleteFrom('user_role')
+        .where('user_id', '=', userId)
+        .where('role', '=', role)
+        .where('source', '=', 'policy')
+        .executeTakeFirst();
+      if (Number(removed.numDeletedRows) === 0) return;
+      await transaction
+        .deleteFrom('role_bootstrap')
+        .where('user_id', '=', userId)
+        .where('role', '=', role)
+        .execute();
+      await recordAccountEvent(transaction, {
+        actorId: null,
+        action: 'role-revoked',
+        targetUserId: userId,
+        detail: { role, source: 'TOOLGATE_POLICY' },
+      });
+      withdrawn++;
+    });
+  }
+  return withdrawn;
 }

@@ -138,6 +138,8 @@ export type UserRoleTable = {
   user_id: string;
   role: string;
   granted_at: string;
+  /** `policy` when the policy file gave it (it follows the file); null when an admin or the CLI did. */
+  source: Generated<string | null>;
 };
 
 /**

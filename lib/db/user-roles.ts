@@ -59,6 +59,8 @@ export type AccountWithRoles = {
   emailVerified: boolean;
   /** Stored roles, sorted; they count only while the email is verified. */
   storedRoles: string[];
+  /** Those of them the policy file gave (they follow the file). */
+  fileRoles: string[];
 };
 
 /**
@@ -92,7 +94,7 @@ export async function listAccountsWithRoles(
       ? []
       : await db
           .selectFrom('user_role')
-          .select(['user_id', 'role'])
+          .select(['user_id', 'role', 'source'])
           .where(
             'user_id',
             'in',
@@ -101,8 +103,12 @@ export async function listAccountsWithRoles(
           .orderBy('role')
           .execute();
   const rolesByUser = new Map<string, string[]>();
-  for (const row of roleRows)
+  const fileRolesByUser = new Map<string, string[]>();
+  for (const row of roleRows) {
     rolesByUser.set(row.user_id, [...(rolesByUser.get(row.user_id) ?? []), row.role]);
+    if (row.source === 'policy')
+      fileRolesByUser.set(row.user_id, [...(fileRolesByUser.get(row.user_id) ?? []), row.role]);
+  }
   return {
     accounts: page.map((row) => ({
       id: row.id,
@@ -110,6 +116,7 @@ export async function listAccountsWithRoles(
       name: row.name,
       emailVerified: truthy(row.emailVerified),
       storedRoles: rolesByUser.get(row.id) ?? [],
+      fileRoles: fileRolesByUser.get(row.id) ?? [],
     })),
     hasMore: rows.length > limit,
   };

@@ -117,6 +117,7 @@ describe.each(databaseEngines)('roles from the policy file and /api/admin/roles 
           name: 'sup1',
           emailVerified: true,
           roles: ['supervisor'],
+          fileRoles: ['supervisor'],
           adminByConfig: false,
         },
         {
@@ -125,6 +126,7 @@ describe.each(databaseEngines)('roles from the policy file and /api/admin/roles 
           name: 'sup2',
           emailVerified: false,
           roles: [],
+          fileRoles: [],
           adminByConfig: false,
         },
       ],

@@ -103,6 +103,7 @@ export default async function RoleAdminPage({
                 userId={holder.id}
                 email={holder.email}
                 roles={holder.roles}
+                fileRoles={holder.fileRoles}
                 adminByConfig={holder.adminByConfig}
               />
             </td>
