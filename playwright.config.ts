@@ -99,6 +99,8 @@ const serverEnv = {
 // The accounts spec listens here for the main server's verification mail; the env carries it to the workers.
 process.env.E2E_SMTP_PORT = String(mainPort + 3);
 const e2eSmtpPort = process.env.E2E_SMTP_PORT;
+// The approvers spec listens here for the policy server's mail to approvers.
+process.env.E2E_APPROVERS_SMTP_PORT = String(mainPort + 4);
 
 export default defineConfig({
   testDir: './e2e',
@@ -219,8 +221,10 @@ export default defineConfig({
         DATABASE_PATH: process.env.E2E_APPROVERS_DATABASE_PATH,
         MCP_CONFIG: mcpConfigPath,
         TOOLGATE_POLICY: policyPath,
-        // No mail here: the approvers spec verifies accounts with the operators' CLI.
+        // The approvers spec verifies accounts with the operators' CLI; mail here is to approvers.
         TOOLGATE_ALLOW_UNVERIFIED_SIGNUP: '1',
+        SMTP_URL: `smtp://127.0.0.1:${process.env.E2E_APPROVERS_SMTP_PORT}`,
+        BETTER_AUTH_URL: `http://127.0.0.1:${mcpPort}`,
       },
       timeout: 60_000,
       reuseExistingServer: false,

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { mailHeader, mailText, type SmtpCapture, startSmtpCapture } from '../tests/support/smtp-capture';
 import { expect, test } from './fixtures';
 import { ChatPage } from './pages/chat';
 
@@ -8,6 +9,15 @@ import { ChatPage } from './pages/chat';
  * "两位主管" waits for two of them. Only a signed-in user with a verified email may ask a
  * supervisor; a guest is told to sign in.
  */
+
+// The policy server mails approvers here (playwright.config.ts sets the port); sign-ups mail it too.
+let smtp: SmtpCapture;
+test.beforeAll(async () => {
+  smtp = await startSmtpCapture({ port: Number(process.env.E2E_APPROVERS_SMTP_PORT) });
+});
+test.afterAll(async () => {
+  await smtp?.stop();
+});
 
 /** The operators' CLI against the approvers server's database (`npm run users -- …`). */
 function users(...args: string[]): void {
@@ -312,3 +322,60 @@ async function seriousAxeViolations(page: import('@playwright/test').Page) {
       nodes: violation.nodes.map((node) => node.target.join(' ')),
     }));
 }
+
+test('a supervisor is mailed when a request waits for them, follows the link, signs in and allows; the requester’s page follows', async ({
+  chatPage,
+  browser,
+  baseURL,
+}) => {
+  // The supervisor exists before the request: the mail goes to the role's verified holders.
+  const email = `mailed-${Date.now()}@example.com`;
+  const password = 'a long unusual passphrase for tests';
+  const supervisorContext = await browser.newContext({ baseURL, locale: 'zh-CN' });
+  const supervisor = new ChatPage(await supervisorContext.newPage());
+  const signUp = await supervisor.page.request.post('/api/auth/sign-up/email', {
+    data: { email, password, name: '邮件主管' },
+    headers: { origin: baseURL ?? '' },
+  });
+  expect(signUp.ok()).toBe(true);
+  users('verify', email);
+  users('grant', email, 'supervisor');
+
+  await chatPage.goto('/');
+  await signInVerified(chatPage.page, baseURL, '申请人');
+  await chatPage.send('帮我创建一个工单：需要主管');
+  const card = chatPage.toolCards('createTicket').last();
+  await expect(card.getByTestId('approval-waiting-for')).toHaveText('等待主管批准 · 0 / 1');
+  const approvalId = (await card.getAttribute('data-approval-id')) ?? '';
+  expect(approvalId).not.toBe('');
+
+  // The mail: the call, who asked, the wait as people read it, and the link to the approval.
+  const mailsOfApproval = () =>
+    smtp.mails.filter(
+      (mail) => mail.to.includes(email) && mailHeader(mail, 'X-Toolgate-Approval') === approvalId,
+    );
+  await expect.poll(() => mailsOfApproval().length, { timeout: 15_000 }).toBe(1);
+  const text = mailText(mailsOfApproval()[0]);
+  expect(text).toContain('需要主管');
+  expect(text).toContain('申请人');
+  expect(text).toMatch(/Answer within: (\d+ s|1 min)/);
+  const link = /https?:\/\/\S+\/approvals\/\S+/.exec(text)?.[0] ?? '';
+  expect(new URL(link).pathname).toBe(`/approvals/${approvalId}`);
+
+  // The link alone grants nothing: opened before signing in, it asks for a sign-in.
+  await supervisor.page.goto(link);
+  await expect(supervisor.page.getByTestId('approval-sign-in')).toBeVisible();
+  const signIn = await supervisor.page.request.post('/api/auth/sign-in/email', {
+    data: { email, password },
+    headers: { origin: baseURL ?? '' },
+  });
+  expect(signIn.ok()).toBe(true);
+  await supervisor.page.goto(link);
+  const approverCard = supervisor.toolCards('createTicket');
+  await supervisor.allowButton(approverCard).click();
+  await expect(approverCard.getByText('已允许', { exact: true })).toBeVisible();
+
+  // The requester's page learns of it without a reload.
+  await expect(card.getByText('已允许', { exact: true })).toBeVisible({ timeout: 15_000 });
+  await supervisorContext.close();
+});
