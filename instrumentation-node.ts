@@ -3,6 +3,7 @@ import { bootstrapListedUsers } from './lib/auth/bootstrap-roles';
 import { ConfigError, getConfig } from './lib/config';
 import { getDb } from './lib/db';
 import { startMcpServers } from './lib/mcp/start-mcp-servers';
+import { policyNamesOf, watchPolicyFile } from './lib/policy/policy-store';
 import { captureServerScope } from './lib/server/outside-request';
 import { refuseUnservableRequests } from './lib/server/refuse-unservable-requests';
 import { stampClientAddresses } from './lib/server/stamp-client-address';
@@ -54,6 +55,20 @@ export async function startServer(): Promise<void> {
   // Approvals left pending before this start expire on time, not only when their chat is read.
   await watchPendingDeadlines();
   await bootstrapPolicyRoles();
+  watchPolicyEdits();
+}
+
+/** An edited policy file is picked up without a restart; its roles follow it. */
+function watchPolicyEdits(): void {
+  const config = getConfig();
+  const path = process.env.TOOLGATE_POLICY;
+  if (config.TOOLGATE_POLICY === undefined || path === undefined) return;
+  watchPolicyFile({
+    path,
+    names: policyNamesOf(config.MCP_CONFIG),
+    initial: config.TOOLGATE_POLICY,
+    onChange: async ({ policy }) => bootstrapListedUsers(await getDb(), policy),
+  });
 }
 
 /**

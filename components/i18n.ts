@@ -244,6 +244,9 @@ const en = {
     adminByConfig: 'admin (TOOLGATE_ADMIN_EMAILS)',
     /** Marks a role the policy file gave: it goes when the file stops listing the email. */
     fromFile: 'from the policy file',
+    /** The policy in force: its version's first hex digits, and when an edit of it was picked up. */
+    policyVersion: (version: string, loadedAt?: string) =>
+      `Policy version ${version}${loadedAt === undefined ? ' (since start-up)' : `, loaded ${loadedAt}`}`,
     none: 'none',
     empty: 'No accounts match.',
     previous: 'Previous',
@@ -516,6 +519,8 @@ const zh: Dictionary = {
     revoke: (role: string, email: string) => `撤销 ${email} 的 ${role} 角色`,
     adminByConfig: 'admin（TOOLGATE_ADMIN_EMAILS）',
     fromFile: '来自策略文件',
+    policyVersion: (version: string, loadedAt?: string) =>
+      `策略版本 ${version}${loadedAt === undefined ? '（启动时载入）' : `，载入于 ${loadedAt}`}`,
     none: '无',
     empty: '没有匹配的账户。',
     previous: '上一页',

@@ -519,6 +519,7 @@ export const migrations: readonly Migration[] = [
       await addColumnIfMissing(db, engine, 'approvals', 'remind_at', epoch);
       await addColumnIfMissing(db, engine, 'approvals', 'escalate_at', epoch);
       await addColumnIfMissing(db, engine, 'approvals', 'escalation', 'TEXT');
+      await addColumnIfMissing(db, engine, 'approvals', 'policy_version', 'TEXT');
       await addColumnIfMissing(db, engine, 'approval_steps', 'escalated_to', 'TEXT');
       // `policy` for a role the policy file gave (withdrawn when the email leaves the file); null for an admin's.
       await addColumnIfMissing(db, engine, 'user_role', 'source', 'TEXT');

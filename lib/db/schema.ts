@@ -207,6 +207,8 @@ export type ApprovalTable = {
   escalate_at: Generated<number | null>;
   /** JSON `{ to, timeoutMs }`: the role open role steps go to, and the wait that then restarts. */
   escalation: Generated<string | null>;
+  /** The version of the policy the call was asked under (hex SHA-256); null without a policy. */
+  policy_version: Generated<string | null>;
   created_at: string;
   updated_at: string;
 };

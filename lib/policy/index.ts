@@ -1,6 +1,7 @@
 import 'server-only';
 import { getConfig } from '@/lib/config';
 import type { Policy, PolicyEscalation } from './policy-file';
+import { policyVersionOf, reloadedPolicy } from './policy-store';
 import { type CallFacts, describeRule, type PolicyVerdict, toolsNamedBy, verdictOf } from './policy-verdict';
 
 export type {
@@ -13,9 +14,20 @@ export type {
 } from './policy-file';
 export type { CallFacts, PolicyStep, PolicyVerdict } from './policy-verdict';
 
-/** The loaded policy (undefined without `TOOLGATE_POLICY`); validated when the configuration is parsed. */
+/**
+ * The policy in force (undefined without `TOOLGATE_POLICY`): the file as validated at start-up,
+ * or the latest valid edit of it this process picked up (`watchPolicyFile`).
+ */
 export function getPolicy(): Policy | undefined {
-  return getConfig().TOOLGATE_POLICY;
+  return reloadedPolicy()?.policy ?? getConfig().TOOLGATE_POLICY;
+}
+
+/** The version of the policy in force (hex SHA-256 of its canonical JSON) and when it was loaded; undefined without one. */
+export function policyInForce(): { version: string; loadedAt?: string } | undefined {
+  const reloaded = reloadedPolicy();
+  if (reloaded !== undefined) return { version: reloaded.version, loadedAt: reloaded.loadedAt };
+  const policy = getConfig().TOOLGATE_POLICY;
+  return policy === undefined ? undefined : { version: policyVersionOf(policy) };
 }
 
 /**

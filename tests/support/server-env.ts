@@ -19,6 +19,7 @@ const singletonKeys = [
   '__toolgateUserTurnLimiter',
   '__toolgateApprovalEvents',
   '__toolgateApprovalDeadlines',
+  '__toolgatePolicyStore',
 ];
 
 /**

@@ -9,6 +9,7 @@ import { Button, buttonVariants } from '@/components/ui/button';
 import { RecordTable } from '@/components/ui/record-table';
 import { requirePageUser } from '@/lib/auth/require-page-user';
 import { listRoleHolders } from '@/lib/auth/role-admin';
+import { policyInForce } from '@/lib/policy';
 
 export const dynamic = 'force-dynamic';
 
@@ -32,6 +33,7 @@ export default async function RoleAdminPage({
     offset: query.offset,
     limit: query.limit,
   });
+  const policy = policyInForce();
   const pageLink = (offset: number) => {
     const params = new URLSearchParams({ offset: String(offset) });
     if (query.q !== undefined) params.set('q', query.q);
@@ -44,6 +46,11 @@ export default async function RoleAdminPage({
         <div>
           <h1 className="text-lg font-semibold">{text.title}</h1>
           <p className="max-w-3xl text-sm text-muted-foreground">{text.intro}</p>
+          {policy !== undefined && (
+            <p className="text-xs text-muted-foreground" data-testid="policy-version">
+              {text.policyVersion(policy.version.slice(0, 12), policy.loadedAt)}
+            </p>
+          )}
         </div>
         <Link href="/" className={buttonVariants({ variant: 'outline', size: 'sm' })}>
           {text.back}
