@@ -6,11 +6,12 @@ const day = 24 * hour;
 
 /**
  * A wait as people read it: "3 h 59 min" / "3 小时 59 分", seconds only in the last minute
- * ("45 s" / "45 秒"). Rounded down, so a deadline never reads later than it is.
+ * ("60 s" … "1 s" / "45 秒"). Rounded down, so a deadline never reads later than it is.
  */
 export function readableWait(ms: number, language: Language): string {
   const left = Math.max(0, ms);
-  if (left < minute) {
+  // A countdown's last minute starts at 60 s (it rounds up): "60 s", not "1 min".
+  if (left <= minute) {
     const seconds = Math.floor(left / 1000);
     return language === 'zh' ? `${seconds} 秒` : `${seconds} s`;
   }

@@ -10,7 +10,8 @@ describe('readableWait', () => {
   });
 
   it('shows seconds only in the last minute', () => {
-    expect(readableWait(60_000, 'en')).toBe('1 min');
+    expect(readableWait(60_001, 'en')).toBe('1 min');
+    expect(readableWait(60_000, 'en')).toBe('60 s');
     expect(readableWait(59_999, 'en')).toBe('59 s');
     expect(readableWait(45_000, 'zh')).toBe('45 秒');
     expect(readableWait(-5, 'en')).toBe('0 s');
