@@ -12,7 +12,15 @@ import { readUIChunks, userMessage } from '../support/ui-stream';
 
 const policy = {
   roles: {},
-  rules: [{ tool: 'createTicket', approvers: [{ role: 'supervisor' }], timeoutMs: 14_400_000 }],
+  rules: [
+    {
+      tool: 'createTicket',
+      approvers: [{ role: 'supervisor' }],
+      timeoutMs: 14_400_000,
+      // Escalation configured (due long after the run): a waiting approval still costs no timer.
+      escalate: { afterMs: 7_200_000, to: { role: 'manager' } },
+    },
+  ],
 };
 
 /**
