@@ -3,7 +3,14 @@ import { getConfig } from '@/lib/config';
 import type { Policy } from './policy-file';
 import { type CallFacts, type PolicyVerdict, toolsNamedBy, verdictOf } from './policy-verdict';
 
-export type { Policy, PolicyApprover, PolicyCondition, PolicyRule, PolicyScalar } from './policy-file';
+export type {
+  Policy,
+  PolicyApprover,
+  PolicyCondition,
+  PolicyLimit,
+  PolicyRule,
+  PolicyScalar,
+} from './policy-file';
 export type { CallFacts, PolicyStep, PolicyVerdict } from './policy-verdict';
 
 /** The loaded policy (undefined without `TOOLGATE_POLICY`); validated when the configuration is parsed. */
