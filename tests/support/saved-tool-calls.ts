@@ -29,7 +29,12 @@ export function savedRefundMessage(id: string, amount: number, shape: SavedCallS
     id,
     role: 'assistant',
     parts: [
-      { type: 'tool-issueRefund', toolCallId: `call-${id}`, input, ...part } as UIMessage['parts'][number],
+      {
+        type: 'tool-issueRefund',
+        toolCallId: `call-${id}`,
+        input,
+        ...part,
+      } as unknown as UIMessage['parts'][number],
     ],
   };
 }
