@@ -16,6 +16,7 @@ import {
   settleApprovalPart,
   takeParkedDecision,
 } from '@/lib/approvals';
+import { policyAsk } from '@/lib/approvals/approval-policy';
 import { getConfig } from '@/lib/config';
 import { type Db, getChatMessages, upsertMessage } from '@/lib/db';
 import { reportError } from '@/lib/errors/report-error';
@@ -103,6 +104,17 @@ async function carryOut(db: Db, row: ApprovalRecord, approved: boolean): Promise
         }),
         emit: () => undefined,
         timeoutMs: 1,
+        // A rule's quota is counted when the call runs, here as in a live turn.
+        askFor: async (toolName, input, facts) => {
+          const ask = await policyAsk(table.defaultConfirmTools, {
+            db,
+            requesterId: ownerId,
+            chatId: row.chatId,
+          })(toolName, input, facts);
+          return ask.kind === 'deny'
+            ? ask
+            : { kind: 'confirm', ...(ask.quota !== undefined && { quota: ask.quota }) };
+        },
       },
       store: getIdempotencyStore(),
       effects: getEffectRecorder(),

@@ -173,7 +173,7 @@ export async function runChatTurn(start: ChatTurnStart): Promise<ReadableStream<
             afterExecute: ({ approvalId, ok }) => recordExecution(db, approvalId, ok),
             approvedByRule: (toolName) => hasApprovalRule(db, { chatId, ownerId, toolName }),
             pendingLimiter: createPendingApprovalLimiter(db, config.TOOLGATE_MAX_PENDING_APPROVALS),
-            askFor: policyAsk(table.defaultConfirmTools, { db, requesterId: ownerId }),
+            askFor: policyAsk(table.defaultConfirmTools, { db, requesterId: ownerId, chatId }),
           }
         : undefined,
     store: getIdempotencyStore(),

@@ -19,6 +19,8 @@ export type AuditDetail = {
   policy?: true;
   /** …because its rule needs a role's approval and the requester was a guest or unverified. */
   signInRequired?: true;
+  /** …because the rule's quota was used up; a call fits again after `retryAfterMs`. */
+  quota?: { retryAfterMs: number };
   /**
    * An untrusted output supplied some of the call's values (or was read earlier in its turn):
    * the input paths, their sources and the turn's untrusted reads — tool names and call ids, never values.

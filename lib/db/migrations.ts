@@ -506,6 +506,20 @@ export const migrations: readonly Migration[] = [
     name: 'approval provenance',
     up: (db, engine) => addColumnIfMissing(db, engine, 'approvals', 'provenance', 'TEXT'),
   },
+  {
+    // Executed calls counted against a policy rule's quota when there is no Redis: one row a
+    // call, read per key and window (lib/policy/policy-quota.ts). Re-runnable.
+    name: 'policy quota calls',
+    up: (db) =>
+      run(db, [
+        `CREATE TABLE IF NOT EXISTS policy_quota_calls (
+          id TEXT PRIMARY KEY,
+          quota_key TEXT NOT NULL,
+          called_at BIGINT NOT NULL
+        )`,
+        'CREATE INDEX IF NOT EXISTS policy_quota_calls_key ON policy_quota_calls (quota_key, called_at)',
+      ]),
+  },
 ];
 
 const outcomesWithUndone = [...outcomesWithApprovedByRule, 'undone'];

@@ -300,6 +300,15 @@ export type SchemaMigrationTable = {
   applied_at: string;
 };
 
+/** One executed call counted against a policy rule's quota (lib/policy/policy-quota.ts). */
+export type PolicyQuotaCallTable = {
+  id: string;
+  /** The rule, its limit and whom it counts (a user, a chat, or all). */
+  quota_key: string;
+  /** Epoch milliseconds of the call. */
+  called_at: number;
+};
+
 /** Every table the product owns, as Kysely types them. */
 export type DatabaseSchema = {
   tickets: TicketTable;
@@ -323,4 +332,5 @@ export type DatabaseSchema = {
   account_audit: AccountAuditTable;
   role_bootstrap: RoleBootstrapTable;
   guest_link: GuestLinkTable;
+  policy_quota_calls: PolicyQuotaCallTable;
 };

@@ -11,6 +11,14 @@ export type {
   PolicyRule,
   PolicyScalar,
 } from './policy-file';
+export {
+  createDatabaseQuotaCounter,
+  createRedisQuotaCounter,
+  getQuotaCounter,
+  type QuotaAnswer,
+  type QuotaCounter,
+  quotaKey,
+} from './policy-quota';
 export type { CallFacts, PolicyStep, PolicyVerdict } from './policy-verdict';
 
 /** The loaded policy (undefined without `TOOLGATE_POLICY`); validated when the configuration is parsed. */

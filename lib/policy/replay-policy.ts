@@ -23,7 +23,7 @@ export type SavedWriteCall = {
 
 /** The calls one rule (or no rule) of the candidate would have judged. */
 export type ReplayRuleRow = {
-  /** The rule's label (`rules[2]: issueRefund amount > 50`), or `no rule` for calls no rule matched. */
+  /** The rule's label (`rules[2]: <tool> amount > 50`), or `no rule` for calls no rule matched. */
   rule: string;
   calls: number;
   /** Where the candidate would send them (a quota's refusals are counted under `denied`). */

@@ -98,6 +98,7 @@ export function wrapToolsWithAudit<TOOLS extends ToolSet>(
         ...(decision?.waitMs !== undefined && { waitMs: decision.waitMs }),
         ...(decision?.policy && { policy: true }),
         ...(decision?.signInRequired && { signInRequired: true }),
+        ...(decision?.quota !== undefined && { quota: decision.quota }),
         ...(traced !== undefined && isTainted(traced) && { provenance: taintedPart(traced) }),
       };
       safeRecord(record, () => {
@@ -153,7 +154,9 @@ function taintedPart(traced: CallProvenance): NonNullable<AuditDetail['provenanc
 function outcomeOf(output: unknown): AuditOutcome {
   // A policy's refusal is a denial; the row's detail says it was the policy's (and why).
   if (isToolDenial(output))
-    return output.reason === 'policy' || output.reason === 'sign_in_required' ? 'denied' : output.reason;
+    return output.reason === 'policy' || output.reason === 'sign_in_required' || output.reason === 'quota'
+      ? 'denied'
+      : output.reason;
   if (isToolRateLimited(output)) return 'rate_limited';
   return 'executed';
 }
