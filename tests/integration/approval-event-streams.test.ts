@@ -63,6 +63,8 @@ const median = (values: number[]) =>
 describe('approval event streams', () => {
   let admin: { cookie: string; id: string };
   let supervisor: { cookie: string; id: string };
+  // Only a signed-in, verified user may ask a supervisor.
+  let requester: { cookie: string; id: string };
 
   beforeAll(async () => {
     await configureServer({
@@ -72,6 +74,7 @@ describe('approval event streams', () => {
     });
     admin = await signUpWithRole('streams-admin@example.com');
     supervisor = await signUpWithRole('streams-sup@example.com', 'supervisor');
+    requester = await signUpWithRole('streams-requester@example.com');
   });
 
   it('answers an inbox stream for a guest or a user without a role as an unknown resource; own calls stay open to all', async () => {
@@ -172,7 +175,11 @@ describe('approval event streams', () => {
 
   it('ends an approver’s open streams when an admin revokes their role: no further approval ids', async () => {
     const approver = await signUpWithRole('streams-revoked@example.com', 'supervisor');
-    const { approvalId: seen } = await ask('streams-revoke-1', 'create a ticket: small refund');
+    const { approvalId: seen } = await ask(
+      'streams-revoke-1',
+      'create a ticket: small refund',
+      requester.cookie,
+    );
     const inbox = await follow('inbox=1', approver.cookie);
     const page = await follow(`approvalId=${seen}`, approver.cookie);
     expect([inbox.response.status, page.response.status]).toEqual([200, 200]);
@@ -187,7 +194,11 @@ describe('approval event streams', () => {
       ),
     );
     expect(revoked.status).toBe(200);
-    const { approvalId: later } = await ask('streams-revoke-2', 'create a ticket: small refund');
+    const { approvalId: later } = await ask(
+      'streams-revoke-2',
+      'create a ticket: small refund',
+      requester.cookie,
+    );
     const carried = [await inbox.events?.end(), await page.events?.end()].join('');
     expect(carried).not.toContain(later);
     // Reconnecting, the browser finds no inbox any more.
@@ -201,7 +212,7 @@ describe('approval event streams', () => {
     await inbox.events?.until(': listening');
     const answer = await callAuth('/admin/ban-user', { userId: banned.id }, { cookie: admin.cookie });
     expect(answer.status).toBe(200);
-    const { approvalId } = await ask('streams-ban', 'create a ticket: small refund');
+    const { approvalId } = await ask('streams-ban', 'create a ticket: small refund', requester.cookie);
     expect(await inbox.events?.end()).not.toContain(approvalId);
   });
 
@@ -214,7 +225,7 @@ describe('approval event streams', () => {
     await staying.events?.until(': listening');
 
     expect((await callAuth('/sign-out', {}, { cookie: leaver.cookie })).status).toBe(200);
-    const { approvalId } = await ask('streams-sign-out', 'create a ticket: small refund');
+    const { approvalId } = await ask('streams-sign-out', 'create a ticket: small refund', requester.cookie);
     await staying.events?.until(`"approvalId":"${approvalId}"`);
     expect(await leaving.events?.end()).not.toContain(approvalId);
     await staying.close();

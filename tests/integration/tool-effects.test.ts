@@ -112,12 +112,14 @@ describe.each(databaseEngines)('write effects and their records on %s', (engine)
 
   it('lets one of two concurrent commits of one key write; the other replays it', async () => {
     const key = downstreamIdempotencyKey('chat-1', 'createTicket', { title: 'race' });
+    // Every call a turn makes names its user; the one-winner guarantee is per user and key.
     const effectCall = {
       idempotencyKey: key,
       scope: 'chat-1',
       toolName: 'createTicket',
       toolCallId: 'c1',
       input: {},
+      userId: 'user-a',
     };
     const effect = async (transaction: Db) => {
       const row = await transaction
