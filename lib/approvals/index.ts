@@ -88,4 +88,15 @@ export {
   settleToolParts,
   unknownOutcomeText,
 } from './settle-approvals';
+export {
+  approvedByRuleOrGrant,
+  createStandingGrant,
+  type GrantRequest,
+  grantRefusalOf,
+  grantRequestSchema,
+  listStandingGrants,
+  maxGrantsPerUser,
+  revokeGrant,
+  type StandingGrantView,
+} from './standing-grants';
 export { createTurnParking, followed, type TurnParking, type TurnParkingOptions } from './turn-parking';

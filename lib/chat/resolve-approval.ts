@@ -4,12 +4,18 @@ import {
   type ApprovalRecord,
   approvalTiming,
   awaitTakeOver,
+  createStandingGrant,
   type Decider,
   decideApproval as decideApprovalStep,
   extendApproval,
+  type GrantRequest,
   getApproval,
   getApprovalSteps,
+  grantRefusalOf,
+  grantRequestSchema,
   isStaleDigest,
+  listStandingGrants,
+  maxGrantsPerUser,
   mayDecide,
   settleChatApprovals,
 } from '@/lib/approvals';
@@ -88,13 +94,29 @@ function withOptionalChatId<FIELDS extends { chatId?: string; sessionId?: string
  * the person saw (for an edit: the input they started from). There is no tool name: an edit
  * cannot turn one tool into another.
  */
+/** `remember`: "chat" (allow the tool for the rest of the chat), or a standing grant `{ scope, ttlMs, when? }`. */
+const rememberSchema = z.unknown().transform((value, context): 'chat' | GrantRequest => {
+  if (value === 'chat') return 'chat';
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    context.addIssue({
+      code: 'custom',
+      message: 'remember is "chat" or { "scope": "chat"|"me", "ttlMs": N, "when"?: {…} }',
+    });
+    return z.NEVER;
+  }
+  const parsed = grantRequestSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues) context.addIssue({ ...issue, code: 'custom' } as never);
+  return z.NEVER;
+});
+
 export const approvalDecisionSchema = z
   .strictObject({
     approvalId: z.string().min(1).max(128),
     ...chatIdFields,
     approved: z.boolean(),
     input: z.record(z.string(), z.unknown()).optional(),
-    remember: z.literal('chat').optional(),
+    remember: rememberSchema.optional(),
     reason: z.string().trim().max(maxDenialReasonLength).optional(),
     inputDigest: z
       .string()
@@ -210,6 +232,33 @@ export async function decideApproval(input: unknown, who?: DeciderInput): Promis
     );
   }
 
+  // A standing grant is judged before anything is decided: a refusal (400) changes nothing.
+  let grantSource: Parameters<typeof createStandingGrant>[2] | undefined;
+  if (approved && typeof remember === 'object') {
+    const row = await getApproval(db, approvalId);
+    if (row === undefined || (chatId !== undefined && row.chatId !== chatId)) return notFound;
+    if (!(await mayDecide(db, row, { approved, decider }))) return notFound;
+    const steps = await getApprovalSteps(db, approvalId);
+    const source = {
+      approvalId,
+      chatId: row.chatId,
+      ownerId: row.ownerId,
+      toolName: row.toolName,
+      requesterOnly: steps.every((step) => step.kind === 'requester'),
+      ...(row.provenance !== undefined && { provenance: row.provenance }),
+    };
+    const input = editedInput ?? row.editedInput ?? row.input;
+    const refusal = grantRefusalOf(remember, source, { deciderId: decider.userId, input });
+    if (refusal !== undefined) return { status: 400, body: { error: refusal } };
+    if (row.ownerId === null) return notFound;
+    if ((await listStandingGrants(db, row.ownerId)).length >= maxGrantsPerUser)
+      return {
+        status: 400,
+        body: { error: `remember: you hold ${maxGrantsPerUser} standing grants; revoke one first` },
+      };
+    grantSource = { ...source, ownerId: row.ownerId };
+  }
+
   const now = Date.now();
   const outcome = await decideApprovalStep(
     db,
@@ -235,6 +284,8 @@ export async function decideApproval(input: unknown, who?: DeciderInput): Promis
   const { row } = outcome;
   if (outcome.status === 'waiting') return { status: 200, body: { status: 'waiting' } };
 
+  if (grantSource !== undefined && typeof remember === 'object')
+    await createStandingGrant(db, remember, grantSource);
   // Stored before the call wakes, so a call of the same tool right after already finds it.
   // It stands in only for a requester step, so only a call that asked nobody else records it.
   if (approved && remember === 'chat' && row.ownerId !== null && row.ownerId === decider.userId) {

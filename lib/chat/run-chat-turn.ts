@@ -16,8 +16,9 @@ import {
   settleToolParts,
 } from '@/lib/approvals';
 import { policyAsk } from '@/lib/approvals/approval-policy';
+import { approvedByRuleOrGrant } from '@/lib/approvals/standing-grants';
 import type { AppConfig } from '@/lib/config';
-import { clearChatStream, type Db, hasApprovalRule, setChatStream, upsertMessage } from '@/lib/db';
+import { clearChatStream, type Db, setChatStream, upsertMessage } from '@/lib/db';
 import { publicErrorText } from '@/lib/errors/public-error';
 import { reportError } from '@/lib/errors/report-error';
 import { trustOfTool } from '@/lib/mcp/merge-mcp-tools';
@@ -171,7 +172,7 @@ export async function runChatTurn(start: ChatTurnStart): Promise<ReadableStream<
             emit: sideChannel.emitApprovalRequest,
             timeoutMs,
             afterExecute: ({ approvalId, ok }) => recordExecution(db, approvalId, ok),
-            approvedByRule: (toolName) => hasApprovalRule(db, { chatId, ownerId, toolName }),
+            approvedByRule: approvedByRuleOrGrant(db, { chatId, ownerId }),
             pendingLimiter: createPendingApprovalLimiter(db, config.TOOLGATE_MAX_PENDING_APPROVALS),
             askFor: policyAsk(table.defaultConfirmTools, { db, requesterId: ownerId, chatId }),
           }

@@ -21,6 +21,8 @@ export type AuditDetail = {
   signInRequired?: true;
   /** …because the rule's quota was used up; a call fits again after `retryAfterMs`. */
   quota?: { retryAfterMs: number };
+  /** Ran without a card, covered by this standing grant (its id). */
+  grant?: string;
   /**
    * An untrusted output supplied some of the call's values (or was read earlier in its turn):
    * the input paths, their sources and the turn's untrusted reads — tool names and call ids, never values.

@@ -520,6 +520,25 @@ export const migrations: readonly Migration[] = [
         'CREATE INDEX IF NOT EXISTS policy_quota_calls_key ON policy_quota_calls (quota_key, called_at)',
       ]),
   },
+  {
+    // Standing grants a person made from a card: narrow, expiring, revocable (lib/db/standing-grants.ts).
+    name: 'standing grants',
+    up: (db) =>
+      run(db, [
+        `CREATE TABLE IF NOT EXISTS standing_grants (
+          id TEXT PRIMARY KEY,
+          owner_id TEXT NOT NULL,
+          tool_name TEXT NOT NULL,
+          chat_id TEXT,
+          conditions TEXT,
+          approval_id TEXT NOT NULL,
+          created_at TEXT NOT NULL,
+          expires_at BIGINT NOT NULL,
+          revoked_at BIGINT
+        )`,
+        'CREATE INDEX IF NOT EXISTS standing_grants_owner ON standing_grants (owner_id, tool_name, expires_at)',
+      ]),
+  },
 ];
 
 const outcomesWithUndone = [...outcomesWithApprovedByRule, 'undone'];

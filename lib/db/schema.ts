@@ -309,6 +309,24 @@ export type PolicyQuotaCallTable = {
   called_at: number;
 };
 
+/** A standing grant: later calls of one tool by one user run without a card while they match (lib/approvals/standing-grants.ts). */
+export type StandingGrantTable = {
+  id: string;
+  owner_id: string;
+  tool_name: string;
+  /** The chat it covers; null covers every chat of the owner. */
+  chat_id: string | null;
+  /** JSON of the input conditions a call must satisfy (policy `when` syntax); null matches every call. */
+  conditions: string | null;
+  /** The approval it was created from. */
+  approval_id: string;
+  created_at: string;
+  /** Epoch milliseconds: from then on it covers nothing. */
+  expires_at: number;
+  /** Epoch milliseconds of the revocation; null while it stands. */
+  revoked_at: number | null;
+};
+
 /** Every table the product owns, as Kysely types them. */
 export type DatabaseSchema = {
   tickets: TicketTable;
@@ -333,4 +351,5 @@ export type DatabaseSchema = {
   role_bootstrap: RoleBootstrapTable;
   guest_link: GuestLinkTable;
   policy_quota_calls: PolicyQuotaCallTable;
+  standing_grants: StandingGrantTable;
 };

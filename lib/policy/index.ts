@@ -11,6 +11,7 @@ export type {
   PolicyRule,
   PolicyScalar,
 } from './policy-file';
+export { maxPolicyTimeoutMs, whenSchema } from './policy-file';
 export {
   createDatabaseQuotaCounter,
   createRedisQuotaCounter,
@@ -20,6 +21,7 @@ export {
   quotaKey,
 } from './policy-quota';
 export type { CallFacts, PolicyStep, PolicyVerdict } from './policy-verdict';
+export { conditionsHold } from './policy-verdict';
 
 /** The loaded policy (undefined without `TOOLGATE_POLICY`); validated when the configuration is parsed. */
 export function getPolicy(): Policy | undefined {

@@ -145,6 +145,15 @@ function liftTainted(value: unknown): unknown {
   return { ...rule, ...(Object.keys(fields).length > 0 && { when: fields }), tainted: $tainted };
 }
 
+/** Input field → condition, as a rule's (and a standing grant's) `when` holds them. */
+export const whenSchema = z
+  .record(fieldName, conditionSchema, { error: 'expected an object of input fields' })
+  .refine((when) => Object.keys(when).length > 0, 'when is empty: leave it out to match every call')
+  .refine(
+    (when) => Object.keys(when).length <= maxWhenFields,
+    `when compares at most ${maxWhenFields} fields`,
+  );
+
 /** The most calls a quota may allow in one window. */
 export const maxLimitCalls = 1_000_000;
 /** The longest quota window: thirty days. */
@@ -173,14 +182,7 @@ const ruleSchema = z.preprocess(
     .strictObject(
       {
         tool: z.string({ error: 'expected a tool name' }).min(1, 'expected a tool name'),
-        when: z
-          .record(fieldName, conditionSchema, { error: 'expected an object of input fields' })
-          .refine((when) => Object.keys(when).length > 0, 'when is empty: leave it out to match every call')
-          .refine(
-            (when) => Object.keys(when).length <= maxWhenFields,
-            `when compares at most ${maxWhenFields} fields`,
-          )
-          .optional(),
+        when: whenSchema.optional(),
         tainted: z.boolean({ error: 'when.$tainted is true or false' }).optional(),
         effect: z
           .literal('deny', { error: 'effect is "deny" (give approvers instead to ask people)' })

@@ -76,6 +76,11 @@ function judge(when: PolicyRule['when'], input: unknown): { judgement: Judgement
   return unknownField === undefined ? { judgement: true } : { judgement: 'unknown', field: unknownField };
 }
 
+/** Whether every condition of `when` holds for `input`; one it cannot judge does not. */
+export function conditionsHold(when: PolicyRule['when'], input: unknown): boolean {
+  return judge(when, input).judgement === true;
+}
+
 function describeRule(rule: PolicyRule, index: number): string {
   const conditions = Object.entries(rule.when ?? {}).flatMap(([field, condition]) =>
     Object.entries(condition).map(

@@ -118,8 +118,10 @@ export type ApprovalDecisionEvent = DecisionRecord & {
   signInRequired?: true;
   /** Refused without a card: past the rule's quota; a call fits again after this many milliseconds. */
   quota?: { retryAfterMs: number };
-  /** Ran without a card: the tool is allowed for this chat. */
+  /** Ran without a card: the tool is allowed for this chat, or a standing grant covers the call. */
   byRule?: true;
+  /** …the id of the standing grant that covered it. */
+  grant?: string;
   /** Ran with the input the person edited. */
   edited?: true;
   /** The person's note with a "no". */
@@ -170,10 +172,14 @@ export type ApprovalShellOptions = {
   /** Told once an approved call has run (or thrown), so the approval's record can say so. */
   afterExecute?: (event: { approvalId?: string; toolCallId: string; ok: boolean }) => Promise<void> | void;
   /**
-   * Whether the person allowed this tool for the rest of the chat: then the call runs
-   * without a card. Absent: every call asks.
+   * Whether the person allowed this tool for the rest of the chat (`true`) or a standing grant
+   * of theirs covers this input (`{ grant }`, its id): then the call runs without a card.
+   * Absent: every call asks.
    */
-  approvedByRule?: (toolName: string) => boolean | Promise<boolean>;
+  approvedByRule?: (
+    toolName: string,
+    input: unknown,
+  ) => boolean | { grant: string } | Promise<boolean | { grant: string }>;
   /** Told what was decided beyond allow / deny (a rule, an edit, a note), before the call returns. */
   onDecision?: (event: ApprovalDecisionEvent) => void;
   /**
@@ -283,10 +289,17 @@ export function wrapToolsWithApproval<TOOLS extends ToolSet>(
       // "Allow for this chat" stands in only for the requester: never for someone else's step.
       // Nor for a tainted call: the person allowed the tool, not an outsider's values.
       const requesterOnly = ask.steps === undefined || ask.steps.every((step) => step.kind === 'requester');
-      if (!tainted && requesterOnly && approvedByRule !== undefined && (await approvedByRule(toolName))) {
+      const byRule =
+        !tainted && requesterOnly && approvedByRule !== undefined && (await approvedByRule(toolName, input));
+      if (byRule) {
         const refused = await pastQuota();
         if (refused !== undefined) return refused;
-        onDecision?.({ toolCallId, byRule: true, ...(ask.rule !== undefined && { rule: ask.rule }) });
+        onDecision?.({
+          toolCallId,
+          byRule: true,
+          ...(typeof byRule === 'object' && { grant: byRule.grant }),
+          ...(ask.rule !== undefined && { rule: ask.rule }),
+        });
         return finalOutput(execute(input, options));
       }
       const decision = await registry.confirm(

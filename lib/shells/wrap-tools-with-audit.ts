@@ -99,6 +99,7 @@ export function wrapToolsWithAudit<TOOLS extends ToolSet>(
         ...(decision?.policy && { policy: true }),
         ...(decision?.signInRequired && { signInRequired: true }),
         ...(decision?.quota !== undefined && { quota: decision.quota }),
+        ...(decision?.grant !== undefined && { grant: decision.grant }),
         ...(traced !== undefined && isTainted(traced) && { provenance: taintedPart(traced) }),
       };
       safeRecord(record, () => {
