@@ -13,8 +13,8 @@ import { conditionsHold, maxPolicyTimeoutMs, type PolicyRule, whenSchema } from 
 import { type CallProvenance, isTainted } from '@/lib/provenance';
 import { toolFactsOf } from '@/lib/tools/tool-catalog';
 
-/** The shortest grant: one minute. */
-export const minGrantTtlMs = 60_000;
+/** The shortest grant: one second. */
+export const minGrantTtlMs = 1000;
 /** The longest grant: seven days, as the longest wait a policy rule may set. */
 export const maxGrantTtlMs = maxPolicyTimeoutMs;
 /** The grants in force one user may hold; a call looks at no more than these. */
@@ -29,7 +29,7 @@ export const grantRequestSchema = z.strictObject({
   ttlMs: z
     .number({ error: 'ttlMs: expected a number of milliseconds' })
     .int('ttlMs: expected a whole number of milliseconds')
-    .min(minGrantTtlMs, `ttlMs: at least ${minGrantTtlMs} (one minute)`)
+    .min(minGrantTtlMs, `ttlMs: at least ${minGrantTtlMs} (one second)`)
     .max(maxGrantTtlMs, `ttlMs: at most ${maxGrantTtlMs} (seven days)`),
   when: whenSchema.optional(),
 });
