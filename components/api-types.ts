@@ -101,8 +101,8 @@ export type ApproveToolCall = (input: {
   approved: boolean;
   /** The whole input, edited by the person (allow only). */
   input?: Record<string, unknown>;
-  /** Allow this tool for the rest of the chat. */
-  remember?: 'chat';
+  /** Allow this tool for the rest of the chat, or make a narrow, expiring standing grant. */
+  remember?: 'chat' | GrantRequest;
   /** Why not (deny only). */
   reason?: string;
   /** The view's digest of the input the person saw (for an edit: the input the form started from). */
@@ -111,6 +111,25 @@ export type ApproveToolCall = (input: {
 
 /** `GET /api/chats/:id/approval-rules`. */
 export type ApprovalRules = { rules: { toolName: string; createdAt: string }[] };
+
+/** A condition on one input field, as a grant's `when` holds it. */
+export type GrantCondition = Partial<Record<'eq' | 'lte', string | number | boolean>>;
+
+/** A standing grant asked for with an allow: later calls like this one run without a card until `ttlMs` ends. */
+export type GrantRequest = { scope: 'chat' | 'me'; ttlMs: number; when?: Record<string, GrantCondition> };
+
+/** `GET /api/grants`: the caller's standing grants in force, newest first. */
+export type StandingGrants = {
+  grants: {
+    id: string;
+    toolName: string;
+    scope: 'chat' | 'me';
+    chatId?: string;
+    when?: Record<string, Record<string, unknown>>;
+    expiresAt: number;
+    remainingMs: number;
+  }[];
+};
 
 /** GETs JSON from one of the app's routes; rejects on a non-2xx answer so callers can show an error. */
 export async function fetchJson<T>(url: string, init?: RequestInit): Promise<T> {
