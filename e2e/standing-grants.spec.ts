@@ -6,6 +6,8 @@ test('a standing grant made from a card runs the next matching refund without a 
   chatPage,
   page,
 }) => {
+  // Five turns and a grant that must run out: more than the default 30 s on a busy machine.
+  test.setTimeout(90_000);
   await chatPage.goto('/');
   await chatPage.send('refund $20 on A1002, it arrived broken');
   const first = chatPage.toolCards('issueRefund').last();
