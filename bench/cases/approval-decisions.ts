@@ -1,6 +1,7 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { insertApprovalRow } from '../../lib/approvals/approval-rows';
 import { openDatabase } from '../../lib/db/open-database';
 import { repoRoot, sessionHeaders, startApp } from '../support/next-app';
@@ -14,42 +15,45 @@ const policy = {
   rules: [{ tool: 'createTicket', approvers: [{ role: 'supervisor' }], timeoutMs: 14_400_000 }],
 };
 
-/** Signs up a supervisor on `url`, verifies and grants the role with the operators' CLI, signs in. */
-async function supervisorCookie(url: string, databasePath: string): Promise<string> {
-  const email = `bench-sup-${process.pid}@example.com`;
+/**
+ * Signs up `email` on `url`, verifies it (and grants `role`) with the operators' CLI, signs in
+ * and returns the session's request headers. Only a verified user may ask a supervisor. The
+ * CLI runs without blocking, so the client notices a kept-alive socket the server closed.
+ */
+async function verifiedUser(url: string, databasePath: string, email: string, role?: string) {
   const password = 'a long unusual passphrase for benchmarks';
   const json = { 'content-type': 'application/json', origin: new URL(url).origin };
   const signUp = await fetch(`${url}/api/auth/sign-up/email`, {
     method: 'POST',
     headers: json,
-    body: JSON.stringify({ email, password, name: 'bench supervisor' }),
+    body: JSON.stringify({ email, password, name: email.split('@')[0] }),
   });
   if (!signUp.ok) throw new Error(`sign-up answered ${signUp.status}: ${await signUp.text()}`);
   const cli = (...args: string[]) =>
-    execFileSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/users.ts', ...args], {
+    promisify(execFile)(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/users.ts', ...args], {
       cwd: repoRoot,
       env: { ...process.env, DATABASE_PATH: databasePath, DATABASE_URL: '' },
-      stdio: 'pipe',
     });
-  cli('verify', email);
-  cli('grant', email, 'supervisor');
+  await cli('verify', email);
+  if (role !== undefined) await cli('grant', email, role);
   const signIn = await fetch(`${url}/api/auth/sign-in/email`, {
     method: 'POST',
     headers: json,
     body: JSON.stringify({ email, password }),
   });
   if (!signIn.ok) throw new Error(`sign-in answered ${signIn.status}`);
-  return signIn.headers
+  const cookie = signIn.headers
     .getSetCookie()
     .map((cookie) => cookie.split(';')[0])
     .join('; ');
+  return { 'content-type': 'application/json', cookie };
 }
 
-/** Asks for a ticket on `url` as its guest and returns the approval id once the card is shown. */
-async function ask(url: string, chatId: string): Promise<string> {
+/** Asks for a ticket on `url` as the requester and returns the approval id once the card is shown. */
+async function ask(url: string, requester: Record<string, string>, chatId: string): Promise<string> {
   const response = await fetch(`${url}/api/chat`, {
     method: 'POST',
-    headers: sessionHeaders(url),
+    headers: requester,
     body: JSON.stringify({ id: chatId, message: userMessage(`create a ticket: ${chatId}`) }),
   });
   if (response.status !== 200) throw new Error(`/api/chat answered ${response.status}`);
@@ -66,10 +70,10 @@ async function ask(url: string, chatId: string): Promise<string> {
  * Opens the requester's event stream for a chat (`GET /api/approvals/events?chatId=`)
  * and resolves `changed` with the time the first event arrives.
  */
-async function listen(url: string, chatId: string) {
+async function listen(url: string, requester: Record<string, string>, chatId: string) {
   const controller = new AbortController();
   const response = await fetch(`${url}/api/approvals/events?chatId=${encodeURIComponent(chatId)}`, {
-    headers: sessionHeaders(url),
+    headers: requester,
     signal: controller.signal,
   });
   if (response.status !== 200 || response.body === null)
@@ -132,7 +136,10 @@ export const approvalDecisions: BenchCase = async ({ quick, scratch, log }) => {
   const a = await startApp({ databasePath, environment, nodeArguments: ['--expose-gc'] });
   const b = await startApp({ databasePath, environment });
   try {
-    const supervisor = await supervisorCookie(b.url, databasePath);
+    const supervisor = (
+      await verifiedUser(b.url, databasePath, `bench-sup-${process.pid}@example.com`, 'supervisor')
+    ).cookie;
+    const requester = await verifiedUser(a.url, databasePath, `bench-req-${process.pid}@example.com`);
     const decide = (url: string, approvalId: string) =>
       fetch(`${url}/api/chat/approve`, {
         method: 'POST',
@@ -144,8 +151,8 @@ export const approvalDecisions: BenchCase = async ({ quick, scratch, log }) => {
       const latencies: number[] = [];
       for (let round = -2; round < rounds; round += 1) {
         const chatId = `${label}-${round}-${process.pid}`;
-        const approvalId = await ask(a.url, chatId);
-        const events = await listen(a.url, chatId);
+        const approvalId = await ask(a.url, requester, chatId);
+        const events = await listen(a.url, requester, chatId);
         const started = performance.now();
         const decided = decide(decider, approvalId);
         const arrived = await events.changed;
@@ -185,7 +192,7 @@ export const approvalDecisions: BenchCase = async ({ quick, scratch, log }) => {
     for (let start = 0; start < waiting; start += 10) {
       await Promise.all(
         Array.from({ length: Math.min(10, waiting - start) }, (_, offset) =>
-          ask(a.url, `waiting-${start + offset}-${process.pid}`),
+          ask(a.url, requester, `waiting-${start + offset}-${process.pid}`),
         ),
       );
     }
@@ -251,6 +258,9 @@ export const approvalDecisions: BenchCase = async ({ quick, scratch, log }) => {
     } finally {
       await db.destroy();
     }
+    // The inserts held this process's event loop for seconds: let the client see the kept-alive
+    // sockets the server closed meanwhile before it sends on them again.
+    await new Promise((resolve) => setTimeout(resolve, 500));
     const many = await listTimes();
     const listStats = (values: number[]) => ({
       p50Ms: round(quantile(values, 0.5)),

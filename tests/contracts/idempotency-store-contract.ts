@@ -20,8 +20,8 @@ export type MakeIdempotencyStore = (options: {
   maxEntries: number;
 }) => IdempotencyStoreUnderTest | Promise<IdempotencyStoreUnderTest>;
 
-/** Short enough for real-time expiry in Redis, long enough that a replay lands inside it. */
-const shortTtlMs = 200;
+/** Short enough for real-time expiry in Redis, long enough that a replay lands inside it on a busy machine. */
+const shortTtlMs = 1_000;
 
 function counter<T>(result: (calls: number) => T) {
   let calls = 0;

@@ -8,7 +8,7 @@ import { pruneWebhookDeliveries } from '@/lib/webhooks/webhook-deliveries';
 import { createWebhookDeliveryLoop } from '@/lib/webhooks/webhook-delivery-loop';
 import { writePolicyFile } from '../support/approval-policy';
 import { ChatStreamReader, userMessage } from '../support/chat-client';
-import { configureServerOn, signInGuest } from '../support/server-env';
+import { configureServerOn, signUpUser } from '../support/server-env';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 const secret = 'webhook-budget-test-secret-0123456789';
@@ -70,7 +70,8 @@ describe('the approval webhook under a flood of requests', () => {
   });
 
   it('queues at most a user’s budget of events, counts what it drops, and another user’s events still go out', async () => {
-    const flooder = await signInGuest();
+    // Only a verified account may ask a supervisor (a guest is refused without a card or event).
+    const flooder = await signUpUser('flooder@example.com');
     const flooded: string[] = [];
     for (let index = 0; index < 12; index += 1)
       flooded.push(await askAndDeny('198.51.100.1', flooder, `flood-${index}`));
@@ -81,7 +82,7 @@ describe('the approval webhook under a flood of requests', () => {
       /toolgate_webhook_events_dropped_total\{budget="user"\} 8/,
     );
 
-    const bystander = await signInGuest();
+    const bystander = await signUpUser('bystander@example.com');
     const theirs = await askAndDeny('198.51.100.2', bystander, 'bystander');
     await expect.poll(() => queuedFor([theirs])).toBe(2);
     // And they reach the receiver.
@@ -96,8 +97,12 @@ describe('the approval webhook under a flood of requests', () => {
     await loop.stop();
   });
 
-  it('caps one client address across many guest sessions', async () => {
-    const sessions = [await signInGuest(), await signInGuest(), await signInGuest()];
+  it('caps one client address across many accounts', async () => {
+    const sessions = [
+      await signUpUser('one@example.com'),
+      await signUpUser('two@example.com'),
+      await signUpUser('three@example.com'),
+    ];
     const asked: string[] = [];
     for (const cookie of sessions) {
       for (let index = 0; index < 3; index += 1)
@@ -105,7 +110,7 @@ describe('the approval webhook under a flood of requests', () => {
     }
     // Six requests from the address are announced (with their settlements), no more.
     await expect.poll(() => queuedFor(asked)).toBe(12);
-    const other = await askAndDeny('203.0.113.10', await signInGuest(), 'elsewhere');
+    const other = await askAndDeny('203.0.113.10', await signUpUser('elsewhere@example.com'), 'elsewhere');
     await expect.poll(() => queuedFor([other])).toBe(2);
   });
 
