@@ -33,12 +33,15 @@ function buttonOf(item: Element | null | undefined, label: string): HTMLButtonEl
  * The approvers' inbox: what waits for this person's decision, oldest first and live (new
  * items appear, decided or expired ones leave), each with the chat card's controls, and
  * a tab of what they decided. Keyboard first: j / k move, a allows, d opens the note of a
- * denial; keys typed into a field stay there.
+ * denial; keys typed into a field stay there. `isApprover`: the person holds a role (else
+ * the waiting list is empty without asking the server).
  */
-export function ApprovalInbox({ approve }: { approve: ApproveToolCall }) {
+export function ApprovalInbox({ approve, isApprover }: { approve: ApproveToolCall; isApprover: boolean }) {
   const { t } = useWorkspace();
   const [tab, setTab] = useState<'waiting' | 'decided'>('waiting');
-  const { items, hasMore } = useApprovalInbox(true);
+  const inbox = useApprovalInbox(isApprover);
+  // Without a role nothing can wait for this person, and the server keeps no inbox stream for them.
+  const { items, hasMore } = isApprover ? inbox : { items: [], hasMore: false };
   const count = items?.length ?? 0;
   return (
     <div className="flex flex-col gap-4">

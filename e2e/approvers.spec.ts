@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { expect, test } from './fixtures';
 import { ChatPage } from './pages/chat';
 
@@ -9,12 +10,18 @@ import { ChatPage } from './pages/chat';
  * supervisor; a guest is told to sign in.
  */
 
-/** The operators' CLI against the approvers server's database (`npm run users -- …`). */
-function users(...args: string[]): void {
-  execFileSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/users.ts', ...args], {
-    env: { ...process.env, DATABASE_PATH: process.env.E2E_APPROVERS_DATABASE_PATH, DATABASE_URL: '' },
-    stdio: 'pipe',
-  });
+/**
+ * The operators' CLI against the approvers server's database (`npm run users -- …`). It runs
+ * without blocking, so the request client notices a kept-alive socket the server closed meanwhile.
+ */
+async function users(...args: string[]): Promise<void> {
+  await promisify(execFile)(
+    process.execPath,
+    ['node_modules/tsx/dist/cli.mjs', 'scripts/users.ts', ...args],
+    {
+      env: { ...process.env, DATABASE_PATH: process.env.E2E_APPROVERS_DATABASE_PATH, DATABASE_URL: '' },
+    },
+  );
 }
 
 /** Signs the browser of `page` up and in as a verified account (its guest's chats come along), then reloads. */
@@ -30,7 +37,7 @@ async function signInVerified(
     headers: { origin: baseURL ?? '' },
   });
   expect(signUp.ok()).toBe(true);
-  users('verify', email);
+  await users('verify', email);
   const signIn = await page.request.post('/api/auth/sign-in/email', {
     data: { email, password },
     headers: { origin: baseURL ?? '' },
@@ -73,8 +80,8 @@ test('a signed-in user asks, a supervisor approves on the approval page, the req
     headers: { origin: baseURL ?? '' },
   });
   expect(signUp.ok()).toBe(true);
-  users('verify', email);
-  users('grant', email, 'supervisor');
+  await users('verify', email);
+  await users('grant', email, 'supervisor');
   const signIn = await supervisor.page.request.post('/api/auth/sign-in/email', {
     data: { email, password },
     headers: { origin: baseURL ?? '' },
@@ -129,7 +136,7 @@ test('the approval page is the 404 page for a signed-in account that may not dec
     data: { email, password, name: 'plain' },
     headers: { origin: baseURL ?? '' },
   });
-  users('verify', email);
+  await users('verify', email);
   await other.request.post('/api/auth/sign-in/email', {
     data: { email, password },
     headers: { origin: baseURL ?? '' },
@@ -156,8 +163,8 @@ async function supervisorInbox(
     headers: { origin: baseURL ?? '' },
   });
   expect(signUp.ok()).toBe(true);
-  users('verify', email);
-  users('grant', email, 'supervisor');
+  await users('verify', email);
+  await users('grant', email, 'supervisor');
   const signIn = await page.request.post('/api/auth/sign-in/email', {
     data: { email, password },
     headers: { origin: baseURL ?? '' },
@@ -226,6 +233,7 @@ test('an allow given to an input another supervisor has since edited is refused 
   baseURL,
 }) => {
   await chatPage.goto('/');
+  await signInVerified(chatPage.page, baseURL, '申请人');
   await chatPage.send('帮我创建一个工单：两位主管');
   const card = chatPage.toolCards('createTicket').last();
   await expect(card.getByTestId('approval-waiting-for')).toBeVisible();

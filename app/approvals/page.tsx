@@ -11,7 +11,8 @@ export const dynamic = 'force-dynamic';
 
 /**
  * The approvers' inbox: what waits for this person's decision, live. Anyone signed in may
- * open it (someone without a role finds it empty); the sidebar offers it to role holders.
+ * open it (someone without a role finds it empty, and it opens no event stream for them);
+ * the sidebar offers it to role holders.
  */
 export default async function ApprovalInboxPage() {
   const { email, isAnonymous, isAdmin, roles } = await requirePageUser('/approvals');
@@ -33,7 +34,7 @@ export default async function ApprovalInboxPage() {
           </div>
         </header>
         <main className="mx-auto w-full max-w-2xl flex-1 overflow-y-auto px-4 py-6">
-          <ApprovalInbox approve={approveToolCall} />
+          <ApprovalInbox approve={approveToolCall} isApprover={account.isApprover} />
         </main>
       </div>
     </div>

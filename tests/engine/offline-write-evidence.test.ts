@@ -27,6 +27,15 @@ describe('the offline model writes only what was asked for', () => {
   });
 
   it.each([
+    ['帮我创建一个工单：停止后取消', '停止后取消'],
+    ['create a ticket: cancel button does nothing', 'cancel button does nothing'],
+    ['加一个待办：别忘了取消旧的订阅', '别忘了取消旧的订阅'],
+  ])('reads the words of a stated title as the title, not as a cancellation: %s', async (text, title) => {
+    const [call] = await calls(text);
+    expect(call?.input).toMatchObject({ title });
+  });
+
+  it.each([
     'we already filed a ticket for the broken hinge last week, please don’t open another',
     '这个之前已经提过工单了，不要重复建',
   ])('does not write again what was already done: %s', async (text) => {

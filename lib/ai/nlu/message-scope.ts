@@ -158,8 +158,20 @@ export function asksInSoManyWords(text: string, intent: string): boolean {
   return matchesAny(intent === 'createTicket' ? ticketAsked : todoAsked, text);
 }
 
+// A title the person states outright: what follows "工单：", "ticket:", "待办：" (to the end of its
+// sentence), or text in quotes. Its words are the title's, not cues: "帮我创建一个工单：停止后取消"
+// asks for a ticket titled 停止后取消; it cancels nothing.
+const statedTitlePattern =
+  /((?:工单|单子|待办|提醒|ticket|tkt|complaint|to-?do|todo|task|reminder)\s{0,3}(?:pls|please|plz)?\s{0,3}[:：])[^\n。！？!?]{0,200}|“[^”\n]{0,200}”|「[^」\n]{0,200}」|"[^"\n]{0,200}"/giu;
+
+/** `text` with the titles it states outright taken out, so their words are not read as cues. */
+function withoutStatedTitles(text: string): string {
+  return text.replace(statedTitlePattern, (_match, label: string | undefined) => label ?? ' ');
+}
+
 /** Reads what a message says about its writes (see `MessageScope`). */
-export function readScope(text: string): MessageScope {
+export function readScope(message: string): MessageScope {
+  const text = withoutStatedTitles(message);
   const refused = new Set(writeIntents.filter((intent) => matchesAny(refusedPatterns[intent], text)));
   const alreadyDone = new Set(writeIntents.filter((intent) => matchesAny(alreadyPatterns[intent], text)));
   const askedPatterns: Record<WriteIntent, RegExp[]> = {
