@@ -22,9 +22,9 @@ import { getApprovalRegistry } from '@/lib/server/stores';
 import { inputDigestPattern } from '@/lib/shells/input-digest';
 import type { ApprovalPreview } from '@/lib/stores';
 import { computeToolPreview, previewFaultOf } from '@/lib/tools/compute-tool-preview';
-import { buildWorkerTable } from './build-worker-table';
+import { buildWorkerTable } from '@/lib/turn-table/build-worker-table';
+import { validateToolInput } from '@/lib/turn-table/validate-tool-input';
 import { continueParkedTurn } from './continue-parked-turn';
-import { validateToolInput } from './validate-tool-input';
 
 /** The longest note a person can give with a "no". */
 export const maxDenialReasonLength = 500;
