@@ -6,7 +6,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { NativeSelect, NativeSelectOption } from '@/components/ui/native-select';
 import { RecordTable } from '@/components/ui/record-table';
-import { userNamesById } from '@/lib/approvals/approval-rows';
+import { userNamesById } from '@/lib/approvals';
 import { requirePageUser } from '@/lib/auth/require-page-user';
 import { readAuditLog } from '@/lib/chat/read-audit-log';
 import { getDb } from '@/lib/db';

@@ -12,10 +12,10 @@ import {
   createDurableApprovalRegistry,
   createTurnParking,
   excerptOf,
+  policyAsk,
   recordExecution,
   settleToolParts,
 } from '@/lib/approvals';
-import { policyAsk } from '@/lib/approvals/approval-policy';
 import type { AppConfig } from '@/lib/config';
 import { clearChatStream, type Db, hasApprovalRule, setChatStream, upsertMessage } from '@/lib/db';
 import { publicErrorText } from '@/lib/errors/public-error';

@@ -1,6 +1,6 @@
 import type { UIMessage, UIMessageChunk } from 'ai';
 import type { Language } from '@/lib/ai/language';
-import { denialReasonText, settleApprovalPart, type ToolPart } from '@/lib/approvals/approval-parts';
+import { denialReasonText, settleApprovalPart, type ToolPart } from '@/lib/approvals';
 import type { CallProvenance, ToolTrust } from '@/lib/provenance';
 import { inputDigestOf } from '@/lib/shells/input-digest';
 import { revealHiddenInSummary } from '@/lib/shells/reveal-hidden-characters';

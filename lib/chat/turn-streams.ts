@@ -5,7 +5,7 @@ import {
   type ResumableStreamContext,
   type Subscriber,
 } from 'resumable-stream/generic';
-import { followed } from '@/lib/approvals/turn-parking';
+import { followed } from '@/lib/approvals';
 import { getConfig } from '@/lib/config';
 import { getRedisClient, type RedisClient } from '@/lib/stores';
 import { ensureRedisReady } from '@/lib/stores/redis-client';

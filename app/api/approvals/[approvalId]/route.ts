@@ -1,6 +1,6 @@
 import type { NextRequest } from 'next/server';
 import { localeOfRequest } from '@/app/request-locale';
-import { readApproval } from '@/lib/chat/read-approvals';
+import { readApproval } from '@/lib/approvals';
 import { jsonError } from '@/lib/http/json';
 import { withSession } from '@/lib/http/with-session';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';

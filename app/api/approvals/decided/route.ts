@@ -1,5 +1,5 @@
 import type { NextRequest } from 'next/server';
-import { decodeApprovalCursor, listApprovalsDecidedByMe } from '@/lib/chat/read-approvals';
+import { decodeApprovalCursor, listApprovalsDecidedByMe } from '@/lib/approvals';
 import { describeZodError, jsonError } from '@/lib/http/json';
 import { withSession } from '@/lib/http/with-session';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';

@@ -1,5 +1,5 @@
 import type { NextRequest } from 'next/server';
-import { extendApprovalDeadline } from '@/lib/chat/resolve-approval';
+import { extendApprovalDeadline } from '@/lib/approvals';
 import { readJsonBody } from '@/lib/http/json';
 import { withSession } from '@/lib/http/with-session';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';

@@ -1,5 +1,5 @@
 import type { NextRequest } from 'next/server';
-import { listChatApprovalRules } from '@/lib/chat/chat-approval-rules';
+import { listChatApprovalRules } from '@/lib/approvals';
 import { jsonError } from '@/lib/http/json';
 import { withSession } from '@/lib/http/with-session';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';

@@ -1,5 +1,5 @@
 import type { NextRequest } from 'next/server';
-import { revokeChatApprovalRule } from '@/lib/chat/chat-approval-rules';
+import { revokeChatApprovalRule } from '@/lib/approvals';
 import { jsonError } from '@/lib/http/json';
 import { withSession } from '@/lib/http/with-session';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';

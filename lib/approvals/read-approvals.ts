@@ -1,24 +1,22 @@
 import 'server-only';
 import type { Language } from '@/lib/ai/language';
+import { getDb } from '@/lib/db';
+import { type CallProvenance, provenanceAfterEdit } from '@/lib/provenance';
+import { inputDigestOf } from '@/lib/shells/input-digest';
+import { type LocalizedPreview, localizePreview } from '@/lib/tools/localize-preview';
+import { mayView, stepOpenTo } from './approval-life-cycle';
 import {
   type ApprovalRecord,
   type ApprovalStepRecord,
-  approverSummary,
-  approverText,
-  expireApproval,
   getApproval,
   getApprovalSteps,
   getStepsOfApprovals,
   listApprovalsDecidedBy,
   listDecidableApprovals,
-  mayView,
-  stepOpenTo,
   userNamesById,
-} from '@/lib/approvals';
-import { getDb } from '@/lib/db';
-import { type CallProvenance, provenanceAfterEdit } from '@/lib/provenance';
-import { inputDigestOf } from '@/lib/shells/input-digest';
-import { type LocalizedPreview, localizePreview } from '@/lib/tools/localize-preview';
+} from './approval-rows';
+import { approverSummary, approverText } from './approver-text';
+import { expireApproval } from './settle-approvals';
 
 /** One step as `GET /api/approvals/:id` shows it. */
 export type ApprovalStepView = {
