@@ -29,9 +29,9 @@ import { startTurnTelemetry } from '@/lib/telemetry/turn-telemetry';
 import { assembleTurnTools } from '@/lib/turn-table/assemble-turn-tools';
 import { buildWorkerTable } from '@/lib/turn-table/build-worker-table';
 import { createAuditWriter } from '@/lib/turn-table/create-audit-writer';
+import { keepUndoneMarks } from '@/lib/undo/undo-tool-call';
 import { replayMessage } from './replay-message';
 import { runChatTurn } from './run-chat-turn';
-import { keepUndoneMarks } from './undo-tool-call';
 
 /**
  * Continues a turn whose process is gone, from the decision on its approval row.

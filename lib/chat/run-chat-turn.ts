@@ -31,12 +31,12 @@ import { computeToolPreview, previewFaultOf } from '@/lib/tools/compute-tool-pre
 import { assembleTurnTools } from '@/lib/turn-table/assemble-turn-tools';
 import type { WorkerTable } from '@/lib/turn-table/build-worker-table';
 import { createAuditWriter } from '@/lib/turn-table/create-audit-writer';
+import { keepUndoneMarks } from '@/lib/undo/undo-tool-call';
 import { listenForRemoteStops } from './remote-turn-stops';
 import { turnModelCall } from './turn-model-call';
 import { createTurnSideChannel } from './turn-side-channel';
 import { followTurn, getStreamContext, runningTurns } from './turn-streams';
 import type { ChatMessageMetadata } from './types';
-import { keepUndoneMarks } from './undo-tool-call';
 
 /** Everything a turn needs to run, whether it answers a new message or continues after a decision. */
 export type ChatTurnStart = {
