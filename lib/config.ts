@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { normalizeEmail } from './auth/normalize-email';
 import { type McpConfig, readMcpConfig } from './mcp/mcp-config';
 import { parseMcpToolName } from './mcp/mcp-tool-name';
 import { type Policy, readPolicyFile } from './policy/policy-file';
+import { normalizeEmail } from './shared/normalize-email';
 import { defaultConfirmToolNames, isToolName, toolFactsOf, toolNames } from './tools/tool-catalog';
 
 const positiveInteger = (name: string, fallback: number) =>

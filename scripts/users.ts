@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createClient } from 'redis';
 import { computeRoles } from '../lib/auth/compute-roles';
-import { normalizeEmail } from '../lib/auth/normalize-email';
+import { normalizeEmail } from '../lib/shared/normalize-email';
 import { type AppConfig, ConfigError, parseConfig } from '../lib/config';
 import type { Db } from '../lib/db/engine';
 import { openDatabase } from '../lib/db/open-database';

@@ -15,10 +15,8 @@
  * status; the row writers in approval-rows.ts are not exported here.
  */
 
-// For routes and start-up.
 export { watchPendingDeadlines } from './approval-deadlines';
 export { approvalEventStream } from './approval-event-stream';
-// For a turn.
 export { publishApprovalChange } from './approval-events';
 export { finishExecution, takeParkedDecision } from './approval-life-cycle';
 export {
@@ -34,6 +32,7 @@ export {
 export { policyAsk } from './approval-policy';
 export {
   type ApprovalRecord,
+  countPendingApprovals,
   decisionRecordOf,
   getApproval,
   listChatApprovals,

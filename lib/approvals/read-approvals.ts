@@ -1,7 +1,7 @@
 import 'server-only';
-import type { Language } from '@/lib/ai/language';
 import { getDb } from '@/lib/db';
 import { type CallProvenance, provenanceAfterEdit } from '@/lib/provenance';
+import type { Language } from '@/lib/shared/language';
 import { inputDigestOf } from '@/lib/shells/input-digest';
 import { type LocalizedPreview, localizePreview } from '@/lib/tools/localize-preview';
 import { mayView, stepOpenTo } from './approval-life-cycle';

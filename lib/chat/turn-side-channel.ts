@@ -1,9 +1,9 @@
 import type { UIMessage, UIMessageChunk } from 'ai';
-import type { Language } from '@/lib/ai/language';
 import { denialReasonText, settleApprovalPart, type ToolPart } from '@/lib/approvals';
 import type { CallProvenance, ToolTrust } from '@/lib/provenance';
+import type { Language } from '@/lib/shared/language';
+import { revealHiddenInSummary } from '@/lib/shared/reveal-hidden-characters';
 import { inputDigestOf } from '@/lib/shells/input-digest';
-import { revealHiddenInSummary } from '@/lib/shells/reveal-hidden-characters';
 import { isToolDenial } from '@/lib/shells/wrap-tools-with-approval';
 import type { ApprovalPreview, ApprovalRequestEvent, ApprovalStep } from '@/lib/stores';
 import { summarizeToolCall } from '@/lib/tools/tool-summaries';

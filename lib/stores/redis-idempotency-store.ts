@@ -1,6 +1,6 @@
 import 'server-only';
 import { createHash, randomUUID } from 'node:crypto';
-import { idempotencyKey } from '@/lib/shells/idempotency-key';
+import { idempotencyKey } from '@/lib/shared/idempotency-key';
 import type { IdempotencyRunOptions, IdempotencyStore } from './idempotency-store';
 import {
   DEFAULT_READY_TIMEOUT_MS,

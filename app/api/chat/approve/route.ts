@@ -1,7 +1,7 @@
 import type { NextRequest } from 'next/server';
+import { withSession } from '@/lib/auth/with-session';
 import { carryOutDecision } from '@/lib/chat/carry-out-decision';
 import { readJsonBody } from '@/lib/http/json';
-import { withSession } from '@/lib/http/with-session';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 
 /** A person's decision on a pending approval, for HTTP clients. */
