@@ -23,13 +23,11 @@ export {
   type ApprovalEnd,
   denialCodeOf,
   denialReasonText,
-  excerptOf,
   isToolPart,
   mapToolPart,
   settleApprovalPart,
   type ToolPart,
 } from './approval-parts';
-export { policyAsk } from './approval-policy';
 export {
   type ApprovalRecord,
   countPendingApprovals,
@@ -42,7 +40,6 @@ export { type DeniedStatus, deniedStatuses, isDeniedStatus, reasonByStatus } fro
 export { approvalTiming } from './approval-timing';
 export { auditApprovalEnd } from './audit-approval-end';
 export { listChatApprovalRules, revokeChatApprovalRule } from './chat-approval-rules';
-export { createDurableApprovalRegistry, recordExecution } from './durable-approval-registry';
 export {
   decodeApprovalCursor,
   listApprovalsDecidedByMe,
@@ -62,4 +59,5 @@ export {
   settleChatApprovals,
   settleToolParts,
 } from './settle-approvals';
-export { createTurnParking, followed } from './turn-parking';
+export { createTurnApprovals, type TurnApprovals } from './turn-approvals';
+export { followed } from './turn-parking';

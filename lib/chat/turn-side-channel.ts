@@ -53,6 +53,9 @@ export type ApprovalDescriptor = {
  * The transform runs after the SDK has built the message it persists, so
  * `annotate` adds the same facts to that message before it is saved.
  */
+/** The side channel of one turn (`createTurnSideChannel`). */
+export type TurnSideChannel = ReturnType<typeof createTurnSideChannel>;
+
 export function createTurnSideChannel({
   timeoutMs,
   onApprovalShown,
