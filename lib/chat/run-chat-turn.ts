@@ -24,7 +24,7 @@ import { assembleTurnTools } from '@/lib/turn-table/assemble-turn-tools';
 import type { WorkerTable } from '@/lib/turn-table/build-worker-table';
 import { createAuditWriter } from '@/lib/turn-table/create-audit-writer';
 import { keepUndoneMarks } from '@/lib/undo/undo-tool-call';
-import { listenForRemoteStops } from './remote-turn-stops';
+import { listenForRemoteStops, publishTurnEnded } from './remote-turn-stops';
 import { turnModelCall } from './turn-model-call';
 import { createTurnSideChannel, type TurnSideChannel } from './turn-side-channel';
 import { followTurn, getStreamContext, runningTurns } from './turn-streams';
@@ -265,6 +265,7 @@ async function publishTurn(
         await turn.saving();
         if (runningTurns().get(chatId)?.streamId === streamId) runningTurns().delete(chatId);
         await clearChatStream(db, chatId, streamId).catch(() => undefined);
+        publishTurnEnded(chatId);
         turn.telemetry.end({ parked: parking?.parked });
         finish();
       },
