@@ -400,6 +400,19 @@ export function getConfig(): AppConfig {
   return globalForConfig.__toolgateConfig;
 }
 
+/** A test-only fault (`TOOLGATE_FAULT`). */
+export type TestFault = NonNullable<AppConfig['TOOLGATE_FAULT']>;
+
+/**
+ * The one seam of fault injection: the fault `TOOLGATE_FAULT` asks for, honoured only with
+ * `TOOLGATE_TESTING=1` (start-up refuses it otherwise), so a production process never has one.
+ */
+export function testFault(
+  config: Pick<AppConfig, 'TOOLGATE_TESTING' | 'TOOLGATE_FAULT'> = getConfig(),
+): TestFault | undefined {
+  return config.TOOLGATE_TESTING ? config.TOOLGATE_FAULT : undefined;
+}
+
 /** Forgets the parsed configuration (tests that change `process.env`). */
 export function resetConfig(): void {
   globalForConfig.__toolgateConfig = undefined;

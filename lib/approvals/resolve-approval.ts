@@ -8,7 +8,7 @@ import { policyVerdict } from '@/lib/policy';
 import { getApprovalRegistry } from '@/lib/server/stores';
 import { inputDigestPattern } from '@/lib/shells/input-digest';
 import type { ApprovalPreview } from '@/lib/stores';
-import { computeToolPreview, previewFaultOf } from '@/lib/tools/compute-tool-preview';
+import { computeToolPreview } from '@/lib/tools/compute-tool-preview';
 import { buildWorkerTable } from '@/lib/turn-table/build-worker-table';
 import { validateToolInput } from '@/lib/turn-table/validate-tool-input';
 import {
@@ -204,15 +204,11 @@ export async function decideApproval(input: unknown, who?: DeciderInput): Promis
     const refusal = policyRefusalOf(row.toolName, editedInput, await getApprovalSteps(db, approvalId));
     if (refusal !== undefined) return { status: 400, body: { error: refusal } };
     // The card of whoever decides next shows what the edited input would do.
-    editedPreview = await computeToolPreview(
-      db,
-      {
-        toolName: row.toolName,
-        input: editedInput,
-        context: { userId: row.ownerId ?? '', chatId: row.chatId },
-      },
-      { fault: previewFaultOf(getConfig()) },
-    );
+    editedPreview = await computeToolPreview(db, {
+      toolName: row.toolName,
+      input: editedInput,
+      context: { userId: row.ownerId ?? '', chatId: row.chatId },
+    });
   }
 
   const now = Date.now();

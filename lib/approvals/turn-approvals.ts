@@ -4,7 +4,7 @@ import type { AppConfig } from '@/lib/config';
 import { type Db, hasApprovalRule } from '@/lib/db';
 import { getApprovalRegistry } from '@/lib/server/stores';
 import { createPendingApprovalLimiter } from '@/lib/server/user-rate-limits';
-import { computeToolPreview, previewFaultOf } from '@/lib/tools/compute-tool-preview';
+import { computeToolPreview } from '@/lib/tools/compute-tool-preview';
 import type { TurnApprovalOptions } from '@/lib/turn-table/assemble-turn-tools';
 import type { WorkerTable } from '@/lib/turn-table/build-worker-table';
 import { excerptOf } from './approval-parts';
@@ -17,11 +17,7 @@ export type TurnApprovalsOptions = {
   db: Db;
   config: Pick<
     AppConfig,
-    | 'AGENT_CONFIRM_TIMEOUT_MS'
-    | 'TOOLGATE_PARK_AFTER_MS'
-    | 'TOOLGATE_MAX_PENDING_APPROVALS'
-    | 'TOOLGATE_TESTING'
-    | 'TOOLGATE_FAULT'
+    'AGENT_CONFIRM_TIMEOUT_MS' | 'TOOLGATE_PARK_AFTER_MS' | 'TOOLGATE_MAX_PENDING_APPROVALS'
   >;
   chatId: string;
   /** The user who owns the chat and asks for the calls. */
@@ -63,12 +59,7 @@ export function createTurnApprovals(options: TurnApprovalsOptions): TurnApproval
     worker,
     messageId,
     excerpt: excerptOf(history),
-    preview: (call) =>
-      computeToolPreview(
-        db,
-        { ...call, context: { userId: ownerId, chatId } },
-        { fault: previewFaultOf(config) },
-      ),
+    preview: (call) => computeToolPreview(db, { ...call, context: { userId: ownerId, chatId } }),
     onTakenOver: options.onTakenOver,
     parking,
   });
