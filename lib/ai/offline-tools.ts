@@ -1,4 +1,4 @@
-import type { RequestIntent } from '@/lib/shared/intent-labels';
+import type { RequestIntent } from '@/lib/tools/intent-labels';
 import { type ToolName, toolCatalog } from '@/lib/tools/tool-catalog';
 import type { OfflineToolFacts, ToolFacts } from '@/lib/tools/tool-facts';
 import type { Language } from './language';

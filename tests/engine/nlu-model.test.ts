@@ -5,7 +5,7 @@ import { extractTitle } from '@/lib/ai/nlu/extract-title';
 import { generateCorpus } from '@/lib/ai/nlu/generate-corpus';
 import { nluWeights } from '@/lib/ai/nlu/load-weights';
 import { trainNluModel } from '@/lib/ai/nlu/train-nlu-model';
-import { intentLabels } from '@/lib/shared/intent-labels';
+import { intentLabels } from '@/lib/tools/intent-labels';
 
 const train = generateCorpus('train');
 const heldOut = generateCorpus('heldOut');

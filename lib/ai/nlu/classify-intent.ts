@@ -1,4 +1,4 @@
-import type { IntentLabel } from '@/lib/shared/intent-labels';
+import type { IntentLabel } from '@/lib/tools/intent-labels';
 import { intentFeatures } from './features';
 import { nluWeights } from './load-weights';
 

@@ -1,4 +1,4 @@
-import { type IntentLabel, intentLabels } from '@/lib/shared/intent-labels';
+import { type IntentLabel, intentLabels } from '@/lib/tools/intent-labels';
 import { classifyIntent } from './classify-intent';
 import { extractTitle } from './extract-title';
 import { findOrderIds } from './features';

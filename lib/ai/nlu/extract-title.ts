@@ -1,4 +1,4 @@
-import type { IntentLabel } from '@/lib/shared/intent-labels';
+import type { IntentLabel } from '@/lib/tools/intent-labels';
 import { classifyIntent } from './classify-intent';
 import { normalizeToken, titleTokenContext, titleTokenFeatures, titleTokenForm, tokenize } from './features';
 import { nluWeights } from './load-weights';

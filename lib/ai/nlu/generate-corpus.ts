@@ -1,4 +1,4 @@
-import { type IntentLabel, intentLabels } from '@/lib/shared/intent-labels';
+import { type IntentLabel, intentLabels } from '@/lib/tools/intent-labels';
 import type { Language } from '../language';
 import { type CorpusSource, heldOutSource, trainSource } from './corpus-templates';
 

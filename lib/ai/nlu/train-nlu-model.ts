@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { intentLabels } from '@/lib/shared/intent-labels';
+import { intentLabels } from '@/lib/tools/intent-labels';
 import {
   intentFeatures,
   normalizeToken,

@@ -1,4 +1,4 @@
-import type { IntentLabel, RequestIntent } from '@/lib/shared/intent-labels';
+import type { IntentLabel, RequestIntent } from '@/lib/tools/intent-labels';
 import { classifyIntent, type IntentReading } from './classify-intent';
 import { findRefundAmount, findRefundReason } from './extract-refund';
 import { cleanTitle, endWithout, extractTitle } from './extract-title';
