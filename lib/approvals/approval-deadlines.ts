@@ -71,11 +71,6 @@ export async function watchPendingDeadlines(db?: Db): Promise<void> {
   }
 }
 
-/** How many approvals this process keeps a deadline for by id (the parked ones). */
-export function keptDeadlineCount(): number {
-  return keeper().parked.size;
-}
-
 function nextDueAt(state: Keeper): number | undefined {
   let next = state.tableDueAt;
   for (const expiresAt of state.parked.values()) {

@@ -27,12 +27,12 @@ import { toolDenial } from '@/lib/shells';
 import { finalOutput, type ToolExecute } from '@/lib/shells/wrap-execute';
 import type { ApprovalDecision, ApprovalRegistry } from '@/lib/stores';
 import { startTurnTelemetry } from '@/lib/telemetry/turn-telemetry';
-import { assembleTurnTools } from './assemble-turn-tools';
-import { buildWorkerTable } from './build-worker-table';
-import { createAuditWriter } from './create-audit-writer';
+import { assembleTurnTools } from '@/lib/turn-table/assemble-turn-tools';
+import { buildWorkerTable } from '@/lib/turn-table/build-worker-table';
+import { createAuditWriter } from '@/lib/turn-table/create-audit-writer';
+import { keepUndoneMarks } from '@/lib/undo/undo-tool-call';
 import { replayMessage } from './replay-message';
 import { runChatTurn } from './run-chat-turn';
-import { keepUndoneMarks } from './undo-tool-call';
 
 /**
  * Continues a turn whose process is gone, from the decision on its approval row.

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { normalizeEmail } from '@/lib/auth/normalize-email';
 import { roleNamePattern } from '@/lib/db/user-roles';
+import { normalizeEmail } from '@/lib/shared/normalize-email';
 
 /** The most rules a policy holds: every tool call walks them, so the work per call stays bounded. */
 export const maxPolicyRules = 200;

@@ -1,7 +1,7 @@
 import type { NextRequest } from 'next/server';
 import { listStandingGrants } from '@/lib/approvals';
+import { withSession } from '@/lib/auth/with-session';
 import { getDb } from '@/lib/db';
-import { withSession } from '@/lib/http/with-session';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 
 /**

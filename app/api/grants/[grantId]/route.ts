@@ -1,8 +1,8 @@
 import type { NextRequest } from 'next/server';
 import { revokeGrant } from '@/lib/approvals';
+import { withSession } from '@/lib/auth/with-session';
 import { getDb } from '@/lib/db';
 import { jsonError } from '@/lib/http/json';
-import { withSession } from '@/lib/http/with-session';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 
 /** Revokes one of the caller's standing grants: `{ revoked: true }`, or 404 when none is in force. */

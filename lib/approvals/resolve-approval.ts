@@ -1,24 +1,5 @@
 import 'server-only';
 import { z } from 'zod';
-import {
-  type ApprovalRecord,
-  approvalTiming,
-  awaitTakeOver,
-  createStandingGrant,
-  type Decider,
-  decideApproval as decideApprovalStep,
-  extendApproval,
-  type GrantRequest,
-  getApproval,
-  getApprovalSteps,
-  grantRefusalOf,
-  grantRequestSchema,
-  isStaleDigest,
-  listStandingGrants,
-  maxGrantsPerUser,
-  mayDecide,
-  settleChatApprovals,
-} from '@/lib/approvals';
 import { getConfig } from '@/lib/config';
 import { addApprovalRule, type Db, getDb } from '@/lib/db';
 import { describeZodError } from '@/lib/http/json';
@@ -27,10 +8,28 @@ import { policyVerdict } from '@/lib/policy';
 import { getApprovalRegistry } from '@/lib/server/stores';
 import { inputDigestPattern } from '@/lib/shells/input-digest';
 import type { ApprovalPreview } from '@/lib/stores';
-import { computeToolPreview, previewFaultOf } from '@/lib/tools/compute-tool-preview';
-import { buildWorkerTable } from './build-worker-table';
-import { continueParkedTurn } from './continue-parked-turn';
-import { validateToolInput } from './validate-tool-input';
+import { computeToolPreview } from '@/lib/tools/compute-tool-preview';
+import { buildWorkerTable } from '@/lib/turn-table/build-worker-table';
+import { validateToolInput } from '@/lib/turn-table/validate-tool-input';
+import {
+  awaitTakeOver,
+  type Decider,
+  extendApproval,
+  isStaleDigest,
+  mayDecide,
+  recordDecision,
+} from './approval-life-cycle';
+import { type ApprovalRecord, getApproval, getApprovalSteps } from './approval-rows';
+import { approvalTiming } from './approval-timing';
+import { settleChatApprovals } from './settle-approvals';
+import {
+  createStandingGrant,
+  type GrantRequest,
+  grantRefusalOf,
+  grantRequestSchema,
+  listStandingGrants,
+  maxGrantsPerUser,
+} from './standing-grants';
 
 /** The longest note a person can give with a "no". */
 export const maxDenialReasonLength = 500;
@@ -140,9 +139,16 @@ export const approvalDecisionSchema = z
   })
   .transform(withOptionalChatId);
 
-/** How a decision was answered: the route sends `body` with `status`; the server action returns `body`. */
+/**
+ * How a decision was answered: the route sends `body` with `status`; the server action returns `body`.
+ * `parked` names a settled call no live turn took over: the caller continues its turn from the database.
+ */
 export type ApprovalDecisionResult =
-  | { status: 200; body: { status: 'approved' | 'denied' | 'waiting' } }
+  | {
+      status: 200;
+      body: { status: 'approved' | 'denied' | 'waiting' };
+      parked?: { approvalId: string; chatId: string };
+    }
   | { status: 400; body: { error: string; fieldErrors?: Record<string, string[]> } }
   | { status: 404 | 503; body: { error: string } }
   | { status: 409; body: { error: 'stale' } };
@@ -186,7 +192,8 @@ function toolOf(db: Db, row: ApprovalRecord) {
  * An edited input is validated with the tool's own schema, once the person is known to
  * be allowed to decide (400, and the call stays pending). When the decision
  * settles the call, the waiting call is woken wherever it waits; if no turn takes it on
- * (its process is gone, or it parked), the turn is continued here from the database.
+ * (its process is gone, or it parked), the answer says so (`parked`) and the caller, which
+ * runs turns, continues it from the database: this folder never runs a turn.
  */
 export async function decideApproval(input: unknown, who?: DeciderInput): Promise<ApprovalDecisionResult> {
   // The server action's input never passed through `readJsonBody`: the same depth limit here.
@@ -221,15 +228,11 @@ export async function decideApproval(input: unknown, who?: DeciderInput): Promis
     const refusal = policyRefusalOf(row.toolName, editedInput, await getApprovalSteps(db, approvalId));
     if (refusal !== undefined) return { status: 400, body: { error: refusal } };
     // The card of whoever decides next shows what the edited input would do.
-    editedPreview = await computeToolPreview(
-      db,
-      {
-        toolName: row.toolName,
-        input: editedInput,
-        context: { userId: row.ownerId ?? '', chatId: row.chatId },
-      },
-      { fault: previewFaultOf(getConfig()) },
-    );
+    editedPreview = await computeToolPreview(db, {
+      toolName: row.toolName,
+      input: editedInput,
+      context: { userId: row.ownerId ?? '', chatId: row.chatId },
+    });
   }
 
   // A standing grant is judged before anything is decided: a refusal (400) changes nothing.
@@ -260,7 +263,7 @@ export async function decideApproval(input: unknown, who?: DeciderInput): Promis
   }
 
   const now = Date.now();
-  const outcome = await decideApprovalStep(
+  const outcome = await recordDecision(
     db,
     {
       approvalId,
@@ -302,8 +305,9 @@ export async function decideApproval(input: unknown, who?: DeciderInput): Promis
   } catch {
     // Redis unreachable: the call cannot be woken; the decision is on the row, so continue here.
   }
-  if (!(woken && (await awaitTakeOver(db, approvalId)))) await continueParkedTurn(db, approvalId, row.chatId);
-  return { status: 200, body: { status: approved ? 'approved' : 'denied' } };
+  const body = { status: approved ? 'approved' : 'denied' } as const;
+  if (woken && (await awaitTakeOver(db, approvalId))) return { status: 200, body };
+  return { status: 200, body, parked: { approvalId, chatId: row.chatId } };
 }
 
 /** Why the policy does not let an edited input through this approval, or undefined when it does. */
