@@ -179,6 +179,8 @@ test('a supervisor’s inbox receives a signed-in user’s request live and deci
   browser,
   baseURL,
 }) => {
+  // Three accounts made through the operators' CLI (a few seconds each) before the walk begins.
+  test.setTimeout(90_000);
   const first = await supervisorInbox(browser, baseURL, '主管甲', 'first');
   const second = await supervisorInbox(browser, baseURL, '主管乙', 'second');
   await chatPage.goto('/');
