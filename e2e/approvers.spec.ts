@@ -234,6 +234,7 @@ test('an allow given to an input another supervisor has since edited is refused 
   browser,
   baseURL,
 }) => {
+  test.setTimeout(90_000);
   await chatPage.goto('/');
   await signInVerified(chatPage.page, baseURL, '申请人');
   await chatPage.send('帮我创建一个工单：两位主管');
