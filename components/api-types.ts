@@ -1,10 +1,26 @@
 import type { UIMessage } from 'ai';
+import type {
+  ApprovalDecisionAnswer,
+  DecidedApproval,
+  ListedApproval,
+  ApprovalView as ServerApprovalView,
+} from '@/lib/approvals/approval-wire-types';
 import type { WorkerName } from '@/lib/tools/worker-names';
 
 /**
- * Shapes of the JSON the page reads from the app's own routes. Written here, not
- * imported from the server, so nothing server-only can leak into the browser bundle.
+ * Shapes of the JSON the page reads from the app's own routes. The approvals' are the
+ * server's own (lib/approvals/approval-wire-types.ts, a types-only module: nothing
+ * server-only can leak into the browser bundle); the rest are written here.
  */
+
+export type { ApprovalStepView, ValueSourceView } from '@/lib/approvals/approval-wire-types';
+
+/**
+ * An approval as `GET /api/approvals/:id` answers it, with the fields the inbox lists add
+ * (`GET /api/approvals`: `chatExcerpt`; `GET /api/approvals/decided`: `myDecision`, `decidedAt`).
+ */
+export type ApprovalView = ServerApprovalView &
+  Partial<Omit<ListedApproval & DecidedApproval, keyof ServerApprovalView>>;
 
 /** The worker names the picker offers besides `auto` (a module with no imports, safe for the browser). */
 export { workerNames } from '@/lib/tools/worker-names';
@@ -90,9 +106,7 @@ export type ToolgateMetadata = { worker?: string; model?: string };
 export type ToolgateMessage = UIMessage<ToolgateMetadata>;
 
 /** The result of deciding an approval (the server action's contract). */
-export type ApprovalDecision =
-  | { status: 'approved' | 'denied' | 'waiting' }
-  | { error: string; fieldErrors?: Record<string, string[]> };
+export type ApprovalDecision = ApprovalDecisionAnswer;
 
 /** The server action the approval card calls; passed down from a server component. */
 export type ApproveToolCall = (input: {
@@ -101,8 +115,8 @@ export type ApproveToolCall = (input: {
   approved: boolean;
   /** The whole input, edited by the person (allow only). */
   input?: Record<string, unknown>;
-  /** Allow this tool for the rest of the chat. */
-  remember?: 'chat';
+  /** Allow this tool for the rest of the chat, or make a narrow, expiring standing grant. */
+  remember?: 'chat' | GrantRequest;
   /** Why not (deny only). */
   reason?: string;
   /** The view's digest of the input the person saw (for an edit: the input the form started from). */
@@ -112,60 +126,28 @@ export type ApproveToolCall = (input: {
 /** `GET /api/chats/:id/approval-rules`. */
 export type ApprovalRules = { rules: { toolName: string; createdAt: string }[] };
 
+/** A condition on one input field, as a grant's `when` holds it. */
+export type GrantCondition = Partial<Record<'eq' | 'lte', string | number | boolean>>;
+
+/** A standing grant asked for with an allow: later calls like this one run without a card until `ttlMs` ends. */
+export type GrantRequest = { scope: 'chat' | 'me'; ttlMs: number; when?: Record<string, GrantCondition> };
+
+/** `GET /api/grants`: the caller's standing grants in force, newest first. */
+export type StandingGrants = {
+  grants: {
+    id: string;
+    toolName: string;
+    scope: 'chat' | 'me';
+    chatId?: string;
+    when?: Record<string, Record<string, unknown>>;
+    expiresAt: number;
+    remainingMs: number;
+  }[];
+};
+
 /** GETs JSON from one of the app's routes; rejects on a non-2xx answer so callers can show an error. */
 export async function fetchJson<T>(url: string, init?: RequestInit): Promise<T> {
   const response = await fetch(url, { cache: 'no-store', ...init });
   if (!response.ok) throw new Error(`${init?.method ?? 'GET'} ${url} answered ${response.status}`);
   return (await response.json()) as T;
 }
-
-/** One step of an approval as `GET /api/approvals/:id` shows it. */
-export type ApprovalStepView = {
-  kind: 'requester' | 'role';
-  role?: string;
-  decision?: 'allow' | 'deny';
-  decidedBy?: { name: string };
-  /** Nobody decided the step in time: it went to this role (then also `role`). */
-  escalatedTo?: string;
-};
-
-/** Where one input value was found (the user's text, an earlier tool output, or neither). */
-export type ValueSourceView = {
-  source: 'user' | 'tool' | 'model';
-  tool?: string;
-  toolCallId?: string;
-  trusted?: boolean;
-};
-
-/** `GET /api/approvals/:id`: an approval as its requester and its approvers see it. */
-export type ApprovalView = {
-  approvalId: string;
-  chatId: string;
-  tool: string;
-  summary?: Record<string, string>;
-  input: unknown;
-  /** Lowercase hex SHA-256 of `input`'s canonical JSON: sent back with a decision (409 `stale` once it changed). */
-  inputDigest: string;
-  /** The tool's preview of `input` in the reader's language, when the tool declares one. */
-  preview?: { lines: { label: string; value: string }[]; warnings: string[] };
-  /** Why the tool's preview was left out (it failed or took too long). */
-  previewNote?: string;
-  status: string;
-  requester: { name: string };
-  steps: ApprovalStepView[];
-  rule?: string;
-  /** Input paths an untrusted output supplied and the user did not type. */
-  tainted?: string[];
-  /** Each traced input path's sources. */
-  provenance?: Record<string, ValueSourceView[]>;
-  /** Untrusted outputs read earlier in the turn that proposed the call. */
-  context?: { tool: string; toolCallId: string }[];
-  expiresAt: number;
-  remainingMs: number;
-  viewer: { canAllow: boolean; canDeny: boolean; isRequester: boolean };
-  /** In `GET /api/approvals` only: the user message that led to the call. */
-  chatExcerpt?: string;
-  /** In `GET /api/approvals/decided` only: what this person decided, and when. */
-  myDecision?: 'allow' | 'deny';
-  decidedAt?: string;
-};

@@ -1,6 +1,6 @@
 import { TriangleAlert } from 'lucide-react';
-import type { Language } from '@/lib/ai/language';
-import { revealHiddenCharacters } from '@/lib/shells/reveal-hidden-characters';
+import type { Language } from '@/lib/shared/language';
+import { revealHiddenCharacters } from '@/lib/shared/reveal-hidden-characters';
 import type { ApprovalPreview as StoredPreview } from '@/lib/stores/approval-registry';
 import { type LocalizedPreview, localizePreview } from '@/lib/tools/localize-preview';
 import type { ApprovalView } from './api-types';

@@ -4,7 +4,7 @@ import type { Dictionary, Locale } from './i18n';
 import type { ToolPart } from './tool-part-outcome';
 
 /** A call's provenance as the card reads it: from the server's view, else the saved part's descriptor. */
-type CardProvenance = Pick<ApprovalView, 'tainted' | 'provenance' | 'context'>;
+type CardProvenance = Partial<Pick<ApprovalView, 'tainted' | 'provenance' | 'context'>>;
 
 /**
  * Where a waiting call's values came from, when an outsider may have supplied them: each
@@ -32,7 +32,7 @@ export function ApprovalProvenance({
   const untrustedTools = (sources: readonly ValueSourceView[]) =>
     [
       ...new Set(
-        sources.filter((source) => source.source === 'tool' && !source.trusted).map((source) => source.tool),
+        sources.flatMap((source) => (source.source === 'tool' && !source.trusted ? [source.tool] : [])),
       ),
     ]
       .filter((tool): tool is string => typeof tool === 'string')

@@ -12,6 +12,7 @@ import { ApprovalRulesBar } from './approval-rules-bar';
 import { Composer } from './composer';
 import type { Locale } from './i18n';
 import { MessageList } from './message-list';
+import { StandingGrantsBar } from './standing-grants-bar';
 import type { ToolPart } from './tool-card';
 import { Button } from './ui/button';
 import { ScrollArea } from './ui/scroll-area';
@@ -251,6 +252,7 @@ function ChatSession({
   return (
     <div className="flex min-h-0 flex-1 flex-col">
       <ApprovalRulesBar chatId={id} chatExists={chatExists} version={rulesVersion} />
+      <StandingGrantsBar chatId={id} version={rulesVersion} />
       <ApprovalAttention waiting={waiting} />
       <ScrollArea
         ref={viewportRef}

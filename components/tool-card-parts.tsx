@@ -10,7 +10,7 @@ import {
   ShieldQuestion,
 } from 'lucide-react';
 import { findErrorReference } from '@/lib/errors/error-reference';
-import { revealHiddenCharacters } from '@/lib/shells/reveal-hidden-characters';
+import { revealHiddenCharacters } from '@/lib/shared/reveal-hidden-characters';
 import { summarizeToolCall, summarizeToolResult } from '@/lib/tools/tool-summaries';
 import { type Denial, type Outcome, rateLimitedWait, type ToolPart } from './tool-part-outcome';
 import { Badge } from './ui/badge';

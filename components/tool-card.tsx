@@ -6,6 +6,7 @@ import { ApprovalEditForm, canEditInput } from './approval-edit-form';
 import { ApprovalPreview } from './approval-preview';
 import { ApprovalProvenance } from './approval-provenance';
 import { ApprovalSteps } from './approval-steps';
+import { StandingGrantForm } from './standing-grant-form';
 import {
   Fold,
   OutcomeBadge,
@@ -178,6 +179,15 @@ export function ToolCard({
             </p>
           </Section>
         )}
+        {showButtons && mode === 'grant' && (
+          <StandingGrantForm
+            toolCallId={part.toolCallId}
+            input={part.input}
+            disabled={decision.kind === 'sending'}
+            onSubmit={(remember) => void decide(true, { remember })}
+            onCancel={() => setMode('buttons')}
+          />
+        )}
         {showButtons && mode === 'denyNote' && (
           <form
             className="flex flex-col gap-1"
@@ -275,6 +285,16 @@ export function ToolCard({
               onClick={() => decide(true, { remember: 'chat' })}
             >
               {t.allowForChat}
+            </Button>
+          )}
+          {mode === 'buttons' && canAllow && steps === undefined && isRequester && (
+            <Button
+              variant="outline"
+              size="sm"
+              disabled={decision.kind === 'sending'}
+              onClick={() => setMode('grant')}
+            >
+              {t.allowSimilar}
             </Button>
           )}
           {mode === 'buttons' && canAllow && (

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { approvalTiming } from '@/lib/approvals/approval-timing';
 import { denialNoteOf, isEditedOutput } from '@/lib/shells/wrap-tools-with-approval';
-import type { ApprovalStepView, ApprovalView, ApproveToolCall } from './api-types';
+import type { ApprovalStepView, ApprovalView, ApproveToolCall, GrantRequest } from './api-types';
 import { extendLocalDeadline } from './approval-deadlines';
 import {
   asDenial,
@@ -16,10 +16,14 @@ import { useApprovalView } from './use-approval-view';
 import { useCountdown } from './use-countdown';
 
 /** What the person says beside a plain allow / deny. */
-export type DecisionExtras = { input?: Record<string, unknown>; remember?: 'chat'; reason?: string };
+export type DecisionExtras = {
+  input?: Record<string, unknown>;
+  remember?: 'chat' | GrantRequest;
+  reason?: string;
+};
 
-/** Which part of the card the person is filling in: the buttons, the edit form, or a note with a "no". */
-export type CardMode = 'buttons' | 'edit' | 'denyNote';
+/** Which part of the card the person is filling in: the buttons, the edit form, a note with a "no", or a standing grant. */
+export type CardMode = 'buttons' | 'edit' | 'denyNote' | 'grant';
 
 /** How many times one card may ask for more time: the server's own limit, read from where it is kept. */
 export const maxExtensions = approvalTiming.maxExtensions;
@@ -174,7 +178,7 @@ export function useApprovalCard({
       // The action never ran (network, server restart): the approval may still be open, so let the user retry.
       setDecision({ kind: 'failed', retryable: true });
     } finally {
-      if (settled) onDecided({ parked: !live, remembered: extras.remember === 'chat' });
+      if (settled) onDecided({ parked: !live, remembered: extras.remember !== undefined });
     }
   }
 

@@ -189,6 +189,8 @@ test('a supervisor’s inbox receives a signed-in user’s request live and deci
   browser,
   baseURL,
 }) => {
+  // Three accounts made through the operators' CLI (a few seconds each) before the walk begins.
+  test.setTimeout(90_000);
   const first = await supervisorInbox(browser, baseURL, '主管甲', 'first');
   const second = await supervisorInbox(browser, baseURL, '主管乙', 'second');
   await chatPage.goto('/');
@@ -242,6 +244,7 @@ test('an allow given to an input another supervisor has since edited is refused 
   browser,
   baseURL,
 }) => {
+  test.setTimeout(90_000);
   await chatPage.goto('/');
   await signInVerified(chatPage.page, baseURL, '申请人');
   await chatPage.send('帮我创建一个工单：两位主管');

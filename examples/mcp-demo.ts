@@ -21,10 +21,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { generateText, stepCountIs } from 'ai';
 import { createOfflineModel } from '../lib/ai/offline-model';
-import { assembleTurnTools } from '../lib/chat/assemble-turn-tools';
 import { closeMcpServerPool } from '../lib/mcp/mcp-server-pool';
 import { mergeMcpTools, waitForMcpServers } from '../lib/mcp/merge-mcp-tools';
 import { createMemoryApprovalRegistry, createMemoryIdempotencyStore } from '../lib/stores';
+import { assembleTurnTools } from '../lib/turn-table/assemble-turn-tools';
 
 const folder = mkdtempSync(join(tmpdir(), 'toolgate-mcp-example-'));
 const callLog = join(folder, 'calls.jsonl');

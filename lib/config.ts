@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { normalizeEmail } from './auth/normalize-email';
 import { type McpConfig, readMcpConfig } from './mcp/mcp-config';
 import { parseMcpToolName } from './mcp/mcp-tool-name';
 import { type Policy, readPolicyFile } from './policy/policy-file';
+import { normalizeEmail } from './shared/normalize-email';
 import { defaultConfirmToolNames, isToolName, toolFactsOf, toolNames } from './tools/tool-catalog';
 
 const positiveInteger = (name: string, fallback: number) =>
@@ -398,6 +398,19 @@ const globalForConfig = globalThis as typeof globalThis & { __toolgateConfig?: A
 export function getConfig(): AppConfig {
   globalForConfig.__toolgateConfig ??= parseConfig(process.env);
   return globalForConfig.__toolgateConfig;
+}
+
+/** A test-only fault (`TOOLGATE_FAULT`). */
+export type TestFault = NonNullable<AppConfig['TOOLGATE_FAULT']>;
+
+/**
+ * The one seam of fault injection: the fault `TOOLGATE_FAULT` asks for, honoured only with
+ * `TOOLGATE_TESTING=1` (start-up refuses it otherwise), so a production process never has one.
+ */
+export function testFault(
+  config: Pick<AppConfig, 'TOOLGATE_TESTING' | 'TOOLGATE_FAULT'> = getConfig(),
+): TestFault | undefined {
+  return config.TOOLGATE_TESTING ? config.TOOLGATE_FAULT : undefined;
 }
 
 /** Forgets the parsed configuration (tests that change `process.env`). */

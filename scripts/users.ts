@@ -17,7 +17,6 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createClient } from 'redis';
 import { computeRoles } from '../lib/auth/compute-roles';
-import { normalizeEmail } from '../lib/auth/normalize-email';
 import { type AppConfig, ConfigError, parseConfig } from '../lib/config';
 import type { Db } from '../lib/db/engine';
 import { openDatabase } from '../lib/db/open-database';
@@ -36,6 +35,7 @@ import {
 } from '../lib/db/user-roles';
 import { rolesByEmailOf } from '../lib/policy/policy-roles';
 import { encodeBusMessage, eventBusChannel } from '../lib/server/event-bus-message';
+import { normalizeEmail } from '../lib/shared/normalize-email';
 
 const usage = `Usage: npm run users -- verify <email>
        npm run users -- grant <email> <role>

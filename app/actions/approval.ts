@@ -2,7 +2,7 @@
 
 import { headers } from 'next/headers';
 import { getSessionUser } from '@/lib/auth/session-user';
-import { decideApproval } from '@/lib/chat/resolve-approval';
+import { carryOutDecision } from '@/lib/chat/carry-out-decision';
 import { runWithClientAddress } from '@/lib/http/request-address';
 
 /**
@@ -18,5 +18,5 @@ export async function approveToolCall(
   const requestHeaders = await headers();
   const user = await getSessionUser(requestHeaders);
   if (user === undefined) return { error: 'No session: reload the page' };
-  return (await runWithClientAddress(requestHeaders, () => decideApproval(input, user))).body;
+  return (await runWithClientAddress(requestHeaders, () => carryOutDecision(input, user))).body;
 }

@@ -1,7 +1,7 @@
+import type { Language } from '@/lib/shared/language';
 import { hanPattern, orderIdPattern } from './nlu/features';
 
-/** The language of a message, and of the reply to it. */
-export type Language = 'zh' | 'en';
+export type { Language } from '@/lib/shared/language';
 
 /**
  * The language `text` is written in: Chinese when it holds a Han character, English when it

@@ -198,6 +198,7 @@ function readOutcome(toolName: string, output: LanguageModelV4ToolResultOutput):
           kind: 'denied',
           toolName,
           reason: typeof value.reason === 'string' ? value.reason : undefined,
+          ...(typeof value.retryAfterMs === 'number' && { retryAfterMs: value.retryAfterMs }),
           note:
             typeof value.note === 'string'
               ? value.note

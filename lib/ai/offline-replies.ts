@@ -9,7 +9,7 @@ import { offlineTools, quotedArgument, toolOfIntent } from './offline-tools';
 /** How one tool call ended, as the offline model reads it back from the prompt. */
 export type ToolOutcome =
   | { kind: 'success'; toolName: string; value: unknown; edited?: boolean }
-  | { kind: 'denied'; toolName: string; reason?: string; note?: string }
+  | { kind: 'denied'; toolName: string; reason?: string; note?: string; retryAfterMs?: number }
   | { kind: 'rateLimited'; toolName: string; retryAfterMs?: number }
   | { kind: 'error'; toolName: string; message: string; validation: boolean };
 
@@ -194,6 +194,13 @@ export function failureReply(
         return zh
           ? `这个请求需要主管审批，只有登录并验证了邮箱的用户才能向主管发起审批，所以${nothingDone}。请登录后再向主管申请。`
           : `This request needs a supervisor’s approval, and only a signed-in user with a verified email can ask for it, so ${nothingDone}. Please sign in to ask a supervisor.`;
+      }
+      if (outcome.reason === 'quota') {
+        // Nobody declined: the policy allows only so many of these calls in a while.
+        const minutes = Math.max(1, Math.ceil((outcome.retryAfterMs ?? 60_000) / 60_000));
+        return zh
+          ? `这类请求已达到审批规则的次数上限，所以${nothingDone}。请约 ${minutes} 分钟后再试。`
+          : `This kind of request has reached the approval policy’s limit for now, so ${nothingDone}. Please try again in about ${minutes} minute${minutes === 1 ? '' : 's'}.`;
       }
       if (outcome.reason === 'policy') {
         // Nobody declined: the approval policy does not allow this call at all.

@@ -1,7 +1,7 @@
+import type { RequestIntent } from '@/lib/tools/intent-labels';
 import { type ToolName, toolCatalog } from '@/lib/tools/tool-catalog';
 import type { OfflineToolFacts, ToolFacts } from '@/lib/tools/tool-facts';
 import type { Language } from './language';
-import type { RequestIntent } from './nlu/intent-labels';
 import { requestArgument, requestDetails, type ToolRequest } from './nlu/understand';
 
 /** A built-in tool the offline model can reach by understanding a message (its facts declare `offline`). */

@@ -243,7 +243,7 @@ function planFor(
  * the allows given to the earlier input. Unknown, settled, expired, another chat's, or
  * nobody's-to-decide approvals all answer `not-found`.
  */
-export async function decideApproval(db: Db, decision: StepDecision, now = Date.now()): Promise<StepOutcome> {
+export async function recordDecision(db: Db, decision: StepDecision, now = Date.now()): Promise<StepOutcome> {
   const before = await getApproval(db, decision.approvalId);
   if (before === undefined || (decision.chatId !== undefined && before.chatId !== decision.chatId)) {
     return { status: 'not-found' };

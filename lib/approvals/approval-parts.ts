@@ -11,7 +11,8 @@ export type DenialCode =
   | 'closed'
   | 'superseded'
   | 'policy'
-  | 'sign_in_required';
+  | 'sign_in_required'
+  | 'quota';
 
 const denialCodes: readonly string[] = [
   'denied',
@@ -21,6 +22,7 @@ const denialCodes: readonly string[] = [
   'superseded',
   'policy',
   'sign_in_required',
+  'quota',
 ];
 
 /** True for a tool part (static `tool-*` or `dynamic-tool`). */

@@ -1,7 +1,7 @@
 import 'server-only';
 import { type Db, findAccountById } from '@/lib/db';
-import { policyVerdict } from '@/lib/policy';
-import type { ApprovalAsk } from '@/lib/shells/wrap-tools-with-approval';
+import { getQuotaCounter, type PolicyLimit, policyVerdict, type QuotaCounter, quotaKey } from '@/lib/policy';
+import type { ApprovalAsk, QuotaGate } from '@/lib/shells/wrap-tools-with-approval';
 
 /**
  * Whether `userId` may ask someone holding a role: a signed-in account (not a guest) whose
@@ -19,15 +19,32 @@ export async function mayAskRoles(db: Db, userId: string): Promise<boolean> {
  * rule a tool of `defaultConfirmTools` (`AGENT_CONFIRM_TOOLS`, MCP tools that need it)
  * waits for its requester as without a policy, and any other runs at once. A rule with a
  * role step refuses a requester who may not ask roles ({@link mayAskRoles}) with reason
- * `sign_in_required`, without a card.
+ * `sign_in_required`, without a card. A rule's quota (`limit`) is looked at before a card is
+ * shown — past it, the call is refused with reason `quota` — and counted when the call runs.
  */
 export function policyAsk(
   defaultConfirmTools: ReadonlySet<string>,
-  { db, requesterId }: { db: Db; requesterId: string },
+  {
+    db,
+    requesterId,
+    chatId,
+    quotas = getQuotaCounter(db),
+  }: { db: Db; requesterId: string; chatId: string; quotas?: QuotaCounter },
 ) {
   return async (toolName: string, input: unknown, facts: { tainted: boolean }): Promise<ApprovalAsk> => {
     const verdict = policyVerdict(toolName, input, facts);
     if (verdict.kind === 'deny') return { kind: 'deny', rule: verdict.label };
+    let quota: QuotaGate | undefined;
+    if ((verdict.kind === 'run' || verdict.kind === 'approve') && verdict.limit !== undefined) {
+      const limit: PolicyLimit = verdict.limit;
+      // Keyed by the rule's label and limit: a rule or limit edited counts afresh.
+      const key = quotaKey({ rule: verdict.label, limit }, { userId: requesterId, chatId });
+      const now = await quotas.peek(key, limit);
+      if (!now.ok)
+        return { kind: 'deny', rule: verdict.label, reason: 'quota', retryAfterMs: now.retryAfterMs };
+      quota = { take: () => quotas.take(key, limit) };
+    }
+    if (verdict.kind === 'run') return { kind: 'run', rule: verdict.label, ...(quota && { quota }) };
     if (verdict.kind === 'approve') {
       const asksRole = verdict.steps.some((step) => step.kind === 'role');
       if (asksRole && !(await mayAskRoles(db, requesterId)))
@@ -37,6 +54,7 @@ export function policyAsk(
         steps: verdict.steps,
         rule: verdict.label,
         ...(verdict.timeoutMs !== undefined && { timeoutMs: verdict.timeoutMs }),
+        ...(quota && { quota }),
       };
     }
     return defaultConfirmTools.has(toolName) ? { kind: 'confirm' } : { kind: 'run' };

@@ -221,16 +221,6 @@ export async function decisionRecordOf(
   };
 }
 
-/** Every pending approval's id and deadline, over all chats. */
-export async function listPendingDeadlines(db: Db): Promise<{ id: string; expiresAt: number }[]> {
-  const rows = await db
-    .selectFrom('approvals')
-    .select(['id', 'expires_at'])
-    .where('status', '=', 'pending')
-    .execute();
-  return rows.map((row) => ({ id: row.id, expiresAt: Number(row.expires_at) }));
-}
-
 /** The earliest deadline of any pending approval, or undefined when none waits. */
 export async function earliestPendingDeadline(db: Db): Promise<number | undefined> {
   const row = await db

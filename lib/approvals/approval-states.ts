@@ -57,7 +57,7 @@ export type DeniedStatus = 'denied' | 'expired' | 'stopped' | 'superseded' | 'cl
 
 /** The denial reason the model and the card see for each way a pending approval ends. */
 export const reasonByStatus: Readonly<
-  Record<DeniedStatus, Exclude<DenialReason, 'policy' | 'sign_in_required'>>
+  Record<DeniedStatus, Exclude<DenialReason, 'policy' | 'sign_in_required' | 'quota'>>
 > = {
   denied: 'denied',
   expired: 'timeout',

@@ -27,11 +27,6 @@ export const approvalTiming = {
   executionLeaseMs: 120_000,
   /** How long a new message waits for the turn it supersedes to write its last words. */
   supersedeWaitMs: 3_000,
-  /**
-   * The Redis registry: after a local timeout finds the record already gone, how long
-   * it waits for the verdict on its way over pub/sub before denying with `timeout`.
-   */
-  decisionGraceMs: 1_000,
 } as const;
 
 // setTimeout's limit: a longer delay fires at once.

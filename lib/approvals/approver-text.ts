@@ -1,5 +1,5 @@
-import type { Language } from '@/lib/ai/language';
-import { revealHiddenCharacters, revealHiddenInSummary } from '@/lib/shells/reveal-hidden-characters';
+import type { Language } from '@/lib/shared/language';
+import { revealHiddenCharacters, revealHiddenInSummary } from '@/lib/shared/reveal-hidden-characters';
 import { summarizeToolCall } from '@/lib/tools/tool-summaries';
 
 /*

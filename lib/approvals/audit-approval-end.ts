@@ -3,7 +3,7 @@ import { insertAuditRow } from '@/lib/db/audit';
 import type { AuditDetail } from '@/lib/db/audit-chain';
 import type { Db } from '@/lib/db/engine';
 import { isTainted } from '@/lib/provenance';
-import { revealHiddenInSummary } from '@/lib/shells/reveal-hidden-characters';
+import { revealHiddenInSummary } from '@/lib/shared/reveal-hidden-characters';
 import { hashToolArguments } from '@/lib/shells/wrap-tools-with-audit';
 import { observeParkedDenial } from '@/lib/telemetry/observe-audited-call';
 import { summarizeToolCall } from '@/lib/tools/tool-summaries';

@@ -4,7 +4,7 @@ import { insertAuditRow } from '@/lib/db/audit';
 import type { Db } from '@/lib/db/engine';
 import { writeTransaction } from '@/lib/db/write-transaction';
 import { escalationOfRule, policyInForce } from '@/lib/policy';
-import { revealHiddenInSummary } from '@/lib/shells/reveal-hidden-characters';
+import { revealHiddenInSummary } from '@/lib/shared/reveal-hidden-characters';
 import { hashToolArguments } from '@/lib/shells/wrap-tools-with-audit';
 import { summarizeToolCall } from '@/lib/tools/tool-summaries';
 import { announceApproval } from './announce-approval';

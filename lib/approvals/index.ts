@@ -1,91 +1,74 @@
 /**
- * The approval life cycle, in one place: its states and the one table of allowed
- * transitions (approval-states.ts), its timing (approval-timing.ts), the verbs that
- * move a row (approval-life-cycle.ts, settle-approvals.ts), the notification that
- * tells every instance (approval-events.ts), and the deadlines it keeps
- * (approval-deadlines.ts). Nothing outside this folder writes an approval's status;
- * the row writers in approval-rows.ts are not exported here.
+ * The door to approvals. Everything a route or a turn asks of approvals comes through here:
+ *
+ * - for routes: decide, give more time, read one, the inbox lists, the event stream, a
+ *   chat's "for this chat" rules (resolve-approval.ts, read-approvals.ts,
+ *   approval-event-stream.ts, chat-approval-rules.ts). A decision no live turn took over
+ *   comes back to its caller (`parked`), which continues the turn: this folder never runs one.
+ * - for a turn: asking, parking, carrying out and settling its calls, and the tool parts
+ *   of its messages.
+ *
+ * Behind it: the states and the one table of allowed transitions (approval-states.ts), the
+ * timing (approval-timing.ts), the verbs that move a row (approval-life-cycle.ts,
+ * settle-approvals.ts), the notification that tells every instance (approval-events.ts) and
+ * the deadlines (approval-deadlines.ts). Nothing outside this folder writes an approval's
+ * status; the row writers in approval-rows.ts are not exported here.
  */
+
 export { watchPendingDeadlines } from './approval-deadlines';
-export {
-  type ApprovalEvent,
-  publishApprovalChange,
-  publishApprovalEvent,
-  subscribeApprovalEvents,
-} from './approval-events';
-export {
-  awaitTakeOver,
-  type Decider,
-  decideApproval,
-  type ExtendOutcome,
-  extendApproval,
-  finishExecution,
-  isStaleDigest,
-  mayDecide,
-  mayView,
-  parkApproval,
-  requestApproval,
-  type StepDecision,
-  type StepOutcome,
-  stepOpenTo,
-  takeParkedDecision,
-  takeWokenDecision,
-} from './approval-life-cycle';
+export { approvalEventStream } from './approval-event-stream';
+export { publishApprovalChange } from './approval-events';
+export { finishExecution, takeParkedDecision } from './approval-life-cycle';
 export {
   type ApprovalEnd,
-  type DenialCode,
   denialCodeOf,
   denialReasonText,
-  excerptOf,
   isToolPart,
   mapToolPart,
   settleApprovalPart,
   type ToolPart,
 } from './approval-parts';
 export {
-  type ApprovalCursor,
   type ApprovalRecord,
-  type ApprovalStepRecord,
-  type ApprovalStepSpec,
   countPendingApprovals,
-  type DecidedCursor,
   decisionRecordOf,
   getApproval,
-  getApprovalSteps,
-  getStepsOfApprovals,
-  listApprovalsDecidedBy,
   listChatApprovals,
-  listDecidableApprovals,
-  listPendingDeadlines,
-  type NewApproval,
   userNamesById,
 } from './approval-rows';
-export {
-  type ApprovalStatus,
-  approvalStatuses,
-  approvalTransitions,
-  type DeniedStatus,
-  deniedStatuses,
-  isDeniedStatus,
-  reasonByStatus,
-} from './approval-states';
+export { type DeniedStatus, deniedStatuses, isDeniedStatus, reasonByStatus } from './approval-states';
 export { approvalTiming } from './approval-timing';
-export { approverSummary, approverText } from './approver-text';
 export { auditApprovalEnd } from './audit-approval-end';
+export { listChatApprovalRules, revokeChatApprovalRule } from './chat-approval-rules';
 export {
-  createDurableApprovalRegistry,
-  type DurableApprovalRegistryOptions,
-  recordExecution,
-} from './durable-approval-registry';
+  decodeApprovalCursor,
+  listApprovalsDecidedByMe,
+  listApprovalsToDecide,
+  maxApprovalPageSize,
+  readApproval,
+} from './read-approvals';
+export {
+  type ApprovalDecisionResult,
+  type DeciderInput,
+  decideApproval,
+  extendApprovalDeadline,
+} from './resolve-approval';
 export {
   endGuestRoleApprovals,
-  endOfRow,
   endPendingApprovals,
-  expireApproval,
-  guestRequestEndedNote,
-  patchSavedPart,
   settleChatApprovals,
   settleToolParts,
-  unknownOutcomeText,
 } from './settle-approvals';
-export { createTurnParking, followed, type TurnParking, type TurnParkingOptions } from './turn-parking';
+export {
+  approvedByRuleOrGrant,
+  createStandingGrant,
+  type GrantRequest,
+  grantRefusalOf,
+  grantRequestSchema,
+  listStandingGrants,
+  maxGrantsPerUser,
+  revokeGrant,
+  type StandingGrantView,
+} from './standing-grants';
+export { createTurnApprovals, type TurnApprovals } from './turn-approvals';
+export { followed } from './turn-parking';

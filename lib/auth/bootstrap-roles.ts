@@ -2,8 +2,8 @@ import 'server-only';
 import { applyRoleBootstrap, type Db, withdrawUnlistedFileRoles } from '@/lib/db';
 import type { Policy } from '@/lib/policy';
 import { rolesByEmailOf } from '@/lib/policy/policy-roles';
+import { normalizeEmail } from '@/lib/shared/normalize-email';
 import type { RoleSubject } from './compute-roles';
-import { normalizeEmail } from './normalize-email';
 
 // Pairs this process saw given or already used, so a listed user's requests stop asking the database.
 const settledByDb = new WeakMap<Db, Set<string>>();

@@ -1,4 +1,4 @@
-import { normalizeEmail } from './normalize-email';
+import { normalizeEmail } from '@/lib/shared/normalize-email';
 
 /** What privilege is computed from: never a role copied at sign-up. */
 export type RoleSubject = { email: string; emailVerified: boolean; isAnonymous: boolean };

@@ -6,6 +6,7 @@ import { jsonError, readLimitedBody } from '@/lib/http/json';
 import { withSecureCookies } from '@/lib/http/site-origin';
 import { refundAuthLimit, spendAuthLimit } from '@/lib/server/auth-limits';
 import { checkClientLimit } from '@/lib/server/client-rate-limits';
+import { mailboxOf, normalizeEmail } from '@/lib/shared/normalize-email';
 import {
   authBodyProblem,
   authMediaTypeProblem,
@@ -16,7 +17,6 @@ import {
 } from './auth-request-rules';
 import { getAuth } from './get-auth';
 import { withMailBudgetSpentFor } from './mail-budget';
-import { mailboxOf, normalizeEmail } from './normalize-email';
 import { getSessionUser } from './session-user';
 import {
   isVerificationBoundTo,

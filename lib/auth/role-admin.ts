@@ -12,8 +12,8 @@ import {
   writeTransaction,
 } from '@/lib/db';
 import { publishAccessRevoked } from '@/lib/server/event-bus';
+import { normalizeEmail } from '@/lib/shared/normalize-email';
 import { computeRoles } from './compute-roles';
-import { normalizeEmail } from './normalize-email';
 
 /** The most accounts one page of the roles list holds. */
 export const maxRoleListLimit = 100;

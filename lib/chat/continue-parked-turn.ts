@@ -16,6 +16,7 @@ import {
   settleApprovalPart,
   takeParkedDecision,
 } from '@/lib/approvals';
+import { policyAsk } from '@/lib/approvals/approval-policy';
 import { getConfig } from '@/lib/config';
 import { type Db, getChatMessages, upsertMessage } from '@/lib/db';
 import { reportError } from '@/lib/errors/report-error';
@@ -26,12 +27,12 @@ import { toolDenial } from '@/lib/shells';
 import { finalOutput, type ToolExecute } from '@/lib/shells/wrap-execute';
 import type { ApprovalDecision, ApprovalRegistry } from '@/lib/stores';
 import { startTurnTelemetry } from '@/lib/telemetry/turn-telemetry';
-import { assembleTurnTools } from './assemble-turn-tools';
-import { buildWorkerTable } from './build-worker-table';
-import { createAuditWriter } from './create-audit-writer';
+import { assembleTurnTools } from '@/lib/turn-table/assemble-turn-tools';
+import { buildWorkerTable } from '@/lib/turn-table/build-worker-table';
+import { createAuditWriter } from '@/lib/turn-table/create-audit-writer';
+import { keepUndoneMarks } from '@/lib/undo/undo-tool-call';
 import { replayMessage } from './replay-message';
 import { runChatTurn } from './run-chat-turn';
-import { keepUndoneMarks } from './undo-tool-call';
 
 /**
  * Continues a turn whose process is gone, from the decision on its approval row.
@@ -103,6 +104,17 @@ async function carryOut(db: Db, row: ApprovalRecord, approved: boolean): Promise
         }),
         emit: () => undefined,
         timeoutMs: 1,
+        // A rule's quota is counted when the call runs, here as in a live turn.
+        askFor: async (toolName, input, facts) => {
+          const ask = await policyAsk(table.defaultConfirmTools, {
+            db,
+            requesterId: ownerId,
+            chatId: row.chatId,
+          })(toolName, input, facts);
+          return ask.kind === 'deny'
+            ? ask
+            : { kind: 'confirm', ...(ask.quota !== undefined && { quota: ask.quota }) };
+        },
       },
       store: getIdempotencyStore(),
       effects: getEffectRecorder(),

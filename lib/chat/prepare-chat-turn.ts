@@ -5,7 +5,7 @@ import { routeWorker } from '@/lib/ai/router';
 import { type AppConfig, getConfig } from '@/lib/config';
 import { type Db, deleteChat, getChat, getChatMessages, getDb, saveChat, upsertMessage } from '@/lib/db';
 import { waitForMcpServers, workerOfTool } from '@/lib/mcp/merge-mcp-tools';
-import { buildWorkerTable, type WorkerTable } from './build-worker-table';
+import { buildWorkerTable, type WorkerTable } from '@/lib/turn-table/build-worker-table';
 import { sanitizeUIMessages } from './sanitize-ui-messages';
 import type { ChatTurnRejection, ChatTurnRequest } from './types';
 

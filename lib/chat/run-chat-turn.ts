@@ -5,38 +5,30 @@ import {
   type LanguageModel,
   readUIMessageStream,
   streamText,
+  type ToolSet,
   type UIMessage,
   type UIMessageChunk,
 } from 'ai';
-import {
-  createDurableApprovalRegistry,
-  createTurnParking,
-  excerptOf,
-  recordExecution,
-  settleToolParts,
-} from '@/lib/approvals';
-import { policyAsk } from '@/lib/approvals/approval-policy';
+import { createTurnApprovals, settleToolParts, type TurnApprovals } from '@/lib/approvals';
 import type { AppConfig } from '@/lib/config';
-import { clearChatStream, type Db, hasApprovalRule, setChatStream, upsertMessage } from '@/lib/db';
+import { clearChatStream, type Db, setChatStream, upsertMessage } from '@/lib/db';
 import { publicErrorText } from '@/lib/errors/public-error';
 import { reportError } from '@/lib/errors/report-error';
 import { trustOfTool } from '@/lib/mcp/merge-mcp-tools';
 import { ProvenanceLedger } from '@/lib/provenance';
 import { getEffectRecorder } from '@/lib/server/effect-recorder';
 import { getToolRateLimiter } from '@/lib/server/rate-limiter';
-import { getApprovalRegistry, getIdempotencyStore } from '@/lib/server/stores';
-import { createPendingApprovalLimiter } from '@/lib/server/user-rate-limits';
-import { startTurnTelemetry } from '@/lib/telemetry/turn-telemetry';
-import { computeToolPreview, previewFaultOf } from '@/lib/tools/compute-tool-preview';
-import { assembleTurnTools } from './assemble-turn-tools';
-import type { WorkerTable } from './build-worker-table';
-import { createAuditWriter } from './create-audit-writer';
-import { listenForRemoteStops } from './remote-turn-stops';
+import { getIdempotencyStore } from '@/lib/server/stores';
+import { startTurnTelemetry, type TurnTelemetry } from '@/lib/telemetry/turn-telemetry';
+import { assembleTurnTools } from '@/lib/turn-table/assemble-turn-tools';
+import type { WorkerTable } from '@/lib/turn-table/build-worker-table';
+import { createAuditWriter } from '@/lib/turn-table/create-audit-writer';
+import { keepUndoneMarks } from '@/lib/undo/undo-tool-call';
+import { listenForRemoteStops, publishTurnEnded } from './remote-turn-stops';
 import { turnModelCall } from './turn-model-call';
-import { createTurnSideChannel } from './turn-side-channel';
+import { createTurnSideChannel, type TurnSideChannel } from './turn-side-channel';
 import { followTurn, getStreamContext, runningTurns } from './turn-streams';
 import type { ChatMessageMetadata } from './types';
-import { keepUndoneMarks } from './undo-tool-call';
 
 /** Everything a turn needs to run, whether it answers a new message or continues after a decision. */
 export type ChatTurnStart = {
@@ -78,13 +70,38 @@ export type ChatTurnStart = {
  * decision continues it from the database. Readers are counted by `followTurn`.
  */
 export async function runChatTurn(start: ChatTurnStart): Promise<ReadableStream<string>> {
-  const { db, config, chatId, ownerId, worker, model, modelLabel, table, history, messageId } = start;
-  const { tools: baseTools, confirmTools, writeTools } = table;
   listenForRemoteStops();
-  const timeoutMs = config.AGENT_CONFIRM_TIMEOUT_MS;
-  const abort = new AbortController();
-  let takenOver = false;
-  // Saves of one message happen in order: the card's save never lands after the final one.
+  const turn = beginTurn(start);
+  const tools = hardenTools(start, turn);
+  const chunks = await streamModel(start, turn, tools);
+  return publishTurn(start, turn, chunks);
+}
+
+/** What the steps of one turn share. */
+type Turn = {
+  abort: AbortController;
+  /** A continuation took this turn over: its message is the one that counts. */
+  takenOver: boolean;
+  /** Saves of one message happen in order: the card's save never lands after the final one. */
+  save: (message: UIMessage) => Promise<unknown>;
+  /** The last save queued. */
+  saving: () => Promise<unknown>;
+  telemetry: TurnTelemetry;
+  auditWriter: ReturnType<typeof createAuditWriter>;
+  /** Labels each output's trust and carries the cards and replay marks; absent for an empty table. */
+  sideChannel: TurnSideChannel | undefined;
+  /** Absent when no call of this turn can wait for a person. */
+  approvals: TurnApprovals | undefined;
+  /** Write calls whose values are traced to their sources. */
+  tracedWrites: ReadonlySet<string>;
+  /** Settles when the model's stream has ended and its message is saved. */
+  ended: Promise<void>;
+};
+
+/** The turn's side channel, its approvals, its saves and its telemetry. */
+function beginTurn(start: ChatTurnStart): Turn {
+  const { db, config, chatId, ownerId, worker, modelLabel, table, history, messageId } = start;
+  const { tools: baseTools, confirmTools, writeTools } = table;
   let saving: Promise<unknown> = Promise.resolve();
   const save = (message: UIMessage) => {
     saving = saving.then(() => upsertMessage(db, chatId, message)).catch(() => undefined);
@@ -104,12 +121,24 @@ export async function runChatTurn(start: ChatTurnStart): Promise<ReadableStream<
   // one waits for a person even where no setting asks for one.
   const tracedWrites = new Set(config.TOOLGATE_PROVENANCE === 'on' ? [...writeTools].filter(inTable) : []);
   const asksPeople = confirmTools.size > 0 || tracedWrites.size > 0;
+  const turn: Turn = {
+    abort: new AbortController(),
+    takenOver: false,
+    save,
+    saving: () => saving,
+    telemetry,
+    auditWriter: createAuditWriter(db, ownerId),
+    sideChannel: undefined,
+    approvals: undefined,
+    tracedWrites,
+    ended: Promise.resolve(),
+  };
   // Whenever the table holds a tool: it labels each output's trust on the saved part, and
   // carries the cards and replay marks.
   const sideChannel =
     Object.keys(baseTools).length > 0
       ? createTurnSideChannel({
-          timeoutMs,
+          timeoutMs: config.AGENT_CONFIRM_TIMEOUT_MS,
           trustOf: trustOfTool,
           onApprovalShown: asksPeople
             ? (chunks) => {
@@ -117,86 +146,78 @@ export async function runChatTurn(start: ChatTurnStart): Promise<ReadableStream<
                 const cards = snapshot.filter((chunk) => chunk.type === 'tool-approval-request').length;
                 void messageFromChunks(snapshot, continued)
                   .then((message) => message && save(message))
-                  .then(() => parking?.cardsSaved(cards));
+                  .then(() => turn.approvals?.parking.cardsSaved(cards));
               }
             : undefined,
         })
       : undefined;
-
-  const auditWriter = createAuditWriter(db, ownerId);
-  const parking =
+  turn.sideChannel = sideChannel;
+  turn.approvals =
     sideChannel && asksPeople
-      ? createTurnParking({
-          afterMs: config.TOOLGATE_PARK_AFTER_MS,
+      ? createTurnApprovals({
+          db,
+          config,
+          chatId,
+          ownerId,
+          worker,
+          messageId,
+          history,
+          table,
+          emit: sideChannel.emitApprovalRequest,
           onPark: () => {
             // Everything the stream wrote so far (the cards, and whatever else the step did), then the end.
             telemetry.event('turn.parked');
             void messageFromChunks(sideChannel.chunksSoFar(), continued)
               .then((message) => message && save(message))
-              .finally(() => abort.abort());
+              .finally(() => turn.abort.abort());
           },
-        })
-      : undefined;
-  const registry =
-    sideChannel && parking
-      ? createDurableApprovalRegistry({
-          db,
-          registry: getApprovalRegistry(),
-          worker,
-          messageId,
-          excerpt: excerptOf(history),
-          preview: (call) =>
-            computeToolPreview(
-              db,
-              { ...call, context: { userId: ownerId, chatId } },
-              { fault: previewFaultOf(config) },
-            ),
           onTakenOver: () => {
-            takenOver = true;
-            abort.abort();
+            turn.takenOver = true;
+            turn.abort.abort();
           },
-          parking,
         })
       : undefined;
-  const tools = assembleTurnTools({
-    baseTools,
+  return turn;
+}
+
+/** The worker's table inside its shells. */
+function hardenTools(start: ChatTurnStart, turn: Turn): ToolSet {
+  const { history, worker, chatId, ownerId, table } = start;
+  return assembleTurnTools({
+    baseTools: table.tools,
     worker,
     chatId,
     ownerId,
-    approval:
-      sideChannel && registry
-        ? {
-            confirmTools,
-            registry,
-            emit: sideChannel.emitApprovalRequest,
-            timeoutMs,
-            afterExecute: ({ approvalId, ok }) => recordExecution(db, approvalId, ok),
-            approvedByRule: (toolName) => hasApprovalRule(db, { chatId, ownerId, toolName }),
-            pendingLimiter: createPendingApprovalLimiter(db, config.TOOLGATE_MAX_PENDING_APPROVALS),
-            askFor: policyAsk(table.defaultConfirmTools, { db, requesterId: ownerId }),
-          }
-        : undefined,
+    approval: turn.approvals?.shell,
     store: getIdempotencyStore(),
     effects: getEffectRecorder(),
-    writeTools,
-    audit: auditWriter.record,
+    writeTools: table.writeTools,
+    audit: turn.auditWriter.record,
     rateLimiter: getToolRateLimiter(),
-    signal: abort.signal,
-    onReplay: sideChannel?.markReplay,
-    ...(tracedWrites.size > 0 && {
-      provenance: { ledger: ProvenanceLedger.fromHistory(history, trustOfTool), tools: tracedWrites },
+    signal: turn.abort.signal,
+    onReplay: turn.sideChannel?.markReplay,
+    ...(turn.tracedWrites.size > 0 && {
+      provenance: { ledger: ProvenanceLedger.fromHistory(history, trustOfTool), tools: turn.tracedWrites },
     }),
   });
-  const metadata: ChatMessageMetadata = { worker, model: modelLabel };
+}
 
-  const call = await turnModelCall({ model, worker, history, tools, abortSignal: abort.signal });
+/** The model's stream of the turn, its message saved settled when it ends. */
+async function streamModel(
+  start: ChatTurnStart,
+  turn: Turn,
+  tools: ToolSet,
+): Promise<ReadableStream<UIMessageChunk>> {
+  const { db, chatId, worker, model, modelLabel, history, messageId } = start;
+  const { telemetry, sideChannel } = turn;
+  const metadata: ChatMessageMetadata = { worker, model: modelLabel };
+  const call = await turnModelCall({ model, worker, history, tools, abortSignal: turn.abort.signal });
   const result = telemetry.run(() =>
     streamText({
       ...call,
       ...(telemetry.aiTelemetry !== undefined && { experimental_telemetry: telemetry.aiTelemetry }),
     }),
   );
-  let ended: Promise<void> = Promise.resolve();
   const chunks = result.toUIMessageStream({
     originalMessages: history,
     generateMessageId: () => messageId,
@@ -204,24 +225,34 @@ export async function runChatTurn(start: ChatTurnStart): Promise<ReadableStream<
     onError: publicErrorText,
     messageMetadata: ({ part }) => (part.type === 'start' ? metadata : undefined),
     onEnd: ({ messages }) => {
-      ended = (async () => {
-        await auditWriter.flush();
+      turn.ended = (async () => {
+        await turn.auditWriter.flush();
         const last = messages.at(-1);
         // A continuation took this turn over, or will (parked): its message is the one that counts.
-        if (takenOver || parking?.parked || last === undefined || last.id !== messageId) return;
+        if (turn.takenOver || turn.approvals?.parking.parked || last === undefined || last.id !== messageId)
+          return;
         const annotated = sideChannel ? sideChannel.annotate(last) : last;
         const settled = await settleToolParts(db, chatId, annotated);
-        await save(settled);
+        await turn.save(settled);
         await keepUndoneMarks(db, chatId, settled).catch((error) =>
           reportError(error, 'keeping undone marks'),
         );
       })();
-      return ended;
+      return turn.ended;
     },
   });
   const modelChunks = sideChannel ? chunks.pipeThrough(sideChannel.transform) : chunks;
-  const turnChunks = start.prelude?.length ? prepend(start.prelude, modelChunks) : modelChunks;
+  return start.prelude?.length ? prepend(start.prelude, modelChunks) : modelChunks;
+}
 
+/** The turn's chunks as a resumable SSE stream, registered as this chat's running turn until it ends. */
+async function publishTurn(
+  start: ChatTurnStart,
+  turn: Turn,
+  turnChunks: ReadableStream<UIMessageChunk>,
+): Promise<ReadableStream<string>> {
+  const { db, chatId, messageId } = start;
+  const parking = turn.approvals?.parking;
   const streamId = generateId();
   let finish!: () => void;
   const done = new Promise<void>((resolve) => {
@@ -230,16 +261,17 @@ export async function runChatTurn(start: ChatTurnStart): Promise<ReadableStream<
   const sse = turnChunks.pipeThrough(new JsonToSseTransformStream()).pipeThrough(
     new TransformStream<string, string>({
       async flush() {
-        await ended.catch(() => undefined);
-        await saving;
+        await turn.ended.catch(() => undefined);
+        await turn.saving();
         if (runningTurns().get(chatId)?.streamId === streamId) runningTurns().delete(chatId);
         await clearChatStream(db, chatId, streamId).catch(() => undefined);
-        telemetry.end({ parked: parking?.parked });
+        publishTurnEnded(chatId);
+        turn.telemetry.end({ parked: parking?.parked });
         finish();
       },
     }),
   );
-  runningTurns().set(chatId, { streamId, abort, done, follow: parking?.follow });
+  runningTurns().set(chatId, { streamId, abort: turn.abort, done, follow: parking?.follow });
   await setChatStream(db, { chatId, streamId, messageId, baseParts: start.baseParts });
   let stream: ReadableStream<string>;
   try {

@@ -1,5 +1,5 @@
 import type { UIMessage } from 'ai';
-import { denialCodeOf, isToolPart } from '@/lib/approvals/approval-parts';
+import { denialCodeOf, isToolPart } from '@/lib/approvals';
 import { inlineFilePart } from './inline-files';
 
 const settledToolStates = new Set(['output-available', 'output-error']);

@@ -3,7 +3,7 @@ import { endPendingApprovals } from '@/lib/approvals';
 import { getChat, getDb } from '@/lib/db';
 import { getApprovalRegistry } from '@/lib/server/stores';
 import { waitAtMost } from './end-chat-approvals';
-import { askRemoteStop, waitForTurnEnd } from './remote-turn-stops';
+import { stopRemoteTurn } from './remote-turn-stops';
 import { runningTurns } from './turn-streams';
 
 /** How long Stop waits for the turn to save its settled message before answering. */
@@ -35,8 +35,7 @@ export async function stopChatTurn({
   // Running on another instance (with Redis), or nowhere: that instance stops its model
   // and settles its own cards, so no reply is written after Stop; whatever still waits
   // (a parked turn's cards, or that instance did not answer in time) is settled here.
-  const asked = await askRemoteStop(db, chatId);
-  if (asked) await waitForTurnEnd(db, chatId, stopWaitMs);
+  const asked = await stopRemoteTurn(db, chatId, stopWaitMs);
   const ended = await endPendingApprovals(db, getApprovalRegistry(), chatId, 'stopped');
   return { stopped: ended > 0 || asked };
 }

@@ -1,9 +1,9 @@
 import type { UIMessage, UIMessageChunk } from 'ai';
-import type { Language } from '@/lib/ai/language';
-import { denialReasonText, settleApprovalPart, type ToolPart } from '@/lib/approvals/approval-parts';
+import { denialReasonText, settleApprovalPart, type ToolPart } from '@/lib/approvals';
 import type { CallProvenance, ToolTrust } from '@/lib/provenance';
+import type { Language } from '@/lib/shared/language';
+import { revealHiddenInSummary } from '@/lib/shared/reveal-hidden-characters';
 import { inputDigestOf } from '@/lib/shells/input-digest';
-import { revealHiddenInSummary } from '@/lib/shells/reveal-hidden-characters';
 import { isToolDenial } from '@/lib/shells/wrap-tools-with-approval';
 import type { ApprovalPreview, ApprovalRequestEvent, ApprovalStep } from '@/lib/stores';
 import { summarizeToolCall } from '@/lib/tools/tool-summaries';
@@ -53,6 +53,9 @@ export type ApprovalDescriptor = {
  * The transform runs after the SDK has built the message it persists, so
  * `annotate` adds the same facts to that message before it is saved.
  */
+/** The side channel of one turn (`createTurnSideChannel`). */
+export type TurnSideChannel = ReturnType<typeof createTurnSideChannel>;
+
 export function createTurnSideChannel({
   timeoutMs,
   onApprovalShown,

@@ -5,9 +5,10 @@ import {
   type ResumableStreamContext,
   type Subscriber,
 } from 'resumable-stream/generic';
-import { followed } from '@/lib/approvals/turn-parking';
+import { followed } from '@/lib/approvals';
 import { getConfig } from '@/lib/config';
 import { getRedisClient, type RedisClient } from '@/lib/stores';
+import { redisChannels } from '@/lib/stores/redis-channels';
 import { ensureRedisReady } from '@/lib/stores/redis-client';
 
 /*
@@ -61,7 +62,11 @@ export function getStreamContext(): ResumableStreamContext {
     const { REDIS_URL } = getConfig();
     const pair = REDIS_URL ? redisPair(getRedisClient(REDIS_URL)) : createInProcessPubSub();
     // The server stays up, so nothing needs to be kept alive for the producer (waitUntil: null).
-    context = createResumableStreamContext({ waitUntil: null, keyPrefix: 'toolgate:stream', ...pair });
+    context = createResumableStreamContext({
+      waitUntil: null,
+      keyPrefix: redisChannels.resumableStreams,
+      ...pair,
+    });
     globalForStreams.__toolgateStreamContext = context;
   }
   return context;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CallProvenance } from '@/lib/provenance';
-import { stableStringify } from '@/lib/shells/stable-stringify';
+import { stableStringify } from '@/lib/shared/stable-stringify';
 
 /** A call's one-line summary in each UI language (“Create ticket “printer broken”” / “创建工单「打印机坏了」”). */
 export type AuditSummary = { en: string; zh: string };
@@ -21,6 +21,10 @@ export type AuditDetail = {
   policy?: true;
   /** …because its rule needs a role's approval and the requester was a guest or unverified. */
   signInRequired?: true;
+  /** …because the rule's quota was used up; a call fits again after `retryAfterMs`. */
+  quota?: { retryAfterMs: number };
+  /** Ran without a card, covered by this standing grant (its id). */
+  grant?: string;
   /**
    * An untrusted output supplied some of the call's values (or was read earlier in its turn):
    * the input paths, their sources and the turn's untrusted reads — tool names and call ids, never values.

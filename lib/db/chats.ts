@@ -203,17 +203,6 @@ export async function upsertMessage(db: Db, chatId: string, message: UIMessage):
   });
 }
 
-/** One stored message of a chat, or undefined. */
-export async function getChatMessage(db: Db, chatId: string, id: string): Promise<UIMessage | undefined> {
-  const row = await db
-    .selectFrom('chat_messages')
-    .select('message')
-    .where('chat_id', '=', chatId)
-    .where('id', '=', id)
-    .executeTakeFirst();
-  return row === undefined ? undefined : (JSON.parse(row.message) as UIMessage);
-}
-
 /**
  * Changes one stored message in place, read and written in one transaction, so a
  * change made meanwhile by another writer is not lost. `change` returning undefined

@@ -20,6 +20,7 @@ export * from './orders';
 export * from './refunds';
 export * from './role-bootstrap';
 export type { DatabaseSchema } from './schema';
+export * from './standing-grants';
 export * from './tickets';
 export * from './todos';
 export * from './user-roles';

@@ -507,6 +507,39 @@ export const migrations: readonly Migration[] = [
     up: (db, engine) => addColumnIfMissing(db, engine, 'approvals', 'provenance', 'TEXT'),
   },
   {
+    // Executed calls counted against a policy rule's quota when there is no Redis: one row a
+    // call, read per key and window (lib/policy/policy-quota.ts). Re-runnable.
+    name: 'policy quota calls',
+    up: (db) =>
+      run(db, [
+        `CREATE TABLE IF NOT EXISTS policy_quota_calls (
+          id TEXT PRIMARY KEY,
+          quota_key TEXT NOT NULL,
+          called_at BIGINT NOT NULL
+        )`,
+        'CREATE INDEX IF NOT EXISTS policy_quota_calls_key ON policy_quota_calls (quota_key, called_at)',
+      ]),
+  },
+  {
+    // Standing grants a person made from a card: narrow, expiring, revocable (lib/db/standing-grants.ts).
+    name: 'standing grants',
+    up: (db) =>
+      run(db, [
+        `CREATE TABLE IF NOT EXISTS standing_grants (
+          id TEXT PRIMARY KEY,
+          owner_id TEXT NOT NULL,
+          tool_name TEXT NOT NULL,
+          chat_id TEXT,
+          conditions TEXT,
+          approval_id TEXT NOT NULL,
+          created_at TEXT NOT NULL,
+          expires_at BIGINT NOT NULL,
+          revoked_at BIGINT
+        )`,
+        'CREATE INDEX IF NOT EXISTS standing_grants_owner ON standing_grants (owner_id, tool_name, expires_at)',
+      ]),
+  },
+  {
     // Approvals on a human timescale: mail rides the webhook outbox (a channel, and a key
     // that makes "one mail of a kind per person and approval" hold across instances); the
     // reminder and escalation are due times on the row, found by the one deadline keeper.

@@ -316,6 +316,33 @@ export type SchemaMigrationTable = {
   applied_at: string;
 };
 
+/** One executed call counted against a policy rule's quota (lib/policy/policy-quota.ts). */
+export type PolicyQuotaCallTable = {
+  id: string;
+  /** The rule, its limit and whom it counts (a user, a chat, or all). */
+  quota_key: string;
+  /** Epoch milliseconds of the call. */
+  called_at: number;
+};
+
+/** A standing grant: later calls of one tool by one user run without a card while they match (lib/approvals/standing-grants.ts). */
+export type StandingGrantTable = {
+  id: string;
+  owner_id: string;
+  tool_name: string;
+  /** The chat it covers; null covers every chat of the owner. */
+  chat_id: string | null;
+  /** JSON of the input conditions a call must satisfy (policy `when` syntax); null matches every call. */
+  conditions: string | null;
+  /** The approval it was created from. */
+  approval_id: string;
+  created_at: string;
+  /** Epoch milliseconds: from then on it covers nothing. */
+  expires_at: number;
+  /** Epoch milliseconds of the revocation; null while it stands. */
+  revoked_at: number | null;
+};
+
 /** Every table the product owns, as Kysely types them. */
 export type DatabaseSchema = {
   tickets: TicketTable;
@@ -339,4 +366,6 @@ export type DatabaseSchema = {
   account_audit: AccountAuditTable;
   role_bootstrap: RoleBootstrapTable;
   guest_link: GuestLinkTable;
+  policy_quota_calls: PolicyQuotaCallTable;
+  standing_grants: StandingGrantTable;
 };

@@ -1,7 +1,7 @@
 import 'server-only';
 import { type JSONSchema7, jsonSchema, type ToolSet, tool } from 'ai';
 import { getConfig } from '@/lib/config';
-import { writeExecutionOf } from '@/lib/shells/write-execution';
+import { writeExecutionOf } from '@/lib/shared/write-execution';
 import type { McpConfig } from './mcp-config';
 import { McpServerConnection, type McpToolDefinition } from './mcp-server-connection';
 import { mcpToolName } from './mcp-tool-name';

@@ -9,10 +9,21 @@ export type {
   PolicyApprover,
   PolicyCondition,
   PolicyEscalation,
+  PolicyLimit,
   PolicyRule,
   PolicyScalar,
 } from './policy-file';
+export { maxPolicyTimeoutMs, whenSchema } from './policy-file';
+export {
+  createDatabaseQuotaCounter,
+  createRedisQuotaCounter,
+  getQuotaCounter,
+  type QuotaAnswer,
+  type QuotaCounter,
+  quotaKey,
+} from './policy-quota';
 export type { CallFacts, PolicyStep, PolicyVerdict } from './policy-verdict';
+export { conditionsHold } from './policy-verdict';
 
 /**
  * The policy in force (undefined without `TOOLGATE_POLICY`): the file as validated at start-up,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { normalizeEmail } from '@/lib/auth/normalize-email';
 import { roleNamePattern } from '@/lib/db/user-roles';
+import { normalizeEmail } from '@/lib/shared/normalize-email';
 
 /** The most rules a policy holds: every tool call walks them, so the work per call stays bounded. */
 export const maxPolicyRules = 200;
@@ -43,12 +43,17 @@ export type PolicyRule = {
   effect?: 'deny';
   approvers?: PolicyApprover[];
   timeoutMs?: number;
+  /** At most `max` executed calls per `windowMs` (per user, chat or all); past it, refused without a card. */
+  limit?: PolicyLimit;
   /** A role step still open after `afterMs` is handed to `to.role`, once; the deadline restarts. */
   escalate?: PolicyEscalation;
 };
 
 /** Where an open role step goes when nobody decided it in time. */
 export type PolicyEscalation = { afterMs: number; to: { role: string } };
+
+/** A rule's quota: executed calls counted per user, per chat or over all, in a sliding window. */
+export type PolicyLimit = { max: number; windowMs: number; per: 'user' | 'chat' | 'all' };
 
 /** The validated policy file: role → emails (normalised), and the rules in file order. */
 export type Policy = { roles: Record<string, string[]>; rules: PolicyRule[] };
@@ -145,20 +150,44 @@ function liftTainted(value: unknown): unknown {
   return { ...rule, ...(Object.keys(fields).length > 0 && { when: fields }), tainted: $tainted };
 }
 
+/** Input field → condition, as a rule's (and a standing grant's) `when` holds them. */
+export const whenSchema = z
+  .record(fieldName, conditionSchema, { error: 'expected an object of input fields' })
+  .refine((when) => Object.keys(when).length > 0, 'when is empty: leave it out to match every call')
+  .refine(
+    (when) => Object.keys(when).length <= maxWhenFields,
+    `when compares at most ${maxWhenFields} fields`,
+  );
+
+/** The most calls a quota may allow in one window. */
+export const maxLimitCalls = 1_000_000;
+/** The longest quota window: thirty days. */
+export const maxLimitWindowMs = 30 * 24 * 60 * 60 * 1000;
+
+const limitSchema = z.strictObject(
+  {
+    max: z
+      .number({ error: 'expected a number of calls' })
+      .int('expected a whole number of calls')
+      .positive('expected at least 1 call')
+      .max(maxLimitCalls, `at most ${maxLimitCalls} calls`),
+    windowMs: z
+      .number({ error: 'expected a number of milliseconds' })
+      .int('expected a whole number of milliseconds')
+      .min(1000, 'at least 1000 (one second)')
+      .max(maxLimitWindowMs, `at most ${maxLimitWindowMs} (thirty days)`),
+    per: z.enum(['user', 'chat', 'all'], { error: 'per is "user", "chat" or "all"' }),
+  },
+  { error: 'expected { "max": N, "windowMs": W, "per": "user"|"chat"|"all" }' },
+);
+
 const ruleSchema = z.preprocess(
   liftTainted,
   z
     .strictObject(
       {
         tool: z.string({ error: 'expected a tool name' }).min(1, 'expected a tool name'),
-        when: z
-          .record(fieldName, conditionSchema, { error: 'expected an object of input fields' })
-          .refine((when) => Object.keys(when).length > 0, 'when is empty: leave it out to match every call')
-          .refine(
-            (when) => Object.keys(when).length <= maxWhenFields,
-            `when compares at most ${maxWhenFields} fields`,
-          )
-          .optional(),
+        when: whenSchema.optional(),
         tainted: z.boolean({ error: 'when.$tainted is true or false' }).optional(),
         effect: z
           .literal('deny', { error: 'effect is "deny" (give approvers instead to ask people)' })
@@ -178,6 +207,7 @@ const ruleSchema = z.preprocess(
           .positive('expected a positive number of milliseconds')
           .max(maxPolicyTimeoutMs, `at most ${maxPolicyTimeoutMs} (seven days)`)
           .optional(),
+        limit: limitSchema.optional(),
         escalate: z
           .strictObject(
             {
@@ -196,13 +226,24 @@ const ruleSchema = z.preprocess(
     )
     .superRefine((rule, context) => {
       const says = (rule.effect === undefined ? 0 : 1) + (rule.approvers === undefined ? 0 : 1);
-      if (says !== 1) {
+      // A quota alone lets calls run without a card while within it.
+      if (says === 0 && rule.limit === undefined) {
         context.addIssue({
           code: 'custom',
-          message:
-            says === 0
-              ? 'a rule needs "approvers" (who must allow) or "effect": "deny"'
-              : 'a rule has either "approvers" or "effect": "deny", not both',
+          message: 'a rule needs "approvers" (who must allow), "limit" (a quota) or "effect": "deny"',
+        });
+      }
+      if (says === 2) {
+        context.addIssue({
+          code: 'custom',
+          message: 'a rule has either "approvers" or "effect": "deny", not both',
+        });
+      }
+      if (rule.effect === 'deny' && rule.limit !== undefined) {
+        context.addIssue({
+          code: 'custom',
+          path: ['limit'],
+          message: 'a rule that denies every call it matches needs no limit',
         });
       }
       if (rule.timeoutMs !== undefined && rule.approvers === undefined) {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { McpConfig } from '@/lib/mcp/mcp-config';
 import { parseMcpToolName } from '@/lib/mcp/mcp-tool-name';
-import { stableStringify } from '@/lib/shells/stable-stringify';
+import { stableStringify } from '@/lib/shared/stable-stringify';
 import { isToolName, toolFactsOf, toolNames } from '@/lib/tools/tool-catalog';
 import { type Policy, type PolicyNames, parsePolicy } from './policy-file';
 

@@ -1,4 +1,4 @@
-import type { Policy, PolicyCondition, PolicyRule, PolicyScalar } from './policy-file';
+import type { Policy, PolicyCondition, PolicyLimit, PolicyRule, PolicyScalar } from './policy-file';
 
 /** One approval step: the chat's user, or any user holding `role` (never the requester). */
 export type PolicyStep = { kind: 'requester' } | { kind: 'role'; role: string };
@@ -9,8 +9,17 @@ export type PolicyVerdict =
   | { kind: 'none' }
   /** Refused without a card. */
   | { kind: 'deny'; rule: number; label: string }
-  /** Every step must allow; `timeoutMs` overrides the default deadline. */
-  | { kind: 'approve'; rule: number; label: string; steps: PolicyStep[]; timeoutMs?: number };
+  /** Runs without a card while within the rule's quota (a rule with a `limit` alone). */
+  | { kind: 'run'; rule: number; label: string; limit: PolicyLimit }
+  /** Every step must allow; `timeoutMs` overrides the default deadline; `limit` is checked first. */
+  | {
+      kind: 'approve';
+      rule: number;
+      label: string;
+      steps: PolicyStep[];
+      timeoutMs?: number;
+      limit?: PolicyLimit;
+    };
 
 /** What a rule may match besides the input: whether an untrusted output supplied the call's values (`$tainted`). */
 export type CallFacts = { tainted?: boolean };
@@ -67,6 +76,11 @@ function judge(when: PolicyRule['when'], input: unknown): { judgement: Judgement
   return unknownField === undefined ? { judgement: true } : { judgement: 'unknown', field: unknownField };
 }
 
+/** Whether every condition of `when` holds for `input`; one it cannot judge does not. */
+export function conditionsHold(when: PolicyRule['when'], input: unknown): boolean {
+  return judge(when, input).judgement === true;
+}
+
 /** A rule as audit rows and approvals name it: `rules[2]: issueRefund amount > 500`. */
 export function describeRule(rule: PolicyRule, index: number): string {
   const conditions = Object.entries(rule.when ?? {}).flatMap(([field, condition]) =>
@@ -109,7 +123,11 @@ export function verdictOf(
         label: `${label} (refused: ${field} is missing or of another type)`,
       };
     }
-    if (rule.effect === 'deny' || rule.approvers === undefined) return { kind: 'deny', rule: index, label };
+    if (rule.effect === 'deny') return { kind: 'deny', rule: index, label };
+    if (rule.approvers === undefined) {
+      if (rule.limit !== undefined) return { kind: 'run', rule: index, label, limit: rule.limit };
+      return { kind: 'deny', rule: index, label };
+    }
     const steps = rule.approvers.map(
       (step): PolicyStep =>
         step === 'requester' ? { kind: 'requester' } : { kind: 'role', role: step.role },
@@ -120,6 +138,7 @@ export function verdictOf(
       label,
       steps,
       ...(rule.timeoutMs === undefined ? {} : { timeoutMs: rule.timeoutMs }),
+      ...(rule.limit === undefined ? {} : { limit: rule.limit }),
     };
   }
   return { kind: 'none' };

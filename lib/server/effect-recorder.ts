@@ -1,5 +1,5 @@
 import 'server-only';
-import { getConfig } from '@/lib/config';
+import { getConfig, testFault } from '@/lib/config';
 import type { Db } from '@/lib/db/engine';
 import { getDb } from '@/lib/db/get-db';
 import { commitToolEffect } from '@/lib/db/tool-effects';
@@ -22,7 +22,7 @@ export function getEffectRecorder(): EffectRecorder {
         (transaction: Db) => effect(transaction),
         { ttlMs: config.IDEMPOTENCY_TTL_MS },
       );
-      if (!committed.replayed && config.TOOLGATE_TESTING && config.TOOLGATE_FAULT === 'crash-after-effect') {
+      if (!committed.replayed && testFault(config) === 'crash-after-effect') {
         console.error(
           '[toolgate] TOOLGATE_FAULT=crash-after-effect: killing the process after a committed write',
         );

@@ -8,6 +8,7 @@ import {
   type EventBusTopic,
   encodeBusMessage,
   eventBusChannel,
+  eventBusTopics,
   isAccessRevoked,
 } from './event-bus-message';
 
@@ -17,8 +18,6 @@ type Bus = {
   origin: string;
   redis?: { subscription: RedisSubscription; publish: (message: string) => Promise<unknown> };
 };
-
-const topics: readonly EventBusTopic[] = ['event', 'access'];
 
 /*
  * Keyed on globalThis: route handlers and server actions load separate module
@@ -50,7 +49,8 @@ function bus(): Bus {
             return;
           }
           if (typeof parsed !== 'object' || parsed === null || parsed.origin === origin) return;
-          for (const topic of topics) if (parsed[topic] !== undefined) emitter.emit(topic, parsed[topic]);
+          for (const topic of eventBusTopics)
+            if (parsed[topic] !== undefined) emitter.emit(topic, parsed[topic]);
         },
       }),
       // The shared client connects on first use: a publish may be the first.
@@ -70,13 +70,19 @@ function bus(): Bus {
  * (a hand-over's bound, a page's reload, a stream's bounded life), never a decision.
  */
 export function publishOnBus(topic: EventBusTopic, payload: unknown): void {
+  tellEveryInstance(topic, payload).catch((error: unknown) =>
+    console.error(`[toolgate] could not publish on the event bus (${topic}):`, error),
+  );
+}
+
+/**
+ * The same, for a caller that must know the message left: resolves once Redis took it
+ * (at once without Redis), rejects when it could not.
+ */
+export async function tellEveryInstance(topic: EventBusTopic, payload: unknown): Promise<void> {
   const current = bus();
   current.emitter.emit(topic, payload);
-  current.redis
-    ?.publish(encodeBusMessage(current.origin, topic, payload))
-    .catch((error: unknown) =>
-      console.error(`[toolgate] could not publish on the event bus (${topic}):`, error),
-    );
+  await current.redis?.publish(encodeBusMessage(current.origin, topic, payload));
 }
 
 /**

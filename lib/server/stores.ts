@@ -1,5 +1,4 @@
 import 'server-only';
-import { approvalTiming } from '@/lib/approvals/approval-timing';
 import { getConfig } from '@/lib/config';
 import {
   type ApprovalRegistry,
@@ -42,10 +41,7 @@ export function getApprovalRegistry(): ApprovalRegistry {
   if (registry === undefined) {
     const config = getConfig();
     registry = config.REDIS_URL
-      ? createRedisApprovalRegistry({
-          client: getRedisClient(config.REDIS_URL),
-          decisionGraceMs: approvalTiming.decisionGraceMs,
-        })
+      ? createRedisApprovalRegistry({ client: getRedisClient(config.REDIS_URL) })
       : createMemoryApprovalRegistry();
     globalForStores.__toolgateApprovalRegistry = registry;
   }

@@ -1,4 +1,4 @@
-import type { Language } from '@/lib/ai/language';
+import type { Language } from './language';
 
 const minute = 60_000;
 const hour = 60 * minute;

@@ -1,7 +1,12 @@
+export { idempotencyKey } from '@/lib/shared/idempotency-key';
+export { stableStringify } from '@/lib/shared/stable-stringify';
+export {
+  downstreamIdempotencyKey,
+  type WriteExecution,
+  writeExecutionOf,
+} from '@/lib/shared/write-execution';
 export { composeToolShells, type ToolShell } from './compose-tool-shells';
-export { idempotencyKey } from './idempotency-key';
 export { inputDigestOf, inputDigestPattern } from './input-digest';
-export { stableStringify } from './stable-stringify';
 export {
   type ApprovalDecisionEvent,
   type ApprovalShellOptions,
@@ -37,5 +42,4 @@ export {
   unavailableRetryAfterMs,
   wrapToolsWithRateLimit,
 } from './wrap-tools-with-rate-limit';
-export { downstreamIdempotencyKey, type WriteExecution, writeExecutionOf } from './write-execution';
 export { writeToolNames } from './write-tool-names';

@@ -20,6 +20,8 @@ export type ToolDenial = {
   message: string;
   /** The person's own words with their "no" (e.g. "use order A1002 instead"), when they gave any. */
   note?: string;
+  /** With reason `quota`: how long until the rule's quota lets a call run again. */
+  retryAfterMs?: number;
 };
 
 /** Tells a {@link ToolDenial} apart from a tool's own output. */
@@ -44,9 +46,16 @@ const messageByReason: Record<DenialReason, (toolName: string) => string> = {
     `The user sent a new message instead of answering the approval request for this ${toolName} call, so nothing was done. Do not retry this call; answer the new message.`,
   policy: (toolName) =>
     `This ${toolName} call is not allowed by the approval policy, so nothing was done and nobody can approve it. Do not retry this call; tell the user it is not permitted.`,
+  quota: (toolName) =>
+    `This ${toolName} call is over the approval policy's quota for now, so nothing was done and nobody was asked. Do not retry this call now; tell the user the limit was reached and when they can try again (retryAfterMs).`,
   sign_in_required: (toolName) =>
     `This ${toolName} call needs the approval of a supervisor (someone holding a role), and only a signed-in user with a verified email can ask for that, so nothing was done and no request was sent. Do not retry this call; tell the user to sign in with a verified email to ask a supervisor.`,
 };
+
+/** The refusal of a call past its rule's quota, with the wait until one fits again. */
+export function quotaDenial(toolName: string, retryAfterMs: number): ToolDenial {
+  return { ...toolDenial('quota', toolName), retryAfterMs };
+}
 
 /** The label in front of a person's note inside `message`, so a reader of the message alone finds it. */
 const notePrefix = 'The user gave this reason (JSON string): ';
@@ -107,8 +116,12 @@ export type ApprovalDecisionEvent = DecisionRecord & {
   policy?: true;
   /** Refused without a card: the rule needs a role's approval and the requester is not signed in and verified. */
   signInRequired?: true;
-  /** Ran without a card: the tool is allowed for this chat. */
+  /** Refused without a card: past the rule's quota; a call fits again after this many milliseconds. */
+  quota?: { retryAfterMs: number };
+  /** Ran without a card: the tool is allowed for this chat, or a standing grant covers the call. */
   byRule?: true;
+  /** …the id of the standing grant that covered it. */
+  grant?: string;
   /** Ran with the input the person edited. */
   edited?: true;
   /** The person's note with a "no". */
@@ -121,9 +134,26 @@ export type ApprovalDecisionEvent = DecisionRecord & {
  * rule's deadline and steps when it gives them.
  */
 export type ApprovalAsk =
-  | { kind: 'run' }
-  | { kind: 'deny'; rule: string; reason?: Extract<DenialReason, 'policy' | 'sign_in_required'> }
-  | { kind: 'confirm'; timeoutMs?: number; steps?: readonly ApprovalStep[]; rule?: string };
+  | { kind: 'run'; quota?: QuotaGate; rule?: string }
+  | {
+      kind: 'deny';
+      rule: string;
+      reason?: Extract<DenialReason, 'policy' | 'sign_in_required' | 'quota'>;
+      retryAfterMs?: number;
+    }
+  | {
+      kind: 'confirm';
+      timeoutMs?: number;
+      steps?: readonly ApprovalStep[];
+      rule?: string;
+      quota?: QuotaGate;
+    };
+
+/**
+ * A rule's quota, checked once more right before the call runs: `take` counts the call if it
+ * still fits (atomically, across instances) or says how long until one does.
+ */
+export type QuotaGate = { take: () => Promise<{ ok: true } | { ok: false; retryAfterMs: number }> };
 
 /** Options of {@link wrapToolsWithApproval}. */
 export type ApprovalShellOptions = {
@@ -142,10 +172,14 @@ export type ApprovalShellOptions = {
   /** Told once an approved call has run (or thrown), so the approval's record can say so. */
   afterExecute?: (event: { approvalId?: string; toolCallId: string; ok: boolean }) => Promise<void> | void;
   /**
-   * Whether the person allowed this tool for the rest of the chat: then the call runs
-   * without a card. Absent: every call asks.
+   * Whether the person allowed this tool for the rest of the chat (`true`) or a standing grant
+   * of theirs covers this input (`{ grant }`, its id): then the call runs without a card.
+   * Absent: every call asks.
    */
-  approvedByRule?: (toolName: string) => boolean | Promise<boolean>;
+  approvedByRule?: (
+    toolName: string,
+    input: unknown,
+  ) => boolean | { grant: string } | Promise<boolean | { grant: string }>;
   /** Told what was decided beyond allow / deny (a rule, an edit, a note), before the call returns. */
   onDecision?: (event: ApprovalDecisionEvent) => void;
   /**
@@ -176,7 +210,7 @@ export type ProvenanceCheck = {
  * run gets its requester's card; a policy's steps get a requester step when they have none.
  */
 export function withPersonForTaint(ask: ApprovalAsk): ApprovalAsk {
-  if (ask.kind === 'run') return { kind: 'confirm' };
+  if (ask.kind === 'run') return { kind: 'confirm', ...(ask.quota !== undefined && { quota: ask.quota }) };
   if (ask.kind === 'deny' || ask.steps === undefined) return ask;
   if (ask.steps.some((step) => step.kind === 'requester')) return ask;
   return { ...ask, steps: [{ kind: 'requester' }, ...ask.steps] };
@@ -225,7 +259,20 @@ export function wrapToolsWithApproval<TOOLS extends ToolSet>(
             : { kind: 'run' };
       // Whatever the settings say, values an outsider supplied never drive a write unseen.
       const ask = tainted ? withPersonForTaint(asked) : asked;
-      if (ask.kind === 'run') return finalOutput(execute(input, options));
+      // Counted right before it runs: of calls racing for a quota's last place, one runs.
+      const pastQuota = async (): Promise<ToolDenial | undefined> => {
+        if (ask.kind === 'deny' || ask.quota === undefined) return undefined;
+        const answer = await ask.quota.take();
+        if (answer.ok) return undefined;
+        onDecision?.({
+          toolCallId,
+          policy: true,
+          quota: { retryAfterMs: answer.retryAfterMs },
+          ...(ask.rule !== undefined && { rule: ask.rule }),
+        });
+        return quotaDenial(toolName, answer.retryAfterMs);
+      };
+      if (ask.kind === 'run') return (await pastQuota()) ?? finalOutput(execute(input, options));
       if (ask.kind === 'deny') {
         const reason = ask.reason ?? 'policy';
         onDecision?.({
@@ -233,14 +280,26 @@ export function wrapToolsWithApproval<TOOLS extends ToolSet>(
           policy: true,
           rule: ask.rule,
           ...(reason === 'sign_in_required' && { signInRequired: true }),
+          ...(reason === 'quota' && { quota: { retryAfterMs: ask.retryAfterMs ?? 0 } }),
         });
-        return toolDenial(reason, toolName);
+        return reason === 'quota'
+          ? quotaDenial(toolName, ask.retryAfterMs ?? 0)
+          : toolDenial(reason, toolName);
       }
       // "Allow for this chat" stands in only for the requester: never for someone else's step.
       // Nor for a tainted call: the person allowed the tool, not an outsider's values.
       const requesterOnly = ask.steps === undefined || ask.steps.every((step) => step.kind === 'requester');
-      if (!tainted && requesterOnly && approvedByRule !== undefined && (await approvedByRule(toolName))) {
-        onDecision?.({ toolCallId, byRule: true, ...(ask.rule !== undefined && { rule: ask.rule }) });
+      const byRule =
+        !tainted && requesterOnly && approvedByRule !== undefined && (await approvedByRule(toolName, input));
+      if (byRule) {
+        const refused = await pastQuota();
+        if (refused !== undefined) return refused;
+        onDecision?.({
+          toolCallId,
+          byRule: true,
+          ...(typeof byRule === 'object' && { grant: byRule.grant }),
+          ...(ask.rule !== undefined && { rule: ask.rule }),
+        });
         return finalOutput(execute(input, options));
       }
       const decision = await registry.confirm(
@@ -264,6 +323,11 @@ export function wrapToolsWithApproval<TOOLS extends ToolSet>(
       if (!decision.approved) {
         onDecision?.({ toolCallId, ...record, ...(decision.note !== undefined && { note: decision.note }) });
         return toolDenial(decision.reason, toolName, decision.note);
+      }
+      const refused = await pastQuota();
+      if (refused !== undefined) {
+        await afterExecute?.({ approvalId: decision.approvalId, toolCallId, ok: false });
+        return refused;
       }
       // An edited input replaces the model's whole: the inner shells (idempotency's key
       // included) and the tool see only what the person approved.

@@ -3,8 +3,8 @@ import type { ToolExecutionOptions, ToolSet } from 'ai';
 import type { AuditOutcome, NewAuditRow } from '@/lib/db/audit';
 import type { AuditDetail, AuditSummary } from '@/lib/db/audit-chain';
 import { type CallProvenance, isTainted } from '@/lib/provenance';
-import { revealHiddenInSummary } from './reveal-hidden-characters';
-import { stableStringify } from './stable-stringify';
+import { revealHiddenInSummary } from '@/lib/shared/reveal-hidden-characters';
+import { stableStringify } from '@/lib/shared/stable-stringify';
 import { isAsyncIterable, wrapExecute } from './wrap-execute';
 import { type ApprovalDecisionEvent, isEditedOutput, isToolDenial } from './wrap-tools-with-approval';
 import { isToolRateLimited } from './wrap-tools-with-rate-limit';
@@ -98,6 +98,8 @@ export function wrapToolsWithAudit<TOOLS extends ToolSet>(
         ...(decision?.waitMs !== undefined && { waitMs: decision.waitMs }),
         ...(decision?.policy && { policy: true }),
         ...(decision?.signInRequired && { signInRequired: true }),
+        ...(decision?.quota !== undefined && { quota: decision.quota }),
+        ...(decision?.grant !== undefined && { grant: decision.grant }),
         ...(traced !== undefined && isTainted(traced) && { provenance: taintedPart(traced) }),
       };
       safeRecord(record, () => {
@@ -153,7 +155,9 @@ function taintedPart(traced: CallProvenance): NonNullable<AuditDetail['provenanc
 function outcomeOf(output: unknown): AuditOutcome {
   // A policy's refusal is a denial; the row's detail says it was the policy's (and why).
   if (isToolDenial(output))
-    return output.reason === 'policy' || output.reason === 'sign_in_required' ? 'denied' : output.reason;
+    return output.reason === 'policy' || output.reason === 'sign_in_required' || output.reason === 'quota'
+      ? 'denied'
+      : output.reason;
   if (isToolRateLimited(output)) return 'rate_limited';
   return 'executed';
 }

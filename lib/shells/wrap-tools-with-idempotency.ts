@@ -1,7 +1,7 @@
 import type { ToolSet } from 'ai';
+import { downstreamIdempotencyKey, type WriteExecution } from '@/lib/shared/write-execution';
 import type { IdempotencyStore } from '@/lib/stores/idempotency-store';
 import { finalOutput, wrapExecute } from './wrap-execute';
-import { downstreamIdempotencyKey, type WriteExecution } from './write-execution';
 import { writeToolNames } from './write-tool-names';
 
 /** What observers (audit, UI) learn when a call was answered from an earlier execution. */

@@ -3,7 +3,8 @@ import type { CallProvenance } from '@/lib/provenance';
  * Why a call was not approved. Every path but an explicit allow denies: fail-closed.
  * `policy`: a policy rule refuses the call outright, without a card. `sign_in_required`:
  * the call needs someone holding a role, and only a signed-in user with a verified email
- * may ask for that (four eyes need a known requester); refused without a card.
+ * may ask for that (four eyes need a known requester); refused without a card. `quota`: the
+ * call's rule allows no more calls in its window now; refused without a card.
  */
 export type DenialReason =
   | 'denied'
@@ -12,7 +13,8 @@ export type DenialReason =
   | 'closed'
   | 'superseded'
   | 'policy'
-  | 'sign_in_required';
+  | 'sign_in_required'
+  | 'quota';
 
 /** Who must allow a call: the chat's user, or anyone holding a role other than the requester. */
 export type ApprovalStep = { kind: 'requester' } | { kind: 'role'; role: string };

@@ -8,6 +8,7 @@ import {
   type DenialReason,
   emitApprovalRequest,
 } from './approval-registry';
+import { redisChannels } from './redis-channels';
 import { ensureRedisReady, type RedisClient, toStoreUnavailable } from './redis-client';
 import { createRedisSubscription } from './redis-subscription';
 
@@ -153,7 +154,7 @@ export function createRedisApprovalRegistry({
   const pendingPrefix = `${prefix}pending:`;
   const pendingKey = (approvalId: string) => `${pendingPrefix}${approvalId}`;
   const sessionKey = (sessionId: string) => `${prefix}session:${sessionId}`;
-  const channel = `${prefix}events`;
+  const channel = redisChannels.approvalRegistry(prefix);
 
   const waitersById = new Map<string, Waiter>();
 

@@ -1,7 +1,8 @@
 import 'server-only';
 import { createHash, randomUUID } from 'node:crypto';
-import { idempotencyKey } from '@/lib/shells/idempotency-key';
+import { idempotencyKey } from '@/lib/shared/idempotency-key';
 import type { IdempotencyRunOptions, IdempotencyStore } from './idempotency-store';
+import { redisChannels } from './redis-channels';
 import {
   DEFAULT_READY_TIMEOUT_MS,
   ensureRedisReady,
@@ -182,7 +183,7 @@ export function createRedisIdempotencyStore({
   // Bookkeeping keys contain no `::`, so they can never equal an entry key.
   const orderKey = `${prefix}#order`;
   const sequenceKey = `${prefix}#seq`;
-  const channel = `${prefix}#events`;
+  const channel = redisChannels.idempotency(prefix);
   const scopeSetKey = (scope: string) =>
     `${prefix}#scope:${createHash('sha256').update(scope).digest('hex')}`;
 

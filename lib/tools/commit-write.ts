@@ -1,5 +1,5 @@
 import type { Db } from '@/lib/db/engine';
-import { writeExecutionOf } from '@/lib/shells/write-execution';
+import { writeExecutionOf } from '@/lib/shared/write-execution';
 
 /**
  * How a built-in write tool does its writes: `effect` gets the transaction in which the

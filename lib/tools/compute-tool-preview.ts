@@ -1,4 +1,4 @@
-import type { AppConfig } from '@/lib/config';
+import { type AppConfig, testFault } from '@/lib/config';
 import type { Db } from '@/lib/db/engine';
 import type { ApprovalPreview } from '@/lib/stores/approval-registry';
 import { toolRegistry } from './registry';
@@ -18,10 +18,10 @@ export async function computeToolPreview(
   { toolName, input, context }: { toolName: string; input: unknown; context: ToolContext },
   {
     timeoutMs = previewTimeoutMs,
-    fault,
+    fault = previewFaultOf(),
   }: {
     timeoutMs?: number;
-    /** Test-only (`TOOLGATE_FAULT`): the tool's preview hangs or throws instead. */
+    /** Test-only (`TOOLGATE_FAULT`, read through `testFault`): the tool's preview hangs or throws instead. */
     fault?: 'slow-preview' | 'failing-preview';
   } = {},
 ): Promise<ApprovalPreview | undefined> {
@@ -54,9 +54,8 @@ function faultyPreview(fault: 'slow-preview' | 'failing-preview', timeoutMs: num
 
 /** The test-only preview fault `TOOLGATE_FAULT` asks for, if any (honoured only with `TOOLGATE_TESTING=1`). */
 export function previewFaultOf(
-  config: Pick<AppConfig, 'TOOLGATE_TESTING' | 'TOOLGATE_FAULT'>,
+  config?: Pick<AppConfig, 'TOOLGATE_TESTING' | 'TOOLGATE_FAULT'>,
 ): 'slow-preview' | 'failing-preview' | undefined {
-  if (!config.TOOLGATE_TESTING) return undefined;
-  const fault = config.TOOLGATE_FAULT;
+  const fault = testFault(config);
   return fault === 'slow-preview' || fault === 'failing-preview' ? fault : undefined;
 }

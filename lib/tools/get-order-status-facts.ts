@@ -1,5 +1,5 @@
-import type { Language } from '@/lib/ai/language';
 import type { OrderStatus } from '@/lib/db/orders';
+import type { Language } from '@/lib/shared/language';
 import { formatAmount, recordsIn, replyText, textField } from './text-field';
 import { defineToolFacts, type Localized } from './tool-facts';
 

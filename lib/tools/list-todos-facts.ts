@@ -1,4 +1,4 @@
-import type { Language } from '@/lib/ai/language';
+import type { Language } from '@/lib/shared/language';
 import { listLength, recordsIn, replyText } from './text-field';
 import { defineToolFacts } from './tool-facts';
 

@@ -1,4 +1,4 @@
-import type { Language } from '@/lib/ai/language';
+import type { Language } from '@/lib/shared/language';
 import type { ApprovalPreview } from '@/lib/stores/approval-registry';
 import type { Localized } from './tool-facts';
 

@@ -1,5 +1,5 @@
-import type { Language } from '@/lib/ai/language';
-import type { RequestIntent } from '@/lib/ai/nlu/intent-labels';
+import type { Language } from '@/lib/shared/language';
+import type { RequestIntent } from './intent-labels';
 import type { WorkerName } from './worker-names';
 
 /** A text in every UI language. */
@@ -46,7 +46,7 @@ export type ToolFacts<NAME extends string = string, FIELD extends string = strin
  * after it. A hosted model reads the schema instead.
  */
 export type OfflineToolFacts<FIELD extends string = string> = {
-  /** The label its classifier gives a request for this tool (`lib/ai/nlu/intent-labels.ts`). */
+  /** The label its classifier gives a request for this tool (`lib/tools/intent-labels.ts`). */
   intent: RequestIntent;
   /**
    * The input field the request's argument fills (a title, a question, an order number: one

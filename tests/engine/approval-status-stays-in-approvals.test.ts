@@ -41,7 +41,7 @@ describe('an approval status', () => {
   const read = (file: string) => readFileSync(join(repositoryRoot, file), 'utf8');
 
   it('is read from a walk of the real sources', () => {
-    expect(files).toContain('lib/chat/resolve-approval.ts');
+    expect(files).toContain('lib/chat/carry-out-decision.ts');
     expect(files).toContain('lib/db/guest-links.ts');
     expect(files).not.toContain('lib/approvals/approval-rows.ts');
     expect(statementsOn(read('lib/db/guest-links.ts'))).toHaveLength(1); // A guest's rows move to their account.

@@ -6,7 +6,7 @@ describe('the import graph of app/, components/ and lib/', () => {
 
   it('is read from the real sources', () => {
     expect(graph.size).toBeGreaterThan(100);
-    expect(graph.get('lib/chat/run-chat-turn.ts')).toContain('lib/chat/assemble-turn-tools.ts');
+    expect(graph.get('lib/chat/run-chat-turn.ts')).toContain('lib/turn-table/assemble-turn-tools.ts');
   });
 
   it('has no import cycles (type-only imports included)', () => {

@@ -3,9 +3,9 @@ import { heldOutSource, trainSource } from '@/lib/ai/nlu/corpus-templates';
 import { evaluateNlu } from '@/lib/ai/nlu/evaluate-nlu';
 import { extractTitle } from '@/lib/ai/nlu/extract-title';
 import { generateCorpus } from '@/lib/ai/nlu/generate-corpus';
-import { intentLabels } from '@/lib/ai/nlu/intent-labels';
 import { nluWeights } from '@/lib/ai/nlu/load-weights';
 import { trainNluModel } from '@/lib/ai/nlu/train-nlu-model';
+import { intentLabels } from '@/lib/tools/intent-labels';
 
 const train = generateCorpus('train');
 const heldOut = generateCorpus('heldOut');

@@ -145,7 +145,7 @@ describe('parsePolicy', () => {
       'TOOLGATE_POLICY rules[0].effect: effect is "deny" (give approvers instead to ask people)',
     ]);
     expect(problemsOf(rule({}))).toEqual([
-      'TOOLGATE_POLICY rules[0]: a rule needs "approvers" (who must allow) or "effect": "deny"',
+      'TOOLGATE_POLICY rules[0]: a rule needs "approvers" (who must allow), "limit" (a quota) or "effect": "deny"',
     ]);
     expect(problemsOf(rule({ effect: 'deny', approvers: ['requester'] }))).toEqual([
       'TOOLGATE_POLICY rules[0]: a rule has either "approvers" or "effect": "deny", not both',

@@ -7,12 +7,12 @@ import {
 import { tool, type UIMessage } from 'ai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { assembleTurnTools } from '@/lib/chat/assemble-turn-tools';
 import type { NewAuditRow } from '@/lib/db/audit';
 import { ProvenanceLedger } from '@/lib/provenance';
 import { createMemoryApprovalRegistry, createMemoryIdempotencyStore } from '@/lib/stores';
 import { observeAuditedCall } from '@/lib/telemetry/observe-audited-call';
 import { setTracingHandles } from '@/lib/telemetry/tracing-handles';
+import { assembleTurnTools } from '@/lib/turn-table/assemble-turn-tools';
 import { call } from '../support/call-tool';
 
 const secretAmount = 4871.25;

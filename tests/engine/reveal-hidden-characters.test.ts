@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasHiddenCharacters, revealHiddenCharacters } from '@/lib/shells/reveal-hidden-characters';
+import { hasHiddenCharacters, revealHiddenCharacters } from '@/lib/shared/reveal-hidden-characters';
 
 const codePoint = (code: number) => `⟨U+${code.toString(16).toUpperCase().padStart(4, '0')}⟩`;
 

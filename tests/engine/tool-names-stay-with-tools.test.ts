@@ -22,7 +22,7 @@ describe('the names of the built-in tools', () => {
     expect(files).toContain('lib/ai/offline-model.ts');
     expect(files).toContain('lib/tools/tool-catalog.ts');
     expect(files).toContain('app/api/todos/route.ts');
-    expect(namesIn(readFileSync(join(repositoryRoot, 'lib/ai/nlu/intent-labels.ts'), 'utf8'))).toEqual([
+    expect(namesIn(readFileSync(join(repositoryRoot, 'lib/tools/intent-labels.ts'), 'utf8'))).toEqual([
       ...toolNames,
     ]);
   });

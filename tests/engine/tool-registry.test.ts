@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { intentLabels } from '@/lib/ai/nlu/intent-labels';
+import { intentLabels } from '@/lib/tools/intent-labels';
 import { toolRegistry } from '@/lib/tools/registry';
 import { toolCatalog, toolNames, toolNamesByWorker, writeToolNames } from '@/lib/tools/tool-catalog';
 import { workerNames } from '@/lib/tools/worker-names';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { mailboxOf } from '@/lib/auth/normalize-email';
 import {
   isVerificationBoundTo,
   userIdOfVerificationToken,
   verificationBindingCookie,
 } from '@/lib/auth/verification-binding';
+import { mailboxOf } from '@/lib/shared/normalize-email';
 
 const secret = 'a secret long enough for the test';
 const now = Date.UTC(2026, 11, 1, 12);

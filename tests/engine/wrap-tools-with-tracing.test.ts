@@ -7,13 +7,13 @@ import {
 import { tool } from 'ai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { assembleTurnTools } from '@/lib/chat/assemble-turn-tools';
 import type { NewAuditRow } from '@/lib/db/audit';
 import { type EffectRecorder, writeExecutionOf } from '@/lib/shells';
 import type { ToolExecute } from '@/lib/shells/wrap-execute';
 import { createMemoryApprovalRegistry, createMemoryIdempotencyStore } from '@/lib/stores';
 import { observeAuditedCall } from '@/lib/telemetry/observe-audited-call';
 import { setTracingHandles } from '@/lib/telemetry/tracing-handles';
+import { assembleTurnTools } from '@/lib/turn-table/assemble-turn-tools';
 
 const secretTitle = 'quetzal-umbrella secret title';
 

@@ -6,7 +6,7 @@ import { POST as complete } from '@/app/api/chat/complete/route';
 import { POST as chat } from '@/app/api/chat/route';
 import { POST as undo } from '@/app/api/chat/undo/route';
 import { DELETE as deleteChat, GET as readChat } from '@/app/api/chats/[id]/route';
-import { decideApproval } from '@/lib/chat/resolve-approval';
+import { decideApproval } from '@/lib/approvals/resolve-approval';
 import { countTickets, getDb } from '@/lib/db';
 import { getApprovalRegistry } from '@/lib/server/stores';
 import { ChatStreamReader, defaultTestCookie, jsonRequest } from '../support/chat-client';

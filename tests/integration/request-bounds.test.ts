@@ -7,7 +7,7 @@ import { POST as approve } from '@/app/api/chat/approve/route';
 import { POST as complete } from '@/app/api/chat/complete/route';
 import { POST as chat } from '@/app/api/chat/route';
 import { GET as listChats } from '@/app/api/chats/route';
-import { decideApproval } from '@/lib/chat/resolve-approval';
+import { decideApproval } from '@/lib/approvals/resolve-approval';
 import { getDb, upsertMessage } from '@/lib/db';
 import { ChatStreamReader, getRequest, jsonRequest, userMessage } from '../support/chat-client';
 import { freePort } from '../support/free-port';

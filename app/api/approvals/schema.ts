@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { maxApprovalPageSize } from '@/lib/chat/read-approvals';
+import { maxApprovalPageSize } from '@/lib/approvals';
 
 /** `GET /api/approvals?cursor=…&limit=…`. */
 export const approvalListQuerySchema = z.strictObject({

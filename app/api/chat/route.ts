@@ -1,7 +1,7 @@
 import type { NextRequest } from 'next/server';
+import { withSession } from '@/lib/auth/with-session';
 import { streamChatTurn } from '@/lib/chat/stream-chat-turn';
 import { jsonError, readJsonBody } from '@/lib/http/json';
-import { withSession } from '@/lib/http/with-session';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 import { checkClientLimit } from '@/lib/server/client-rate-limits';
 import { checkUserTurnLimit } from '@/lib/server/user-rate-limits';

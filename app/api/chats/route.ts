@@ -1,6 +1,6 @@
 import type { NextRequest } from 'next/server';
+import { withSession } from '@/lib/auth/with-session';
 import { listOwnedChats } from '@/lib/chat/read-chat';
-import { withSession } from '@/lib/http/with-session';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 
 export const dynamic = 'force-dynamic';

@@ -1,6 +1,6 @@
 import { getChatModel } from '@/lib/ai/models';
+import { withSession } from '@/lib/auth/with-session';
 import { getConfig } from '@/lib/config';
-import { withSession } from '@/lib/http/with-session';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 import { listWorkers, readOnlyToolNames } from '@/lib/mcp/list-workers';
 import { fieldLabelsByTool } from '@/lib/tools/tool-field-labels';

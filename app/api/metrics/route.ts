@@ -1,5 +1,7 @@
 import type { NextRequest } from 'next/server';
+import { countPendingApprovals } from '@/lib/approvals';
 import { getConfig } from '@/lib/config';
+import { getDb } from '@/lib/db';
 import { jsonError } from '@/lib/http/json';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 import { isMetricsToken, readMetrics } from '@/lib/telemetry/read-metrics';
@@ -20,7 +22,7 @@ export const GET = withUnavailableAs503(async (request: NextRequest) => {
       { status: 401, headers: { 'WWW-Authenticate': 'Bearer realm="metrics"' } },
     );
   }
-  return new Response(await readMetrics(), {
+  return new Response(readMetrics({ approvalsPending: await countPendingApprovals(await getDb()) }), {
     headers: { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8', 'Cache-Control': 'no-store' },
   });
 });

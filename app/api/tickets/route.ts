@@ -1,5 +1,5 @@
+import { withSession } from '@/lib/auth/with-session';
 import { getDb, listTickets } from '@/lib/db';
-import { withSession } from '@/lib/http/with-session';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 
 export const dynamic = 'force-dynamic';

@@ -3,8 +3,8 @@ import { approveToolCall } from '@/app/actions/approval';
 import { getRequestLocale } from '@/app/request-locale';
 import { ApprovalCardPage, ApprovalSignIn } from '@/components/approval-page';
 import { dictionaries } from '@/components/i18n';
+import { readApproval } from '@/lib/approvals';
 import { requirePageUser } from '@/lib/auth/require-page-user';
-import { readApproval } from '@/lib/chat/read-approvals';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,5 +1,5 @@
+import type { IntentLabel } from '@/lib/tools/intent-labels';
 import { intentFeatures } from './features';
-import type { IntentLabel } from './intent-labels';
 import { nluWeights } from './load-weights';
 
 /** The intent model's reading of one clause: the best label, its probability, and all of them. */

@@ -15,7 +15,7 @@
  * `createTicket` even when the ticket is about a refund ("create a ticket: my refund never came"),
  * and a question about refunds ("how long does a refund take") is a help-centre search.
  */
-import type { IntentLabel } from './intent-labels';
+import type { IntentLabel } from '@/lib/tools/intent-labels';
 
 type Bilingual = { en: readonly string[]; zh: readonly string[] };
 

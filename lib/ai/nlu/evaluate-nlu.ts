@@ -1,8 +1,8 @@
+import { type IntentLabel, intentLabels } from '@/lib/tools/intent-labels';
 import { classifyIntent } from './classify-intent';
 import { extractTitle } from './extract-title';
 import { findOrderIds } from './features';
 import type { Utterance } from './generate-corpus';
-import { type IntentLabel, intentLabels } from './intent-labels';
 
 /** How the shipped model does on a labelled corpus. */
 export type NluEvaluation = {

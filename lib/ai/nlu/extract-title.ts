@@ -1,6 +1,6 @@
+import type { IntentLabel } from '@/lib/tools/intent-labels';
 import { classifyIntent } from './classify-intent';
 import { normalizeToken, titleTokenContext, titleTokenFeatures, titleTokenForm, tokenize } from './features';
-import type { IntentLabel } from './intent-labels';
 import { nluWeights } from './load-weights';
 import { asksInSoManyWords } from './message-scope';
 

@@ -1,6 +1,6 @@
+import { type IntentLabel, intentLabels } from '@/lib/tools/intent-labels';
 import type { Language } from '../language';
 import { type CorpusSource, heldOutSource, trainSource } from './corpus-templates';
-import { type IntentLabel, intentLabels } from './intent-labels';
 
 /** One labelled utterance. `titleSpan` marks the title in `text` for the title extractor. */
 export type Utterance = {

@@ -1,4 +1,4 @@
-import type { IntentLabel } from './intent-labels';
+import type { IntentLabel } from '@/lib/tools/intent-labels';
 
 /** The trained model as shipped in `nlu-weights.json`: plain data, read by `classifyIntent` and `extractTitle`. */
 export type NluWeights = {

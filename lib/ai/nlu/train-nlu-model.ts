@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { intentLabels } from '@/lib/tools/intent-labels';
 import {
   intentFeatures,
   normalizeToken,
@@ -9,7 +10,6 @@ import {
   tokenize,
 } from './features';
 import { seededRandom, type Utterance } from './generate-corpus';
-import { intentLabels } from './intent-labels';
 import type { NluWeights } from './nlu-weights';
 
 // `|| 0` folds -0 into 0, which JSON cannot tell apart anyway.

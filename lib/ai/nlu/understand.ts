@@ -1,8 +1,8 @@
+import type { IntentLabel, RequestIntent } from '@/lib/tools/intent-labels';
 import { classifyIntent, type IntentReading } from './classify-intent';
 import { findRefundAmount, findRefundReason } from './extract-refund';
 import { cleanTitle, endWithout, extractTitle } from './extract-title';
 import { findOrderIds } from './features';
-import type { IntentLabel, RequestIntent } from './intent-labels';
 import {
   asksInSoManyWords,
   type MessageScope,

@@ -1,7 +1,7 @@
 import type { NextRequest } from 'next/server';
 import { changeRole } from '@/lib/auth/role-admin';
+import { withSession } from '@/lib/auth/with-session';
 import { describeZodError, jsonError, readJsonBody } from '@/lib/http/json';
-import { withSession } from '@/lib/http/with-session';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 import { roleChangeSchema } from './schema';
 

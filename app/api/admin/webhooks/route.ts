@@ -1,6 +1,6 @@
 import type { NextRequest } from 'next/server';
+import { withSession } from '@/lib/auth/with-session';
 import { jsonError } from '@/lib/http/json';
-import { withSession } from '@/lib/http/with-session';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 import { readWebhookDeliveries } from '@/lib/webhooks/read-webhook-deliveries';
 import { parseWebhookDeliveriesQuery } from './schema';

@@ -1,8 +1,8 @@
 import type { NextRequest } from 'next/server';
 import { localeOfRequest } from '@/app/request-locale';
-import { readApproval } from '@/lib/chat/read-approvals';
+import { readApproval } from '@/lib/approvals';
+import { withSession } from '@/lib/auth/with-session';
 import { jsonError } from '@/lib/http/json';
-import { withSession } from '@/lib/http/with-session';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 import { approvalIdSchema } from '../schema';
 

@@ -1,7 +1,7 @@
 import type { NextRequest } from 'next/server';
-import { decodeApprovalCursor, listApprovalsDecidedByMe } from '@/lib/chat/read-approvals';
+import { decodeApprovalCursor, listApprovalsDecidedByMe } from '@/lib/approvals';
+import { withSession } from '@/lib/auth/with-session';
 import { describeZodError, jsonError } from '@/lib/http/json';
-import { withSession } from '@/lib/http/with-session';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 import { approvalListQuerySchema } from '../schema';
 

@@ -1,8 +1,8 @@
 import type { NextRequest } from 'next/server';
 import { z } from 'zod';
-import { approvalEventStream } from '@/lib/chat/approval-event-stream';
+import { approvalEventStream } from '@/lib/approvals';
+import { withSession } from '@/lib/auth/with-session';
 import { describeZodError, jsonError } from '@/lib/http/json';
-import { withSession } from '@/lib/http/with-session';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 
 const querySchema = z.union([

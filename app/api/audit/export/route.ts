@@ -1,7 +1,7 @@
 import type { NextRequest } from 'next/server';
-import { streamAuditExport } from '@/lib/chat/read-audit-log';
+import { streamAuditExport } from '@/lib/audit/read-audit-log';
+import { withSession } from '@/lib/auth/with-session';
 import { jsonError } from '@/lib/http/json';
-import { withSession } from '@/lib/http/with-session';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 import { parseAuditExportQuery } from './schema';
 

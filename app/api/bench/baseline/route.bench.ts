@@ -1,11 +1,11 @@
 import { streamText } from 'ai';
 import type { NextRequest } from 'next/server';
+import { withSession } from '@/lib/auth/with-session';
 import { prepareChatTurn } from '@/lib/chat/prepare-chat-turn';
 import { turnModelCall } from '@/lib/chat/turn-model-call';
 import type { ChatMessageMetadata } from '@/lib/chat/types';
 import { upsertMessage } from '@/lib/db';
 import { jsonError, readJsonBody } from '@/lib/http/json';
-import { withSession } from '@/lib/http/with-session';
 import { parseChatRequest } from '../../chat/schema';
 
 /**

@@ -1,5 +1,5 @@
+import { withSession } from '@/lib/auth/with-session';
 import { jsonError } from '@/lib/http/json';
-import { withSession } from '@/lib/http/with-session';
 import { liveTimerCount, startTimerCensus } from '../../../../bench/support/timer-census';
 
 export const dynamic = 'force-dynamic';

@@ -1,12 +1,12 @@
 import { convertToModelMessages, safeValidateUIMessages, stepCountIs, streamText } from 'ai';
 import { z } from 'zod';
 import { getChatModel } from '@/lib/ai/models';
+import { withSession } from '@/lib/auth/with-session';
 import { maxTurnSteps } from '@/lib/chat/turn-model-call';
 import { workerInstructions } from '@/lib/chat/worker-instructions';
 import { getConfig } from '@/lib/config';
 import { getDb } from '@/lib/db';
 import { describeZodError, jsonError, readJsonBody } from '@/lib/http/json';
-import { withSession } from '@/lib/http/with-session';
 import { createWorkerTools, defaultConfirmToolNames } from '@/lib/tools';
 
 const bodySchema = z.object({ messages: z.array(z.unknown()).min(1).max(100) });

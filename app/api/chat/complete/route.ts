@@ -1,7 +1,7 @@
 import type { NextRequest } from 'next/server';
+import { withSession } from '@/lib/auth/with-session';
 import { completeChatTurn } from '@/lib/chat/complete-chat-turn';
 import { jsonError, readJsonBody } from '@/lib/http/json';
-import { withSession } from '@/lib/http/with-session';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 import { checkUserTurnLimit } from '@/lib/server/user-rate-limits';
 import { parseChatRequest } from '../schema';

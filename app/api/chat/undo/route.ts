@@ -1,8 +1,8 @@
 import type { NextRequest } from 'next/server';
-import { readUndoState, undoToolCall } from '@/lib/chat/undo-tool-call';
+import { withSession } from '@/lib/auth/with-session';
 import { readJsonBody } from '@/lib/http/json';
-import { withSession } from '@/lib/http/with-session';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
+import { readUndoState, undoToolCall } from '@/lib/undo/undo-tool-call';
 
 /**
  * Undoes a write within its window: `{ approvalId }` or `{ chatId, toolCallId }` →

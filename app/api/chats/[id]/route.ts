@@ -1,8 +1,8 @@
 import type { NextRequest } from 'next/server';
-import { deleteOwnedChat } from '@/lib/chat/delete-chat';
+import { withSession } from '@/lib/auth/with-session';
 import { readOwnedChat } from '@/lib/chat/read-chat';
+import { deleteOwnedChat } from '@/lib/chats/delete-chat';
 import { jsonError } from '@/lib/http/json';
-import { withSession } from '@/lib/http/with-session';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 import { StoreUnavailableError } from '@/lib/stores';
 

@@ -1,7 +1,7 @@
 import type { NextRequest } from 'next/server';
+import { withSession } from '@/lib/auth/with-session';
 import { stopChatTurn } from '@/lib/chat/stop-chat-turn';
 import { jsonError } from '@/lib/http/json';
-import { withSession } from '@/lib/http/with-session';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 
 /** The Stop button: pending approvals deny `aborted`, the model stops, the partial message is saved settled. */

@@ -1,8 +1,8 @@
 import { UI_MESSAGE_STREAM_HEADERS } from 'ai';
 import type { NextRequest } from 'next/server';
+import { withSession } from '@/lib/auth/with-session';
 import { resumeChatStream } from '@/lib/chat/resume-chat-stream';
 import { jsonError } from '@/lib/http/json';
-import { withSession } from '@/lib/http/with-session';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 
 /** Resume (`useChat({ resume: true })`): 200 with the running turn's stream from its start, 204 when none runs. */

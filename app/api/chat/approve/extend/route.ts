@@ -1,7 +1,7 @@
 import type { NextRequest } from 'next/server';
-import { extendApprovalDeadline } from '@/lib/chat/resolve-approval';
+import { extendApprovalDeadline } from '@/lib/approvals';
+import { withSession } from '@/lib/auth/with-session';
 import { readJsonBody } from '@/lib/http/json';
-import { withSession } from '@/lib/http/with-session';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 
 /** More time for a pending approval (at most three times): `{ expiresAt, remainingMs }`. */

@@ -1,7 +1,7 @@
 import type { NextRequest } from 'next/server';
-import { listChatApprovalRules } from '@/lib/chat/chat-approval-rules';
+import { listChatApprovalRules } from '@/lib/approvals';
+import { withSession } from '@/lib/auth/with-session';
 import { jsonError } from '@/lib/http/json';
-import { withSession } from '@/lib/http/with-session';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 
 /** The tools the caller allowed for the rest of this chat: `{ rules: [{ toolName, createdAt }] }`. */

@@ -1,7 +1,7 @@
 import type { NextRequest } from 'next/server';
-import { revokeChatApprovalRule } from '@/lib/chat/chat-approval-rules';
+import { revokeChatApprovalRule } from '@/lib/approvals';
+import { withSession } from '@/lib/auth/with-session';
 import { jsonError } from '@/lib/http/json';
-import { withSession } from '@/lib/http/with-session';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 
 /** Revokes "allow for this chat" for one tool: `{ revoked: true }`, or 404 when there was no such rule. */

@@ -1,8 +1,8 @@
 import 'server-only';
 import type { NextRequest } from 'next/server';
 import { getSessionUser, type SessionUser } from '@/lib/auth/session-user';
-import { jsonError } from './json';
-import { runWithClientAddress } from './request-address';
+import { jsonError } from '@/lib/http/json';
+import { runWithClientAddress } from '@/lib/http/request-address';
 
 /**
  * Who may call a route: any session (guests included), admins only (403 for anyone else),

@@ -1,15 +1,9 @@
 import 'server-only';
-import {
-  type ApprovalEvent,
-  type ApprovalRecord,
-  type ApprovalStepRecord,
-  getApproval,
-  getApprovalSteps,
-  mayView,
-  subscribeApprovalEvents,
-} from '@/lib/approvals';
 import { type Db, getChat, getDb } from '@/lib/db';
 import { listenForAccessRevoked } from '@/lib/server/event-bus';
+import { type ApprovalEvent, subscribeApprovalEvents } from './approval-events';
+import { mayView } from './approval-life-cycle';
+import { type ApprovalRecord, type ApprovalStepRecord, getApproval, getApprovalSteps } from './approval-rows';
 import type { ApprovalViewer } from './read-approvals';
 
 /** How often an idle stream sends a comment, so proxies keep it open. */

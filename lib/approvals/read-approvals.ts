@@ -1,66 +1,23 @@
 import 'server-only';
-import type { Language } from '@/lib/ai/language';
+import { getDb } from '@/lib/db';
+import { provenanceAfterEdit } from '@/lib/provenance';
+import type { Language } from '@/lib/shared/language';
+import { inputDigestOf } from '@/lib/shells/input-digest';
+import { localizePreview } from '@/lib/tools/localize-preview';
+import { mayView, stepOpenTo } from './approval-life-cycle';
 import {
   type ApprovalRecord,
   type ApprovalStepRecord,
-  approverSummary,
-  approverText,
-  expireApproval,
   getApproval,
   getApprovalSteps,
   getStepsOfApprovals,
   listApprovalsDecidedBy,
   listDecidableApprovals,
-  mayView,
-  stepOpenTo,
   userNamesById,
-} from '@/lib/approvals';
-import { getDb } from '@/lib/db';
-import { type CallProvenance, provenanceAfterEdit } from '@/lib/provenance';
-import { inputDigestOf } from '@/lib/shells/input-digest';
-import { type LocalizedPreview, localizePreview } from '@/lib/tools/localize-preview';
-
-/** One step as `GET /api/approvals/:id` shows it. */
-export type ApprovalStepView = {
-  kind: 'requester' | 'role';
-  role?: string;
-  decision?: 'allow' | 'deny';
-  decidedBy?: { name: string };
-  /** Nobody decided the step in time: it went to this role (then also `role`). */
-  escalatedTo?: string;
-};
-
-/** An approval as its requester and its approvers see it (`GET /api/approvals/:id`). */
-export type ApprovalView = {
-  approvalId: string;
-  chatId: string;
-  tool: string;
-  /** The call in one line, per UI language; absent for tools without a summary. */
-  summary?: Record<string, string>;
-  /** The input the call would run with (the person's edit, once there is one). */
-  input: unknown;
-  /** `inputDigestOf(input)`: a decision that sends it is refused (409) once the input has changed. */
-  inputDigest: string;
-  /** The tool's preview of that input, in the viewer's language, when it declares one. */
-  preview?: LocalizedPreview;
-  /** Why a tool that declares a preview has none for this call (it failed or took too long). */
-  previewNote?: string;
-  status: ApprovalRecord['status'];
-  requester: { name: string };
-  steps: ApprovalStepView[];
-  /** The policy rule that asked, when one did. */
-  rule?: string;
-  /** Input paths an untrusted output supplied and the user did not type ([] when none, or not traced). */
-  tainted: string[];
-  /** Each traced input path's sources: the user's text, an earlier tool output, or the model ({} when not traced). */
-  provenance: CallProvenance['provenance'];
-  /** Untrusted outputs read earlier in the same turn, when there were any. */
-  context?: CallProvenance['context'];
-  expiresAt: number;
-  remainingMs: number;
-  /** What the person asking may do now: fill a step (allow or deny), or only deny (the requester of a role step). */
-  viewer: { canAllow: boolean; canDeny: boolean; isRequester: boolean };
-};
+} from './approval-rows';
+import type { ApprovalView, DecidedApproval, ListedApproval } from './approval-wire-types';
+import { approverSummary, approverText } from './approver-text';
+import { expireApproval } from './settle-approvals';
 
 /**
  * A person asking: their user id, the roles they hold now (`rolesOf`), and the language a
@@ -142,9 +99,6 @@ export async function readApproval(
 /** The largest page `GET /api/approvals` answers. */
 export const maxApprovalPageSize = 50;
 
-/** A listed approval: the view, plus the user message that led to the call. */
-export type ListedApproval = ApprovalView & { chatExcerpt: string };
-
 /** Where the next page starts: opaque to clients. */
 export function encodeApprovalCursor(row: { createdAt: string; id: string }): string {
   return Buffer.from(JSON.stringify([row.createdAt, row.id])).toString('base64url');
@@ -196,13 +150,6 @@ export async function listApprovalsToDecide(
     nextCursor: rows.length > limit && last !== undefined ? encodeApprovalCursor(last) : null,
   };
 }
-
-/** An approval in "decided by me": the view, plus what this person decided and when. */
-export type DecidedApproval = ApprovalView & {
-  chatExcerpt: string;
-  myDecision: 'allow' | 'deny';
-  decidedAt: string;
-};
 
 /** The approvals this person filled a step of, newest decision first, one page. */
 export async function listApprovalsDecidedByMe(

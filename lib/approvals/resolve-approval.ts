@@ -1,18 +1,5 @@
 import 'server-only';
 import { z } from 'zod';
-import {
-  type ApprovalRecord,
-  approvalTiming,
-  awaitTakeOver,
-  type Decider,
-  decideApproval as decideApprovalStep,
-  extendApproval,
-  getApproval,
-  getApprovalSteps,
-  isStaleDigest,
-  mayDecide,
-  settleChatApprovals,
-} from '@/lib/approvals';
 import { getConfig } from '@/lib/config';
 import { addApprovalRule, type Db, getDb } from '@/lib/db';
 import { describeZodError } from '@/lib/http/json';
@@ -21,10 +8,28 @@ import { policyVerdict } from '@/lib/policy';
 import { getApprovalRegistry } from '@/lib/server/stores';
 import { inputDigestPattern } from '@/lib/shells/input-digest';
 import type { ApprovalPreview } from '@/lib/stores';
-import { computeToolPreview, previewFaultOf } from '@/lib/tools/compute-tool-preview';
-import { buildWorkerTable } from './build-worker-table';
-import { continueParkedTurn } from './continue-parked-turn';
-import { validateToolInput } from './validate-tool-input';
+import { computeToolPreview } from '@/lib/tools/compute-tool-preview';
+import { buildWorkerTable } from '@/lib/turn-table/build-worker-table';
+import { validateToolInput } from '@/lib/turn-table/validate-tool-input';
+import {
+  awaitTakeOver,
+  type Decider,
+  extendApproval,
+  isStaleDigest,
+  mayDecide,
+  recordDecision,
+} from './approval-life-cycle';
+import { type ApprovalRecord, getApproval, getApprovalSteps } from './approval-rows';
+import { approvalTiming } from './approval-timing';
+import { settleChatApprovals } from './settle-approvals';
+import {
+  createStandingGrant,
+  type GrantRequest,
+  grantRefusalOf,
+  grantRequestSchema,
+  listStandingGrants,
+  maxGrantsPerUser,
+} from './standing-grants';
 
 /** The longest note a person can give with a "no". */
 export const maxDenialReasonLength = 500;
@@ -88,13 +93,29 @@ function withOptionalChatId<FIELDS extends { chatId?: string; sessionId?: string
  * the person saw (for an edit: the input they started from). There is no tool name: an edit
  * cannot turn one tool into another.
  */
+/** `remember`: "chat" (allow the tool for the rest of the chat), or a standing grant `{ scope, ttlMs, when? }`. */
+const rememberSchema = z.unknown().transform((value, context): 'chat' | GrantRequest => {
+  if (value === 'chat') return 'chat';
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    context.addIssue({
+      code: 'custom',
+      message: 'remember is "chat" or { "scope": "chat"|"me", "ttlMs": N, "when"?: {…} }',
+    });
+    return z.NEVER;
+  }
+  const parsed = grantRequestSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues) context.addIssue({ ...issue, code: 'custom' } as never);
+  return z.NEVER;
+});
+
 export const approvalDecisionSchema = z
   .strictObject({
     approvalId: z.string().min(1).max(128),
     ...chatIdFields,
     approved: z.boolean(),
     input: z.record(z.string(), z.unknown()).optional(),
-    remember: z.literal('chat').optional(),
+    remember: rememberSchema.optional(),
     reason: z.string().trim().max(maxDenialReasonLength).optional(),
     inputDigest: z
       .string()
@@ -118,9 +139,16 @@ export const approvalDecisionSchema = z
   })
   .transform(withOptionalChatId);
 
-/** How a decision was answered: the route sends `body` with `status`; the server action returns `body`. */
+/**
+ * How a decision was answered: the route sends `body` with `status`; the server action returns `body`.
+ * `parked` names a settled call no live turn took over: the caller continues its turn from the database.
+ */
 export type ApprovalDecisionResult =
-  | { status: 200; body: { status: 'approved' | 'denied' | 'waiting' } }
+  | {
+      status: 200;
+      body: { status: 'approved' | 'denied' | 'waiting' };
+      parked?: { approvalId: string; chatId: string };
+    }
   | { status: 400; body: { error: string; fieldErrors?: Record<string, string[]> } }
   | { status: 404 | 503; body: { error: string } }
   | { status: 409; body: { error: 'stale' } };
@@ -164,7 +192,8 @@ function toolOf(db: Db, row: ApprovalRecord) {
  * An edited input is validated with the tool's own schema, once the person is known to
  * be allowed to decide (400, and the call stays pending). When the decision
  * settles the call, the waiting call is woken wherever it waits; if no turn takes it on
- * (its process is gone, or it parked), the turn is continued here from the database.
+ * (its process is gone, or it parked), the answer says so (`parked`) and the caller, which
+ * runs turns, continues it from the database: this folder never runs a turn.
  */
 export async function decideApproval(input: unknown, who?: DeciderInput): Promise<ApprovalDecisionResult> {
   // The server action's input never passed through `readJsonBody`: the same depth limit here.
@@ -199,19 +228,42 @@ export async function decideApproval(input: unknown, who?: DeciderInput): Promis
     const refusal = policyRefusalOf(row.toolName, editedInput, await getApprovalSteps(db, approvalId));
     if (refusal !== undefined) return { status: 400, body: { error: refusal } };
     // The card of whoever decides next shows what the edited input would do.
-    editedPreview = await computeToolPreview(
-      db,
-      {
-        toolName: row.toolName,
-        input: editedInput,
-        context: { userId: row.ownerId ?? '', chatId: row.chatId },
-      },
-      { fault: previewFaultOf(getConfig()) },
-    );
+    editedPreview = await computeToolPreview(db, {
+      toolName: row.toolName,
+      input: editedInput,
+      context: { userId: row.ownerId ?? '', chatId: row.chatId },
+    });
+  }
+
+  // A standing grant is judged before anything is decided: a refusal (400) changes nothing.
+  let grantSource: Parameters<typeof createStandingGrant>[2] | undefined;
+  if (approved && typeof remember === 'object') {
+    const row = await getApproval(db, approvalId);
+    if (row === undefined || (chatId !== undefined && row.chatId !== chatId)) return notFound;
+    if (!(await mayDecide(db, row, { approved, decider }))) return notFound;
+    const steps = await getApprovalSteps(db, approvalId);
+    const source = {
+      approvalId,
+      chatId: row.chatId,
+      ownerId: row.ownerId,
+      toolName: row.toolName,
+      requesterOnly: steps.every((step) => step.kind === 'requester'),
+      ...(row.provenance !== undefined && { provenance: row.provenance }),
+    };
+    const input = editedInput ?? row.editedInput ?? row.input;
+    const refusal = grantRefusalOf(remember, source, { deciderId: decider.userId, input });
+    if (refusal !== undefined) return { status: 400, body: { error: refusal } };
+    if (row.ownerId === null) return notFound;
+    if ((await listStandingGrants(db, row.ownerId)).length >= maxGrantsPerUser)
+      return {
+        status: 400,
+        body: { error: `remember: you hold ${maxGrantsPerUser} standing grants; revoke one first` },
+      };
+    grantSource = { ...source, ownerId: row.ownerId };
   }
 
   const now = Date.now();
-  const outcome = await decideApprovalStep(
+  const outcome = await recordDecision(
     db,
     {
       approvalId,
@@ -235,6 +287,8 @@ export async function decideApproval(input: unknown, who?: DeciderInput): Promis
   const { row } = outcome;
   if (outcome.status === 'waiting') return { status: 200, body: { status: 'waiting' } };
 
+  if (grantSource !== undefined && typeof remember === 'object')
+    await createStandingGrant(db, remember, grantSource);
   // Stored before the call wakes, so a call of the same tool right after already finds it.
   // It stands in only for a requester step, so only a call that asked nobody else records it.
   if (approved && remember === 'chat' && row.ownerId !== null && row.ownerId === decider.userId) {
@@ -251,8 +305,9 @@ export async function decideApproval(input: unknown, who?: DeciderInput): Promis
   } catch {
     // Redis unreachable: the call cannot be woken; the decision is on the row, so continue here.
   }
-  if (!(woken && (await awaitTakeOver(db, approvalId)))) await continueParkedTurn(db, approvalId, row.chatId);
-  return { status: 200, body: { status: approved ? 'approved' : 'denied' } };
+  const body = { status: approved ? 'approved' : 'denied' } as const;
+  if (woken && (await awaitTakeOver(db, approvalId))) return { status: 200, body };
+  return { status: 200, body, parked: { approvalId, chatId: row.chatId } };
 }
 
 /** Why the policy does not let an edited input through this approval, or undefined when it does. */

@@ -1,0 +1,72 @@
+/**
+ * The JSON the approval routes answer and take, as types only: the server builds these
+ * shapes (read-approvals.ts, resolve-approval.ts) and the browser reads them
+ * (components/api-types.ts). Every import here is a type from a module without server
+ * code, and `import type` is erased at build, so nothing reaches the browser bundle.
+ */
+import type { CallProvenance, ValueSource } from '@/lib/provenance/provenance-types';
+import type { LocalizedPreview } from '@/lib/tools/localize-preview';
+import type { ApprovalStatus } from './approval-states';
+
+/** One step as `GET /api/approvals/:id` shows it. */
+export type ApprovalStepView = {
+  kind: 'requester' | 'role';
+  role?: string;
+  decision?: 'allow' | 'deny';
+  decidedBy?: { name: string };
+  /** Nobody decided the step in time: it went to this role (then also `role`). */
+  escalatedTo?: string;
+};
+
+/** An approval as its requester and its approvers see it (`GET /api/approvals/:id`). */
+export type ApprovalView = {
+  approvalId: string;
+  chatId: string;
+  tool: string;
+  /** The call in one line, per UI language; absent for tools without a summary. */
+  summary?: Record<string, string>;
+  /** The input the call would run with (the person's edit, once there is one). */
+  input: unknown;
+  /** `inputDigestOf(input)`: a decision that sends it is refused (409) once the input has changed. */
+  inputDigest: string;
+  /** The tool's preview of that input, in the viewer's language, when it declares one. */
+  preview?: LocalizedPreview;
+  /** Why a tool that declares a preview has none for this call (it failed or took too long). */
+  previewNote?: string;
+  status: ApprovalStatus;
+  requester: { name: string };
+  steps: ApprovalStepView[];
+  /** The policy rule that asked, when one did. */
+  rule?: string;
+  /** Input paths an untrusted output supplied and the user did not type ([] when none, or not traced). */
+  tainted: string[];
+  /** Each traced input path's sources: the user's text, an earlier tool output, or the model ({} when not traced). */
+  provenance: CallProvenance['provenance'];
+  /** Untrusted outputs read earlier in the same turn, when there were any. */
+  context?: CallProvenance['context'];
+  expiresAt: number;
+  remainingMs: number;
+  /** What the person asking may do now: fill a step (allow or deny), or only deny (the requester of a role step). */
+  viewer: { canAllow: boolean; canDeny: boolean; isRequester: boolean };
+};
+
+/** A listed approval: the view, plus the user message that led to the call. */
+export type ListedApproval = ApprovalView & { chatExcerpt: string };
+
+/** An approval in "decided by me": the view, plus what this person decided and when. */
+export type DecidedApproval = ApprovalView & {
+  chatExcerpt: string;
+  myDecision: 'allow' | 'deny';
+  decidedAt: string;
+};
+
+/** Where one input value was found, as an approval view lists it. */
+export type ValueSourceView = ValueSource;
+
+/** The answer to a decision (`POST /api/chat/approve`, and the server action). */
+export type ApprovalDecisionAnswer =
+  | { status: 'approved' | 'denied' | 'waiting' }
+  | { error: string; fieldErrors?: Record<string, string[]> };
+
+/** The answer to "+60 s" (`POST /api/chat/approve/extend`). */
+export type ApprovalExtensionAnswer = { expiresAt: number; remainingMs: number } | { error: string };

@@ -1,0 +1,144 @@
+import 'server-only';
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import {
+  activeStandingGrants,
+  type Db,
+  hasApprovalRule,
+  insertStandingGrant,
+  revokeStandingGrant,
+  type StandingGrantRecord,
+} from '@/lib/db';
+import { conditionsHold, maxPolicyTimeoutMs, type PolicyRule, whenSchema } from '@/lib/policy';
+import { type CallProvenance, isTainted } from '@/lib/provenance';
+import { toolFactsOf } from '@/lib/tools/tool-catalog';
+
+/** The shortest grant: one second. */
+export const minGrantTtlMs = 1000;
+/** The longest grant: seven days, as the longest wait a policy rule may set. */
+export const maxGrantTtlMs = maxPolicyTimeoutMs;
+/** The grants in force one user may hold; a call looks at no more than these. */
+export const maxGrantsPerUser = 50;
+
+/**
+ * A standing grant as a decision asks for it: `remember: { scope, ttlMs, when? }`. `scope`
+ * `chat` covers later calls in the approval's chat, `me` in any chat of the requester.
+ */
+export const grantRequestSchema = z.strictObject({
+  scope: z.enum(['chat', 'me'], { error: 'scope is "chat" or "me"' }),
+  ttlMs: z
+    .number({ error: 'ttlMs: expected a number of milliseconds' })
+    .int('ttlMs: expected a whole number of milliseconds')
+    .min(minGrantTtlMs, `ttlMs: at least ${minGrantTtlMs} (one second)`)
+    .max(maxGrantTtlMs, `ttlMs: at most ${maxGrantTtlMs} (seven days)`),
+  when: whenSchema.optional(),
+});
+
+/** What a person asked to remember with an allow. */
+export type GrantRequest = z.infer<typeof grantRequestSchema>;
+
+/** The call a grant would be made from: its approval row, as much as matters here. */
+export type GrantSource = {
+  approvalId: string;
+  chatId: string;
+  ownerId: string | null;
+  toolName: string;
+  provenance?: CallProvenance;
+  /** Whether every step of the call is its requester's (no role step). */
+  requesterOnly: boolean;
+};
+
+/**
+ * Why `request` may not become a grant for this call, or undefined when it may. A grant
+ * stands in only for its requester (never a role step), never for a call an outsider's data
+ * drove, and is never wider than the call in front of the person: its `when` compares the
+ * tool's own input fields and holds for the input this call runs with.
+ */
+export function grantRefusalOf(
+  request: GrantRequest,
+  source: GrantSource,
+  { deciderId, input }: { deciderId: string | undefined; input: unknown },
+): string | undefined {
+  if (source.ownerId === null || deciderId !== source.ownerId)
+    return 'remember: only the person who asked for the call can make a standing grant';
+  if (!source.requesterOnly) return 'remember: a standing grant never stands in for a role step';
+  if (isTainted(source.provenance))
+    return 'remember: this call carries values from an untrusted source; a standing grant never covers such a call';
+  if (request.when === undefined) return undefined;
+  const fields = toolFactsOf(source.toolName)?.fieldLabels;
+  for (const field of Object.keys(request.when)) {
+    if (fields !== undefined && !Object.hasOwn(fields, field))
+      return `remember.when.${field}: ${source.toolName} has no input field "${field}"`;
+  }
+  if (!conditionsHold(request.when as PolicyRule['when'], input))
+    return 'remember.when: the grant must cover the call it is made from (its conditions do not hold for this input)';
+  return undefined;
+}
+
+/** Stores the grant a person made with their allow; returns its id. */
+export async function createStandingGrant(
+  db: Db,
+  request: GrantRequest,
+  source: GrantSource & { ownerId: string },
+  now = Date.now(),
+): Promise<string> {
+  const id = `grant_${randomUUID()}`;
+  await insertStandingGrant(db, {
+    id,
+    ownerId: source.ownerId,
+    toolName: source.toolName,
+    chatId: request.scope === 'chat' ? source.chatId : null,
+    ...(request.when !== undefined && { when: request.when }),
+    approvalId: source.approvalId,
+    createdAt: new Date(now).toISOString(),
+    expiresAt: now + request.ttlMs,
+  });
+  return id;
+}
+
+/**
+ * What lets a call run without its requester's card: "allow for this chat" (`true`), or the
+ * newest grant in force whose conditions the input satisfies (`{ grant: id }`). The approval
+ * shell asks only for calls whose every step is the requester's and that are not tainted.
+ */
+export function approvedByRuleOrGrant(db: Db, { chatId, ownerId }: { chatId: string; ownerId: string }) {
+  return async (toolName: string, input: unknown): Promise<boolean | { grant: string }> => {
+    if (await hasApprovalRule(db, { chatId, ownerId, toolName })) return true;
+    const grants = await activeStandingGrants(db, {
+      ownerId,
+      toolName,
+      chatId,
+      now: Date.now(),
+      limit: maxGrantsPerUser,
+    });
+    const grant = grants.find((candidate) => conditionsHold(candidate.when as PolicyRule['when'], input));
+    return grant === undefined ? false : { grant: grant.id };
+  };
+}
+
+/** A grant as its owner reads it in the list. */
+export type StandingGrantView = Omit<StandingGrantRecord, 'ownerId' | 'chatId'> & {
+  scope: 'chat' | 'me';
+  chatId?: string;
+  remainingMs: number;
+};
+
+/** The caller's grants in force, newest first. */
+export async function listStandingGrants(
+  db: Db,
+  ownerId: string,
+  now = Date.now(),
+): Promise<StandingGrantView[]> {
+  const grants = await activeStandingGrants(db, { ownerId, now, limit: maxGrantsPerUser });
+  return grants.map(({ ownerId: _ownerId, chatId, ...grant }) => ({
+    ...grant,
+    scope: chatId === null ? 'me' : 'chat',
+    ...(chatId !== null && { chatId }),
+    remainingMs: Math.max(0, grant.expiresAt - now),
+  }));
+}
+
+/** Revokes one of the caller's grants: later calls ask again. False when there is none in force. */
+export async function revokeGrant(db: Db, ownerId: string, id: string, now = Date.now()): Promise<boolean> {
+  return revokeStandingGrant(db, { id, ownerId, now });
+}

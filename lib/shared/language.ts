@@ -1,0 +1,2 @@
+/** The language of a message, and of the reply to it. */
+export type Language = 'zh' | 'en';

@@ -1,0 +1,133 @@
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { importGraph } from '../support/import-graph';
+
+const root = resolve(import.meta.dirname, '../..');
+
+/**
+ * The floors of `lib/`, top to bottom: a folder imports only folders on lower floors (or its
+ * own). Turns sit on top, then approvals; the tool layer below them; stores and the database
+ * near the bottom; configuration and pure helpers at the bottom. A new folder must be placed
+ * here before anything imports it.
+ */
+const floors: readonly (readonly string[])[] = [
+  ['chat'],
+  ['chats', 'undo'],
+  ['approvals'],
+  ['turn-table'],
+  ['auth', 'ai', 'mcp'],
+  ['server'],
+  ['shells'],
+  ['policy'],
+  ['tools', 'telemetry', 'webhooks', 'http', 'audit'],
+  ['stores', 'db'],
+  ['config', 'errors', 'markdown'],
+  ['shared', 'provenance'],
+];
+
+/**
+ * Arrows kept against the floors, each with its reason. Configuration parses the MCP and
+ * policy files and checks them against the tool catalog while it reads the environment, so
+ * one start-up error lists every problem at once; an account that takes over a guest ends
+ * the guest's role-step approvals inside the sign-in hook.
+ */
+const kept = [
+  'lib/auth/get-auth.ts -> lib/approvals/index.ts',
+  'lib/config.ts -> lib/mcp/mcp-config.ts',
+  'lib/config.ts -> lib/mcp/mcp-tool-name.ts',
+  'lib/config.ts -> lib/policy/policy-file.ts',
+  'lib/config.ts -> lib/tools/tool-catalog.ts',
+];
+
+/** The `lib/` folder (or top-level file, without its extension) a repo path belongs to. */
+function roomOf(path: string): string | undefined {
+  const match = /^lib\/([^/]+?)(?:\.tsx?)?(?:\/|$)/.exec(path);
+  return match?.[1];
+}
+
+/** Imports between `lib/` folders that run up a floor or across one: `from -> to`, file by file. */
+function arrowsAgainstTheFloors(
+  graph: ReadonlyMap<string, readonly string[]>,
+  order: readonly (readonly string[])[],
+): string[] {
+  const floorOf = new Map(order.flatMap((rooms, index) => rooms.map((room) => [room, index] as const)));
+  const wrong: string[] = [];
+  for (const [from, targets] of graph) {
+    const fromRoom = roomOf(from);
+    if (fromRoom === undefined) continue;
+    for (const to of targets) {
+      const toRoom = roomOf(to);
+      if (toRoom === undefined || toRoom === fromRoom) continue;
+      const fromFloor = floorOf.get(fromRoom);
+      const toFloor = floorOf.get(toRoom);
+      if (fromFloor === undefined || toFloor === undefined || toFloor <= fromFloor)
+        wrong.push(`${from} -> ${to}`);
+    }
+  }
+  return wrong.sort();
+}
+
+describe('the folders of lib/', () => {
+  const graph = importGraph(['app', 'components', 'lib']);
+
+  it('import only folders on a lower floor', () => {
+    expect(arrowsAgainstTheFloors(graph, floors).filter((arrow) => !kept.includes(arrow))).toEqual([]);
+  });
+
+  it('keeps no arrow against the floors that is no longer there', () => {
+    const arrows = arrowsAgainstTheFloors(graph, floors);
+    expect(kept.filter((arrow) => !arrows.includes(arrow))).toEqual([]);
+  });
+
+  it('are all placed on a floor', () => {
+    const rooms = new Set([...graph.keys()].map(roomOf).filter((room) => room !== undefined));
+    expect([...rooms].filter((room) => !floors.some((floor) => floor.includes(room)))).toEqual([]);
+  });
+
+  it('are never imported from app/ or components/ the other way round', () => {
+    const upward = [...graph].flatMap(([from, targets]) =>
+      from.startsWith('lib/')
+        ? targets
+            .filter((to) => to.startsWith('app/') || to.startsWith('components/'))
+            .map((to) => `${from} -> ${to}`)
+        : [],
+    );
+    expect(upward).toEqual([]);
+  });
+});
+
+describe('components/', () => {
+  it('import only client-safe files: nothing that reaches a server-only module', () => {
+    const graph = importGraph(['app', 'components', 'lib']);
+    const serverOnly = (file: string) =>
+      /^import 'server-only';/m.test(readFileSync(join(root, file), 'utf8'));
+    const reached = new Map<string, string>();
+    const visit = (file: string, from: string) => {
+      if (reached.has(file)) return;
+      reached.set(file, from);
+      for (const next of graph.get(file) ?? []) visit(next, file);
+    };
+    for (const file of graph.keys())
+      if (file.startsWith('components/') && !/'use server'/.test(readFileSync(join(root, file), 'utf8')))
+        visit(file, file);
+    const leaks = [...reached]
+      .filter(([file]) => serverOnly(file))
+      .map(([file, from]) => `${from} -> ${file}`);
+    expect(leaks).toEqual([]);
+  });
+});
+
+describe('arrowsAgainstTheFloors', () => {
+  it('names an import that runs up a floor and one between folders of the same floor', () => {
+    const graph = new Map([
+      ['lib/db/a.ts', ['lib/chat/b.ts', 'lib/db/c.ts']],
+      ['lib/tools/d.ts', ['lib/policy/e.ts', 'lib/db/a.ts']],
+      ['lib/chat/b.ts', ['lib/db/a.ts']],
+    ]);
+    expect(arrowsAgainstTheFloors(graph, [['chat'], ['tools', 'policy'], ['db']])).toEqual([
+      'lib/db/a.ts -> lib/chat/b.ts',
+      'lib/tools/d.ts -> lib/policy/e.ts',
+    ]);
+  });
+});

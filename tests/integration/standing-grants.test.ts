@@ -1,0 +1,168 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { GET as activity } from '@/app/api/activity/route';
+import { POST as approve } from '@/app/api/chat/approve/route';
+import { POST as chat } from '@/app/api/chat/route';
+import { DELETE as revokeGrant } from '@/app/api/grants/[grantId]/route';
+import { GET as listGrants } from '@/app/api/grants/route';
+import { signUpWithRole, writePolicyFile } from '../support/approval-policy';
+import {
+  ChatStreamReader,
+  defaultTestCookie,
+  getRequest,
+  jsonRequest,
+  setDefaultTestCookie,
+  userMessage,
+} from '../support/chat-client';
+import { configureServerOn } from '../support/server-env';
+import { databaseEngines } from '../support/test-database';
+
+const hour = 3_600_000;
+const params = <T extends Record<string, string>>(value: T) => ({ params: Promise.resolve(value) });
+
+function send(chatId: string, text: string, cookie = defaultTestCookie()) {
+  return chat(jsonRequest('/api/chat', { id: chatId, message: userMessage(text) }, { cookie })).then(
+    (response) => new ChatStreamReader(response),
+  );
+}
+
+async function decide(body: Record<string, unknown>, cookie = defaultTestCookie()) {
+  const response = await approve(jsonRequest('/api/chat/approve', body, { cookie }));
+  return { status: response.status, body: (await response.json()) as { status?: string; error?: string } };
+}
+
+type GrantView = { id: string; toolName: string; scope: string; when?: unknown; expiresAt: number };
+
+async function grants(cookie = defaultTestCookie()): Promise<GrantView[]> {
+  const response = await listGrants(getRequest('/api/grants', { cookie }));
+  return ((await response.json()) as { grants: GrantView[] }).grants;
+}
+
+async function auditRows() {
+  const response = await activity(getRequest('/api/activity', { cookie: defaultTestCookie() }));
+  return (await response.json()) as { outcome: string; detail: Record<string, unknown> | null }[];
+}
+
+/** Sends a refund request and says whether it ran without a card; a card is declined. */
+async function runsWithoutCard(chatId: string, text: string): Promise<boolean> {
+  const reader = await send(chatId, text);
+  const chunks: { type: string; approvalId?: string }[] = [];
+  for (let chunk = await reader.next(); chunk !== undefined; chunk = await reader.next()) {
+    chunks.push(chunk);
+    if (chunk.type === 'tool-approval-request') {
+      expect((await decide({ approvalId: chunk.approvalId, approved: false })).status).toBe(200);
+    }
+  }
+  return !chunks.some((chunk) => chunk.type === 'tool-approval-request');
+}
+
+describe.each(databaseEngines)('standing grants on %s', (engine) => {
+  beforeEach(async () => {
+    const policy = writePolicyFile({ rules: [{ tool: 'issueRefund', approvers: ['requester'] }] });
+    await configureServerOn(engine, { TOOLGATE_POLICY: policy, TOOLGATE_PARK_AFTER_MS: '60000' });
+    setDefaultTestCookie((await signUpWithRole(`grants-${engine}@example.com`)).cookie);
+  });
+
+  it('runs later matching calls in any chat without a card, audited with the grant; others ask', async () => {
+    const reader = await send('grant-first', 'refund 20 on A1002, it arrived broken');
+    const request = await reader.until('tool-approval-request');
+    const remember = { scope: 'me', ttlMs: hour, when: { amount: { lte: 30 } } };
+    expect(await decide({ approvalId: request.approvalId, approved: true, remember })).toEqual({
+      status: 200,
+      body: { status: 'approved' },
+    });
+    await reader.rest();
+    const [grant] = await grants();
+    expect(grant).toMatchObject({ toolName: 'issueRefund', scope: 'me', when: { amount: { lte: 30 } } });
+    expect(grant?.expiresAt).toBeGreaterThan(Date.now() + hour - 60_000);
+
+    expect(await runsWithoutCard('grant-second', 'refund 25 on A1003, it arrived broken')).toBe(true);
+    await expect.poll(async () => (await auditRows())[0]?.outcome).toBe('approved_by_rule');
+    expect((await auditRows())[0]?.detail).toMatchObject({ grant: grant?.id });
+    // Outside the grant: a larger amount asks.
+    expect(await runsWithoutCard('grant-second', 'refund 40 on A1003, it arrived broken')).toBe(false);
+  });
+
+  it('ends on its own when its time is up: the same call asks again', async () => {
+    const reader = await send('grant-expiry', 'refund 20 on A1002, it arrived broken');
+    const request = await reader.until('tool-approval-request');
+    await decide({
+      approvalId: request.approvalId,
+      approved: true,
+      remember: { scope: 'chat', ttlMs: 1500 },
+    });
+    await reader.rest();
+    expect(await grants()).toHaveLength(1);
+    await expect.poll(() => grants(), { timeout: 10_000, interval: 250 }).toEqual([]);
+    expect(await runsWithoutCard('grant-expiry', 'refund 20 on A1002, it arrived broken')).toBe(false);
+  });
+
+  it('refuses a grant wider than the call, on an unknown field or for too long; nothing is decided', async () => {
+    const reader = await send('grant-wide', 'refund 20 on A1002, it arrived broken');
+    const request = await reader.until('tool-approval-request');
+    const wider = await decide({
+      approvalId: request.approvalId,
+      approved: true,
+      remember: { scope: 'chat', ttlMs: hour, when: { amount: { lte: 10 } } },
+    });
+    expect(wider).toMatchObject({
+      status: 400,
+      body: { error: expect.stringContaining('must cover the call') },
+    });
+    const unknownField = await decide({
+      approvalId: request.approvalId,
+      approved: true,
+      remember: { scope: 'chat', ttlMs: hour, when: { total: { lte: 30 } } },
+    });
+    expect(unknownField).toMatchObject({
+      status: 400,
+      body: { error: expect.stringContaining('no input field') },
+    });
+    const tooLong = await decide({
+      approvalId: request.approvalId,
+      approved: true,
+      remember: { scope: 'chat', ttlMs: 30 * 24 * hour },
+    });
+    expect(tooLong).toMatchObject({ status: 400, body: { error: expect.stringContaining('ttlMs') } });
+    expect(await grants()).toEqual([]);
+    // Still pending: a plain allow goes through.
+    expect((await decide({ approvalId: request.approvalId, approved: true })).body).toEqual({
+      status: 'approved',
+    });
+    await reader.rest();
+  });
+
+  it('lists a grant to its owner only and revokes it: the next call asks again', async () => {
+    const reader = await send('grant-revoke', 'refund 20 on A1002, it arrived broken');
+    const request = await reader.until('tool-approval-request');
+    await decide({
+      approvalId: request.approvalId,
+      approved: true,
+      remember: { scope: 'chat', ttlMs: hour },
+    });
+    await reader.rest();
+    const [grant] = await grants();
+    expect(grant).toMatchObject({ scope: 'chat' });
+    const other = (await signUpWithRole(`grants-other-${engine}@example.com`)).cookie;
+    expect(await grants(other)).toEqual([]);
+    const id = grant?.id ?? '';
+    const theirs = await revokeGrant(
+      new Request(`http://localhost/api/grants/${id}`, {
+        method: 'DELETE',
+        headers: { cookie: other },
+      }) as never,
+      params({ grantId: id }),
+    );
+    expect(theirs.status).toBe(404);
+    expect(await runsWithoutCard('grant-revoke', 'refund 21 on A1002, it arrived broken')).toBe(true);
+    const mine = await revokeGrant(
+      new Request(`http://localhost/api/grants/${id}`, {
+        method: 'DELETE',
+        headers: { cookie: defaultTestCookie() ?? '' },
+      }) as never,
+      params({ grantId: id }),
+    );
+    expect(await mine.json()).toEqual({ revoked: true });
+    expect(await grants()).toEqual([]);
+    expect(await runsWithoutCard('grant-revoke', 'refund 22 on A1002, it arrived broken')).toBe(false);
+  });
+});
