@@ -2,11 +2,14 @@ import { watchPendingDeadlines } from './lib/approvals/approval-deadlines';
 import { bootstrapListedUsers } from './lib/auth/bootstrap-roles';
 import { ConfigError, getConfig } from './lib/config';
 import { getDb } from './lib/db';
+import { parseMcpToolName } from './lib/mcp/mcp-tool-name';
 import { startMcpServers } from './lib/mcp/start-mcp-servers';
-import { policyNamesOf, watchPolicyFile } from './lib/policy/policy-store';
+import type { PolicyNames } from './lib/policy/policy-file';
+import { watchPolicyFile } from './lib/policy/policy-store';
 import { captureServerScope } from './lib/server/outside-request';
 import { refuseUnservableRequests } from './lib/server/refuse-unservable-requests';
 import { stampClientAddresses } from './lib/server/stamp-client-address';
+import { isToolName, toolFactsOf, toolNames } from './lib/tools/tool-catalog';
 
 /**
  * Parsing the configuration at start-up turns a bad value (say a typo in
@@ -65,7 +68,7 @@ function watchPolicyEdits(): void {
   if (config.TOOLGATE_POLICY === undefined || path === undefined) return;
   watchPolicyFile({
     path,
-    names: policyNamesOf(config.MCP_CONFIG),
+    names: policyNamesOf(Object.keys(config.MCP_CONFIG?.servers ?? {})),
     initial: config.TOOLGATE_POLICY,
     onChange: async ({ policy }) => bootstrapListedUsers(await getDb(), policy),
   });
@@ -81,4 +84,20 @@ async function bootstrapPolicyRoles(): Promise<void> {
   } catch (error) {
     console.error('[toolgate] could not give the policy file’s roles at start-up:', error);
   }
+}
+
+/** What a reloaded policy may name: the built-in tools and those of the configured MCP servers, as at start-up. */
+function policyNamesOf(servers: readonly string[]): PolicyNames {
+  return {
+    isKnownTool: (name) => {
+      if (isToolName(name)) return true;
+      const server = parseMcpToolName(name)?.server;
+      return server !== undefined && servers.includes(server);
+    },
+    fieldsOf: (name) => {
+      const facts = toolFactsOf(name);
+      return facts === undefined ? undefined : Object.keys(facts.fieldLabels);
+    },
+    knownToolNames: [...toolNames, ...servers.map((server) => `${server}__<tool>`)],
+  };
 }

@@ -1,9 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { McpConfig } from '@/lib/mcp/mcp-config';
-import { parseMcpToolName } from '@/lib/mcp/mcp-tool-name';
 import { stableStringify } from '@/lib/shared/stable-stringify';
-import { isToolName, toolFactsOf, toolNames } from '@/lib/tools/tool-catalog';
 import { type Policy, type PolicyNames, parsePolicy } from './policy-file';
 
 /** The policy in force in this process: the file's validated content, its version, when it was read. */
@@ -38,28 +35,11 @@ export function reloadedPolicy(): LoadedPolicy | undefined {
   return store().loaded;
 }
 
-/** The tools and fields a policy may name: the built-in tools and those of the configured MCP servers. */
-export function policyNamesOf(mcpConfig: McpConfig | undefined): PolicyNames {
-  const servers = mcpConfig?.servers ?? {};
-  return {
-    isKnownTool: (name) => {
-      if (isToolName(name)) return true;
-      const server = parseMcpToolName(name)?.server;
-      return server !== undefined && Object.hasOwn(servers, server);
-    },
-    fieldsOf: (name) => {
-      const facts = toolFactsOf(name);
-      return facts === undefined ? undefined : Object.keys(facts.fieldLabels);
-    },
-    knownToolNames: [...toolNames, ...Object.keys(servers).map((server) => `${server}__<tool>`)],
-  };
-}
-
 /** Options of {@link watchPolicyFile}. */
 export type WatchPolicyFileOptions = {
   /** The `TOOLGATE_POLICY` path. */
   path: string;
-  /** What rules may name (see {@link policyNamesOf}). */
+  /** What rules may name: the built-in tools and those of the configured MCP servers, as at start-up. */
   names: PolicyNames;
   /** The policy the process started with. */
   initial: Policy;

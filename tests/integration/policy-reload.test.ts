@@ -4,7 +4,9 @@ import { POST as chat } from '@/app/api/chat/route';
 import { getConfig } from '@/lib/config';
 import { getDb } from '@/lib/db';
 import { getPolicy, policyInForce } from '@/lib/policy';
-import { policyNamesOf, policyVersionOf, watchPolicyFile } from '@/lib/policy/policy-store';
+import type { PolicyNames } from '@/lib/policy/policy-file';
+import { policyVersionOf, watchPolicyFile } from '@/lib/policy/policy-store';
+import { isToolName, toolFactsOf, toolNames } from '@/lib/tools/tool-catalog';
 import { signUpWithRole, testPolicy, writePolicyFile } from '../support/approval-policy';
 import { ChatStreamReader, jsonRequest, userMessage } from '../support/chat-client';
 import { configureServerOn } from '../support/server-env';
@@ -17,6 +19,16 @@ const stricter = {
   ],
 };
 
+/** The built-in tools and their fields: what the reloaded file may name (no MCP servers here). */
+const names: PolicyNames = {
+  isKnownTool: isToolName,
+  fieldsOf: (name) => {
+    const facts = toolFactsOf(name);
+    return facts === undefined ? undefined : Object.keys(facts.fieldLabels);
+  },
+  knownToolNames: toolNames,
+};
+
 describe('an edited policy file', () => {
   let stop: (() => void) | undefined;
   afterEach(() => stop?.());
@@ -26,7 +38,7 @@ describe('an edited policy file', () => {
     await configureServerOn('sqlite', { TOOLGATE_POLICY: path, TOOLGATE_PARK_AFTER_MS: '50' });
     const initial = getConfig().TOOLGATE_POLICY;
     if (initial === undefined) throw new Error('no policy');
-    stop = watchPolicyFile({ path, names: policyNamesOf(undefined), initial, intervalMs: 50 });
+    stop = watchPolicyFile({ path, names, initial, intervalMs: 50 });
     const first = policyInForce()?.version;
     expect(first).toBe(policyVersionOf(initial));
 
