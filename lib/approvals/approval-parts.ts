@@ -1,29 +1,13 @@
 import type { UIMessage } from 'ai';
+import { type DenialReason, denialReasons } from '@/lib/stores/approval-registry';
 
 /** A tool part of a message (static or dynamic). */
 export type ToolPart = Extract<UIMessage['parts'][number], { toolCallId: string }>;
 
 /** Why an approval did not end in an allow, as the card and the model tell them apart. */
-export type DenialCode =
-  | 'denied'
-  | 'timeout'
-  | 'aborted'
-  | 'closed'
-  | 'superseded'
-  | 'policy'
-  | 'sign_in_required'
-  | 'quota';
+export type DenialCode = DenialReason;
 
-const denialCodes: readonly string[] = [
-  'denied',
-  'timeout',
-  'aborted',
-  'closed',
-  'superseded',
-  'policy',
-  'sign_in_required',
-  'quota',
-];
+const denialCodes: readonly string[] = denialReasons;
 
 /** True for a tool part (static `tool-*` or `dynamic-tool`). */
 export function isToolPart(part: UIMessage['parts'][number]): part is ToolPart {

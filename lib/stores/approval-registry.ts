@@ -6,15 +6,19 @@ import type { CallProvenance } from '@/lib/provenance';
  * may ask for that (four eyes need a known requester); refused without a card. `quota`: the
  * call's rule allows no more calls in its window now; refused without a card.
  */
-export type DenialReason =
-  | 'denied'
-  | 'timeout'
-  | 'aborted'
-  | 'closed'
-  | 'superseded'
-  | 'policy'
-  | 'sign_in_required'
-  | 'quota';
+export const denialReasons = [
+  'denied',
+  'timeout',
+  'aborted',
+  'closed',
+  'superseded',
+  'policy',
+  'sign_in_required',
+  'quota',
+] as const;
+
+/** One of {@link denialReasons}. */
+export type DenialReason = (typeof denialReasons)[number];
 
 /** Who must allow a call: the chat's user, or anyone holding a role other than the requester. */
 export type ApprovalStep = { kind: 'requester' } | { kind: 'role'; role: string };

@@ -1,27 +1,9 @@
-import * as api from '@opentelemetry/api';
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  SimpleSpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { observeParkedDenial } from '@/lib/telemetry/observe-audited-call';
-import { setTracingHandles } from '@/lib/telemetry/tracing-handles';
+import { useInMemoryTracing } from '../support/in-memory-tracing';
 
 describe('observeParkedDenial', () => {
-  let exporter: InMemorySpanExporter;
-  let provider: BasicTracerProvider;
-
-  beforeEach(() => {
-    exporter = new InMemorySpanExporter();
-    provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-    setTracingHandles({ api, tracer: provider.getTracer('test'), integration: {} });
-  });
-
-  afterEach(async () => {
-    setTracingHandles(undefined);
-    await provider.shutdown();
-  });
+  const tracing = useInMemoryTracing();
 
   it('gives a parked call that ended without running a tool.call span of its own, linked to the call that asked', () => {
     const asking = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
@@ -34,7 +16,7 @@ describe('observeParkedDenial', () => {
         traceParent: asking,
         tainted: true,
       });
-    const spans = exporter.getFinishedSpans();
+    const spans = tracing.finishedSpans();
     expect(spans.map((span) => [span.name, span.attributes['toolgate.outcome']])).toEqual([
       ['tool.call', 'timeout'],
       ['tool.call', 'superseded'],

@@ -1,19 +1,13 @@
-import * as api from '@opentelemetry/api';
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  SimpleSpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
 import { tool, type UIMessage } from 'ai';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { NewAuditRow } from '@/lib/db/audit';
 import { ProvenanceLedger } from '@/lib/provenance';
 import { createMemoryApprovalRegistry, createMemoryIdempotencyStore } from '@/lib/stores';
 import { observeAuditedCall } from '@/lib/telemetry/observe-audited-call';
-import { setTracingHandles } from '@/lib/telemetry/tracing-handles';
 import { assembleTurnTools } from '@/lib/turn-table/assemble-turn-tools';
 import { call } from '../support/call-tool';
+import { useInMemoryTracing } from '../support/in-memory-tracing';
 
 const secretAmount = 4871.25;
 const history: UIMessage[] = [
@@ -21,19 +15,7 @@ const history: UIMessage[] = [
 ];
 
 describe('a tainted write in the records', () => {
-  let exporter: InMemorySpanExporter;
-  let provider: BasicTracerProvider;
-
-  beforeEach(() => {
-    exporter = new InMemorySpanExporter();
-    provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-    setTracingHandles({ api, tracer: provider.getTracer('test'), integration: {} });
-  });
-
-  afterEach(async () => {
-    setTracingHandles(undefined);
-    await provider.shutdown();
-  });
+  const tracing = useInMemoryTracing();
 
   function assemble(rows: NewAuditRow[], provenance = true) {
     const registry = createMemoryApprovalRegistry();
@@ -74,7 +56,7 @@ describe('a tainted write in the records', () => {
   }
 
   const spanOf = (toolCallId: string) =>
-    exporter.getFinishedSpans().find((span) => span.attributes['gen_ai.tool.call.id'] === toolCallId);
+    tracing.finishedSpans().find((span) => span.attributes['gen_ai.tool.call.id'] === toolCallId);
 
   it('marks the span and the audit row with the tainted paths and their sources, never the values', async () => {
     const rows: NewAuditRow[] = [];
@@ -110,7 +92,7 @@ describe('a tainted write in the records', () => {
     // The row's summary says what the call was, as for every call; its provenance and the span hold no value.
     const recorded = JSON.stringify([
       row?.detail,
-      exporter.getFinishedSpans().map((span) => [span.attributes, span.events]),
+      tracing.finishedSpans().map((span) => [span.attributes, span.events]),
     ]);
     expect(recorded).not.toContain('4871');
   });

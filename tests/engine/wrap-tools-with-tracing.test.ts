@@ -1,11 +1,5 @@
-import * as api from '@opentelemetry/api';
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  SimpleSpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
 import { tool } from 'ai';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { NewAuditRow } from '@/lib/db/audit';
 import { type EffectRecorder, writeExecutionOf } from '@/lib/shells';
@@ -14,6 +8,7 @@ import { createMemoryApprovalRegistry, createMemoryIdempotencyStore } from '@/li
 import { observeAuditedCall } from '@/lib/telemetry/observe-audited-call';
 import { setTracingHandles } from '@/lib/telemetry/tracing-handles';
 import { assembleTurnTools } from '@/lib/turn-table/assemble-turn-tools';
+import { useInMemoryTracing } from '../support/in-memory-tracing';
 
 const secretTitle = 'quetzal-umbrella secret title';
 
@@ -47,19 +42,7 @@ function call(target: { execute?: unknown }, input: unknown, toolCallId: string)
 }
 
 describe('createToolCallTracing', () => {
-  let exporter: InMemorySpanExporter;
-  let provider: BasicTracerProvider;
-
-  beforeEach(() => {
-    exporter = new InMemorySpanExporter();
-    provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-    setTracingHandles({ api, tracer: provider.getTracer('test'), integration: {} });
-  });
-
-  afterEach(async () => {
-    setTracingHandles(undefined);
-    await provider.shutdown();
-  });
+  const tracing = useInMemoryTracing();
 
   function assemble(table: ReturnType<typeof createTable>['table'], rows: NewAuditRow[]) {
     return assembleTurnTools({
@@ -77,7 +60,7 @@ describe('createToolCallTracing', () => {
   }
 
   const spanOf = (toolCallId: string) =>
-    exporter.getFinishedSpans().find((span) => span.attributes['gen_ai.tool.call.id'] === toolCallId);
+    tracing.finishedSpans().find((span) => span.attributes['gen_ai.tool.call.id'] === toolCallId);
 
   it('tells an execution, a call sharing it while it runs, and a later replay apart', async () => {
     const { table, release, executions } = createTable();
@@ -106,7 +89,7 @@ describe('createToolCallTracing', () => {
     });
     expect(rows.map((row) => row.outcome)).toEqual(['executed', 'replayed', 'replayed']);
     expect(
-      JSON.stringify(exporter.getFinishedSpans().map((span) => [span.attributes, span.events])),
+      JSON.stringify(tracing.finishedSpans().map((span) => [span.attributes, span.events])),
     ).not.toContain('quetzal');
   });
 
@@ -217,6 +200,6 @@ describe('createToolCallTracing', () => {
     const pending = call(tools.createTicket, { title: 'y' }, 'call-off');
     release();
     await expect(pending).resolves.toMatchObject({ ticketId: 'TK-000001' });
-    expect(exporter.getFinishedSpans()).toEqual([]);
+    expect(tracing.finishedSpans()).toEqual([]);
   });
 });
