@@ -81,7 +81,7 @@ export function conditionsHold(when: PolicyRule['when'], input: unknown): boolea
   return judge(when, input).judgement === true;
 }
 
-/** A rule as audit rows and approvals name it: `rules[2]: issueRefund amount > 500`. */
+/** A rule as audit rows and approvals name it: `rules[2]: <tool> amount > 500`. */
 export function describeRule(rule: PolicyRule, index: number): string {
   const conditions = Object.entries(rule.when ?? {}).flatMap(([field, condition]) =>
     Object.entries(condition).map(
