@@ -120,12 +120,18 @@ export class ChatPage {
     return card.getByRole('timer');
   }
 
-  /** The seconds the card's countdown shows now. */
+  /**
+   * The seconds the card's countdown shows now, read as people read it: "45 秒" / "45 s" in its
+   * last minute, "3 分" / "3 min" (at least 180 s) and "1 小时 5 分" / "1 h 5 min" before.
+   */
   async secondsLeft(card: Locator): Promise<number> {
     const text = (await this.countdown(card).textContent()) ?? '';
-    const match = /\d+/.exec(text);
-    if (!match) throw new Error(`no seconds in the countdown: ${text}`);
-    return Number(match[0]);
+    const amount = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? 0);
+    const hours = amount(/(\d+)\s*(?:小时|h\b)/);
+    const minutes = amount(/(\d+)\s*(?:分|min\b)/);
+    const seconds = amount(/(\d+)\s*(?:秒|s\b)/);
+    if (!/\d/.test(text)) throw new Error(`no time in the countdown: ${text}`);
+    return hours * 3600 + minutes * 60 + seconds;
   }
 
   /** The card's in-flight state badge (Preparing / Running, with a spinner). */
