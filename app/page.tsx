@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { connection } from 'next/server';
-import { approveToolCall } from '@/app/actions/approval';
 import { ChatShell } from '@/components/chat-shell';
 import { requirePageUser } from '@/lib/auth/require-page-user';
 
@@ -13,7 +12,6 @@ export default async function HomePage() {
     <ChatShell
       id={randomUUID()}
       isNew
-      approve={approveToolCall}
       account={{ email, isAnonymous, isAdmin, isApprover: roles.length > 0 }}
     />
   );

@@ -105,11 +105,11 @@ export type ToolgateMetadata = { worker?: string; model?: string };
 /** A chat message as this app sends and receives it. */
 export type ToolgateMessage = UIMessage<ToolgateMetadata>;
 
-/** The result of deciding an approval (the server action's contract). */
+/** The answer to a decision: `POST /api/chat/approve`. */
 export type ApprovalDecision = ApprovalDecisionAnswer;
 
-/** The server action the approval card calls; passed down from a server component. */
-export type ApproveToolCall = (input: {
+/** A decision on one approval card, as the card sends it to `POST /api/chat/approve`. */
+export type ApprovalDecisionRequest = {
   approvalId: string;
   chatId: string;
   approved: boolean;
@@ -121,7 +121,7 @@ export type ApproveToolCall = (input: {
   reason?: string;
   /** The view's digest of the input the person saw (for an edit: the input the form started from). */
   inputDigest?: string;
-}) => Promise<ApprovalDecision>;
+};
 
 /** `GET /api/chats/:id/approval-rules`. */
 export type ApprovalRules = { rules: { toolName: string; createdAt: string }[] };

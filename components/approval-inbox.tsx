@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ApprovalView, ApproveToolCall } from './api-types';
+import type { ApprovalView } from './api-types';
 import { ApprovalAttention } from './approval-attention';
 import { ApprovalCardPage } from './approval-page';
 import { inboxCountText } from './inbox-link';
@@ -36,7 +36,7 @@ function buttonOf(item: Element | null | undefined, label: string): HTMLButtonEl
  * denial; keys typed into a field stay there. `isApprover`: the person holds a role (else
  * the waiting list is empty without asking the server).
  */
-export function ApprovalInbox({ approve, isApprover }: { approve: ApproveToolCall; isApprover: boolean }) {
+export function ApprovalInbox({ isApprover }: { isApprover: boolean }) {
   const { t } = useWorkspace();
   const [tab, setTab] = useState<'waiting' | 'decided'>('waiting');
   const inbox = useApprovalInbox(isApprover);
@@ -75,7 +75,7 @@ export function ApprovalInbox({ approve, isApprover }: { approve: ApproveToolCal
       </div>
       {tab === 'waiting' ? (
         <section id="inbox-panel-waiting" role="tabpanel" aria-labelledby="inbox-tab-waiting">
-          <WaitingList items={items} approve={approve} />
+          <WaitingList items={items} />
         </section>
       ) : (
         <section id="inbox-panel-decided" role="tabpanel" aria-labelledby="inbox-tab-decided">
@@ -90,7 +90,7 @@ function summaryOf(item: ApprovalView, locale: string): string {
   return item.summary?.[locale] ?? item.summary?.en ?? item.tool;
 }
 
-function WaitingList({ items, approve }: { items: ApprovalView[] | undefined; approve: ApproveToolCall }) {
+function WaitingList({ items }: { items: ApprovalView[] | undefined }) {
   const { t, locale } = useWorkspace();
   const [selectedId, setSelectedId] = useState<string | undefined>(undefined);
   const listRef = useRef<HTMLUListElement>(null);
@@ -169,7 +169,7 @@ function WaitingList({ items, approve }: { items: ApprovalView[] | undefined; ap
                     isSelected && 'ring-2 ring-primary/60',
                   )}
                 >
-                  <ApprovalCardPage view={item} approve={approve} onDecided={reloadApprovalInbox} />
+                  <ApprovalCardPage view={item} onDecided={reloadApprovalInbox} />
                   <Link
                     className="self-start text-xs underline"
                     href={`/approvals/${encodeURIComponent(item.approvalId)}`}

@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { AccountMenu } from './account-menu';
-import type { AccountSummary, ApprovalView, ApproveToolCall } from './api-types';
+import type { AccountSummary, ApprovalView } from './api-types';
 import { ToolCard } from './tool-card';
 import type { ToolPart } from './tool-part-outcome';
 import { useWorkspace } from './workspace-provider';
@@ -36,11 +36,9 @@ function partOf(view: ApprovalView): ToolPart {
  */
 export function ApprovalCardPage({
   view,
-  approve,
   onDecided,
 }: {
   view: ApprovalView;
-  approve: ApproveToolCall;
   /** Called once this person's decision is in (the inbox reads its list again). */
   onDecided?: () => void;
 }) {
@@ -57,7 +55,6 @@ export function ApprovalCardPage({
         part={partOf(view)}
         live={false}
         chatId={view.chatId}
-        approve={approve}
         initialView={view}
         onDecided={onDecided ?? (() => undefined)}
       />

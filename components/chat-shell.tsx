@@ -1,4 +1,4 @@
-import type { AccountSummary, ApproveToolCall } from './api-types';
+import type { AccountSummary } from './api-types';
 import { Chat } from './chat';
 import { ChatSidebar } from './chat-sidebar';
 import { Drawer } from './drawer';
@@ -15,17 +15,7 @@ import { WorkerPicker } from './worker-picker';
  * todos below `xl`), a header button opens the same component in a drawer instead.
  * A server component; only its leaves are client code.
  */
-export function ChatShell({
-  id,
-  isNew,
-  approve,
-  account,
-}: {
-  id: string;
-  isNew: boolean;
-  approve: ApproveToolCall;
-  account: AccountSummary;
-}) {
+export function ChatShell({ id, isNew, account }: { id: string; isNew: boolean; account: AccountSummary }) {
   return (
     <div className="grid h-dvh grid-cols-1 md:grid-cols-[15rem_minmax(0,1fr)] xl:grid-cols-[15rem_minmax(0,1fr)_19rem]">
       <div className="hidden min-h-0 md:flex md:flex-col">
@@ -50,7 +40,7 @@ export function ChatShell({
           </div>
         </header>
         {/* Keyed by id so moving to another chat starts a fresh useChat instead of reusing the old one. */}
-        <Chat key={id} id={id} isNew={isNew} approve={approve} />
+        <Chat key={id} id={id} isNew={isNew} />
       </main>
       <div className="hidden min-h-0 xl:flex xl:flex-col">
         <SidePanel />

@@ -5,13 +5,14 @@ import { DefaultChatTransport, getToolName } from 'ai';
 import { Sparkles } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { findErrorReference } from '@/lib/errors/error-reference';
-import type { ApproveToolCall, ToolgateMessage } from './api-types';
+import type { ToolgateMessage } from './api-types';
 import { ApprovalAttention, type WaitingApproval } from './approval-attention';
 import { localDeadlineOf, rememberDeadlines } from './approval-deadlines';
 import { ApprovalRulesBar } from './approval-rules-bar';
 import { Composer } from './composer';
 import type { Locale } from './i18n';
 import { MessageList } from './message-list';
+import { sendDecision } from './send-decision';
 import { StandingGrantsBar } from './standing-grants-bar';
 import type { ToolPart } from './tool-card';
 import { Button } from './ui/button';
@@ -67,7 +68,7 @@ async function loadChat(id: string): Promise<ChatLoad> {
  * loaded from `GET /api/chats/[id]` before useChat starts, so the hook owns them
  * from its first render.
  */
-export function Chat({ id, isNew, approve }: { id: string; isNew: boolean; approve: ApproveToolCall }) {
+export function Chat({ id, isNew }: { id: string; isNew: boolean }) {
   const { t } = useWorkspace();
   const [load, setLoad] = useState<ChatLoad>(
     isNew ? { status: 'ready', messages: [], resume: false } : { status: 'loading' },
@@ -107,15 +108,7 @@ export function Chat({ id, isNew, approve }: { id: string; isNew: boolean; appro
       </div>
     );
   }
-  return (
-    <ChatSession
-      id={id}
-      isNew={isNew}
-      initialMessages={load.messages}
-      resume={load.resume}
-      approve={approve}
-    />
-  );
+  return <ChatSession id={id} isNew={isNew} initialMessages={load.messages} resume={load.resume} />;
 }
 
 function ChatSession({
@@ -123,14 +116,12 @@ function ChatSession({
   isNew,
   initialMessages,
   resume,
-  approve,
 }: {
   id: string;
   isNew: boolean;
   initialMessages: ToolgateMessage[];
   /** A turn of this chat is running on the server: follow it from its start. */
   resume: boolean;
-  approve: ApproveToolCall;
 }) {
   const { t, locale, workerRef, refreshData, refreshChats } = useWorkspace();
 
@@ -234,7 +225,9 @@ function ChatSession({
   /** Allow all / Deny all: one decision per waiting card, each on its own (a lost race is a 404). */
   async function decideAll(approved: boolean) {
     await Promise.all(
-      waitingIds.map((approvalId) => approve({ approvalId, chatId: id, approved }).catch(() => undefined)),
+      waitingIds.map((approvalId) =>
+        sendDecision({ approvalId, chatId: id, approved }).catch(() => undefined),
+      ),
     );
     refreshData();
     if (!busy) void follow();
@@ -270,7 +263,6 @@ function ChatSession({
               chatId={id}
               messages={messages}
               status={status}
-              approve={approve}
               onDecided={({ parked, remembered }) => {
                 refreshData();
                 // Back to where the person writes, once nothing else waits for them.

@@ -2,7 +2,7 @@ import type { ChatStatus } from 'ai';
 import { isToolUIPart } from 'ai';
 import { Bot, User } from 'lucide-react';
 import { Fragment } from 'react';
-import type { ApproveToolCall, ToolgateMessage } from './api-types';
+import type { ToolgateMessage } from './api-types';
 import { ModelMarkdown } from './model-markdown';
 import { ToolCard } from './tool-card';
 import { Badge } from './ui/badge';
@@ -14,13 +14,11 @@ export function MessageList({
   chatId,
   messages,
   status,
-  approve,
   onDecided,
 }: {
   chatId: string;
   messages: ToolgateMessage[];
   status: ChatStatus;
-  approve: ApproveToolCall;
   onDecided: (event: { parked: boolean; remembered?: boolean }) => void;
 }) {
   const { t } = useWorkspace();
@@ -90,7 +88,6 @@ export function MessageList({
                       part={part}
                       live={streaming}
                       chatId={chatId}
-                      approve={approve}
                       onDecided={onDecided}
                     />
                   );

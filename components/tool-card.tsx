@@ -1,7 +1,7 @@
 import { getToolName } from 'ai';
 import { Clock, History, LoaderCircle, Wrench } from 'lucide-react';
 import { parseMcpToolName } from '@/lib/mcp/mcp-tool-name';
-import type { ApprovalView, ApproveToolCall } from './api-types';
+import type { ApprovalView } from './api-types';
 import { ApprovalEditForm, canEditInput } from './approval-edit-form';
 import { ApprovalPreview } from './approval-preview';
 import { ApprovalProvenance } from './approval-provenance';
@@ -31,13 +31,12 @@ export type { ToolPart } from './tool-part-outcome';
 /**
  * One tool call, in whichever of its seven states it is. While the call waits for
  * approval it carries the approval card: arguments, a countdown to auto-deny, and
- * Allow / Deny, which call the server action and then give way to the outcome.
+ * Allow / Deny, which send the decision and then give way to the outcome.
  */
 export function ToolCard({
   part,
   live,
   chatId,
-  approve,
   onDecided,
   initialView,
 }: {
@@ -45,7 +44,6 @@ export function ToolCard({
   /** True while this part's response is still streaming here; a saved card is answered from the server's record. */
   live: boolean;
   chatId: string;
-  approve: ApproveToolCall;
   /** `parked`: nobody on this page streams the turn, so its continuation must be resumed. */
   onDecided: (event: { parked: boolean; remembered?: boolean }) => void;
   /** The server's view, when the page already read it (the approval's own page). */
@@ -56,7 +54,7 @@ export function ToolCard({
   const mcpServer = parseMcpToolName(toolName)?.server;
   // The server answered this call from the idempotency window instead of running the tool.
   const replayed = part.toolMetadata?.replayed === true;
-  const card = useApprovalCard({ part, live, chatId, approve, onDecided, initialView });
+  const card = useApprovalCard({ part, live, chatId, onDecided, initialView });
   const { decision, mode, setMode, fieldErrors, note, setNote, extensionsUsed, waiting, secondsLeft } = card;
   const { denial, deniedNote, edited, outcome, showButtons, decide, extendDeadline } = card;
   const { steps, canAllow, isRequester } = card;

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
 import { approvalTiming } from '@/lib/approvals/approval-timing';
 import { denialNoteOf, isEditedOutput } from '@/lib/shells/wrap-tools-with-approval';
-import type { ApprovalStepView, ApprovalView, ApproveToolCall, GrantRequest } from './api-types';
+import type { ApprovalStepView, ApprovalView, GrantRequest } from './api-types';
 import { extendLocalDeadline } from './approval-deadlines';
+import { sendDecision } from './send-decision';
 import {
   asDenial,
   deadlineOf,
@@ -61,8 +62,6 @@ export type UseApprovalCardOptions = {
   /** True while this part's response is still streaming here. */
   live: boolean;
   chatId: string;
-  /** The server action that records a decision. */
-  approve: ApproveToolCall;
   /** Told once a decision has been sent; `parked`: nobody on this page streams the turn. */
   onDecided: (event: { parked: boolean; remembered?: boolean }) => void;
   /** The server's view when the page already has it (the approval's own page). */
@@ -70,18 +69,11 @@ export type UseApprovalCardOptions = {
 };
 
 /**
- * The approval card's state and its two calls to the server: deciding (the server
- * action) and asking for more time (`POST /api/chat/approve/extend`), with the
- * countdown measured from the remaining time the server sent.
+ * The approval card's state and its two calls to the server: deciding (`POST /api/chat/approve`)
+ * and asking for more time (`POST /api/chat/approve/extend`), with the countdown measured from
+ * the remaining time the server sent.
  */
-export function useApprovalCard({
-  part,
-  live,
-  chatId,
-  approve,
-  onDecided,
-  initialView,
-}: UseApprovalCardOptions) {
+export function useApprovalCard({ part, live, chatId, onDecided, initialView }: UseApprovalCardOptions) {
   const [decision, setDecision] = useState<LocalDecision>({ kind: 'none' });
   const [mode, setModeState] = useState<CardMode>('buttons');
   // The digest of the input the edit form started from: an edit is refused if that input changed meanwhile.
@@ -144,7 +136,7 @@ export function useApprovalCard({
     let settled = true;
     const seen = extras.input !== undefined ? editDigest : inputDigest;
     try {
-      const result = await approve({
+      const result = await sendDecision({
         approvalId: part.approval.id,
         chatId,
         approved,
@@ -175,7 +167,7 @@ export function useApprovalCard({
         setDecision({ kind: 'decided', outcome: result.status === 'approved' ? 'approved' : 'denied' });
       }
     } catch {
-      // The action never ran (network, server restart): the approval may still be open, so let the user retry.
+      // Nothing is known to be decided (network, server restart): the approval may still be open, so let the user retry.
       setDecision({ kind: 'failed', retryable: true });
     } finally {
       if (settled) onDecided({ parked: !live, remembered: extras.remember !== undefined });

@@ -1,4 +1,3 @@
-import { approveToolCall } from '@/app/actions/approval';
 import { ApprovalInbox } from '@/components/approval-inbox';
 import { ChatSidebar } from '@/components/chat-sidebar';
 import { Drawer } from '@/components/drawer';
@@ -34,7 +33,7 @@ export default async function ApprovalInboxPage() {
           </div>
         </header>
         <main className="mx-auto w-full max-w-2xl flex-1 overflow-y-auto px-4 py-6">
-          <ApprovalInbox approve={approveToolCall} isApprover={account.isApprover} />
+          <ApprovalInbox isApprover={account.isApprover} />
         </main>
       </div>
     </div>

@@ -15,7 +15,6 @@
  * status; the row writers in approval-rows.ts are not exported here.
  */
 
-export { watchPendingDeadlines } from './approval-deadlines';
 export { approvalEventStream } from './approval-event-stream';
 export { publishApprovalChange } from './approval-events';
 export { finishExecution, takeParkedDecision } from './approval-life-cycle';
@@ -28,6 +27,7 @@ export {
   settleApprovalPart,
   type ToolPart,
 } from './approval-parts';
+export { policyAsk } from './approval-policy';
 export {
   type ApprovalRecord,
   countPendingApprovals,
@@ -48,6 +48,7 @@ export {
   readApproval,
 } from './read-approvals';
 export {
+  type ApprovalDecisionRequest,
   type ApprovalDecisionResult,
   type DeciderInput,
   decideApproval,
@@ -59,16 +60,6 @@ export {
   settleChatApprovals,
   settleToolParts,
 } from './settle-approvals';
-export {
-  approvedByRuleOrGrant,
-  createStandingGrant,
-  type GrantRequest,
-  grantRefusalOf,
-  grantRequestSchema,
-  listStandingGrants,
-  maxGrantsPerUser,
-  revokeGrant,
-  type StandingGrantView,
-} from './standing-grants';
+export { listStandingGrants, revokeGrant } from './standing-grants';
 export { createTurnApprovals, type TurnApprovals } from './turn-approvals';
 export { followed } from './turn-parking';

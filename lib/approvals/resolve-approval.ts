@@ -1,12 +1,8 @@
 import 'server-only';
-import { z } from 'zod';
 import { getConfig } from '@/lib/config';
 import { addApprovalRule, type Db, getDb } from '@/lib/db';
-import { describeZodError } from '@/lib/http/json';
-import { maxJsonDepth, nestsDeeperThan } from '@/lib/http/json-depth';
 import { policyVerdict } from '@/lib/policy';
 import { getApprovalRegistry } from '@/lib/server/stores';
-import { inputDigestPattern } from '@/lib/shells/input-digest';
 import type { ApprovalPreview } from '@/lib/stores';
 import { computeToolPreview } from '@/lib/tools/compute-tool-preview';
 import { buildWorkerTable } from '@/lib/turn-table/build-worker-table';
@@ -26,121 +22,30 @@ import {
   createStandingGrant,
   type GrantRequest,
   grantRefusalOf,
-  grantRequestSchema,
   listStandingGrants,
   maxGrantsPerUser,
 } from './standing-grants';
 
-/** The longest note a person can give with a "no". */
-export const maxDenialReasonLength = 500;
-
-const chatIdField = z.string().min(1).max(128);
-
 /**
- * The chat an approval belongs to: `chatId`, or `sessionId`, the name earlier clients
- * (and the engine) use for it. Both may be sent only when they agree.
+ * A person's decision on one approval card, as `POST /api/chat/approve` parsed it (its schema
+ * sits beside the route). `chatId` may be omitted (an approver need not know the chat); when
+ * given it must be the approval's. `input` (a full replacement of the call's input) and `remember`
+ * go with an allow; `reason` with a deny. `inputDigest` is the view's digest of the input the
+ * person saw (for an edit: the input they started from).
  */
-const chatIdFields = {
-  chatId: chatIdField.optional(),
-  sessionId: chatIdField.optional(),
+export type ApprovalDecisionRequest = {
+  approvalId: string;
+  chatId?: string;
+  approved: boolean;
+  input?: Record<string, unknown>;
+  /** "chat" (allow the tool for the rest of the chat), or a standing grant. */
+  remember?: 'chat' | GrantRequest;
+  reason?: string;
+  inputDigest?: string;
 };
 
-function requireChatId(fields: { chatId?: string; sessionId?: string }, context: z.RefinementCtx): void {
-  sameChatId(fields, context);
-  if (fields.chatId === undefined && fields.sessionId === undefined) {
-    context.addIssue({
-      code: 'custom',
-      path: ['chatId'],
-      message: 'chatId is required: the chat the approval is in',
-    });
-  }
-}
-
-function sameChatId(fields: { chatId?: string; sessionId?: string }, context: z.RefinementCtx): void {
-  if (fields.chatId !== undefined && fields.sessionId !== undefined && fields.chatId !== fields.sessionId) {
-    context.addIssue({
-      code: 'custom',
-      path: ['sessionId'],
-      message: 'sessionId is another name for chatId: send one',
-    });
-  }
-}
-
-/** The body with `sessionId` read as `chatId`. */
-function withChatId<FIELDS extends { chatId?: string; sessionId?: string }>({
-  chatId,
-  sessionId,
-  ...rest
-}: FIELDS): Omit<FIELDS, 'chatId' | 'sessionId'> & { chatId: string } {
-  return { ...rest, chatId: (chatId ?? sessionId) as string };
-}
-
-/** The same, where the chat may be omitted (an approver deciding from the approval's own page). */
-function withOptionalChatId<FIELDS extends { chatId?: string; sessionId?: string }>({
-  chatId,
-  sessionId,
-  ...rest
-}: FIELDS): Omit<FIELDS, 'chatId' | 'sessionId'> & { chatId?: string } {
-  const chat = chatId ?? sessionId;
-  return { ...rest, ...(chat !== undefined && { chatId: chat }) };
-}
-
 /**
- * A person's decision on one approval card: the `/api/chat/approve` body and the
- * server action's input. `chatId` may be omitted (an approver need not know the
- * chat); when sent it must be the approval's. `input` (a full replacement of the call's input) and
- * `remember` go with an allow; `reason` with a deny. `inputDigest` is the view's digest of the input
- * the person saw (for an edit: the input they started from). There is no tool name: an edit
- * cannot turn one tool into another.
- */
-/** `remember`: "chat" (allow the tool for the rest of the chat), or a standing grant `{ scope, ttlMs, when? }`. */
-const rememberSchema = z.unknown().transform((value, context): 'chat' | GrantRequest => {
-  if (value === 'chat') return 'chat';
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    context.addIssue({
-      code: 'custom',
-      message: 'remember is "chat" or { "scope": "chat"|"me", "ttlMs": N, "when"?: {…} }',
-    });
-    return z.NEVER;
-  }
-  const parsed = grantRequestSchema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  for (const issue of parsed.error.issues) context.addIssue({ ...issue, code: 'custom' } as never);
-  return z.NEVER;
-});
-
-export const approvalDecisionSchema = z
-  .strictObject({
-    approvalId: z.string().min(1).max(128),
-    ...chatIdFields,
-    approved: z.boolean(),
-    input: z.record(z.string(), z.unknown()).optional(),
-    remember: rememberSchema.optional(),
-    reason: z.string().trim().max(maxDenialReasonLength).optional(),
-    inputDigest: z
-      .string()
-      .regex(
-        inputDigestPattern,
-        'inputDigest: lowercase hex SHA-256 of the input, as the approval view gives it',
-      )
-      .optional(),
-  })
-  .superRefine((decision, context) => {
-    sameChatId(decision, context);
-    if (decision.approved && decision.reason !== undefined) {
-      context.addIssue({ code: 'custom', path: ['reason'], message: 'reason goes with approved: false' });
-    }
-    if (!decision.approved && decision.input !== undefined) {
-      context.addIssue({ code: 'custom', path: ['input'], message: 'input goes with approved: true' });
-    }
-    if (!decision.approved && decision.remember !== undefined) {
-      context.addIssue({ code: 'custom', path: ['remember'], message: 'remember goes with approved: true' });
-    }
-  })
-  .transform(withOptionalChatId);
-
-/**
- * How a decision was answered: the route sends `body` with `status`; the server action returns `body`.
+ * How a decision was answered: the route sends `body` with `status`.
  * `parked` names a settled call no live turn took over: the caller continues its turn from the database.
  */
 export type ApprovalDecisionResult =
@@ -181,8 +86,7 @@ function toolOf(db: Db, row: ApprovalRecord) {
 }
 
 /**
- * Records a decision and sees that it is carried out. The route and the server
- * action both come here, so they cannot disagree.
+ * Records a decision and sees that it is carried out.
  *
  * The decision fills one step this person may fill (`decideApproval` in lib/approvals:
  * a compare-and-set under the row's lock): of double clicks, two tabs and ten concurrent
@@ -195,21 +99,18 @@ function toolOf(db: Db, row: ApprovalRecord) {
  * (its process is gone, or it parked), the answer says so (`parked`) and the caller, which
  * runs turns, continues it from the database: this folder never runs a turn.
  */
-export async function decideApproval(input: unknown, who?: DeciderInput): Promise<ApprovalDecisionResult> {
-  // The server action's input never passed through `readJsonBody`: the same depth limit here.
-  if (nestsDeeperThan(input, maxJsonDepth)) {
-    return { status: 400, body: { error: `Input nests deeper than ${maxJsonDepth} levels` } };
-  }
-  const parsed = approvalDecisionSchema.safeParse(input);
-  if (!parsed.success) return { status: 400, body: { error: describeZodError(parsed.error) } };
-  const { approvalId, chatId, approved, remember, inputDigest } = parsed.data;
-  const reason = parsed.data.reason === '' ? undefined : parsed.data.reason;
+export async function decideApproval(
+  decision: ApprovalDecisionRequest,
+  who?: DeciderInput,
+): Promise<ApprovalDecisionResult> {
+  const { approvalId, chatId, approved, remember, inputDigest } = decision;
+  const reason = decision.reason === '' ? undefined : decision.reason;
   const decider = deciderOf(who);
   const db = await getDb();
 
   let editedInput: unknown;
   let editedPreview: ApprovalPreview | undefined;
-  if (parsed.data.input !== undefined) {
+  if (decision.input !== undefined) {
     const row = await getApproval(db, approvalId);
     // A settled approval answers 404 before its input is judged, as for any other decision.
     if (row === undefined || (chatId !== undefined && row.chatId !== chatId)) return notFound;
@@ -218,7 +119,7 @@ export async function decideApproval(input: unknown, who?: DeciderInput): Promis
     if (isStaleDigest(row, inputDigest)) return stale;
     const tool = toolOf(db, row);
     if (tool === undefined) return notFound;
-    const validation = await validateToolInput(tool, parsed.data.input);
+    const validation = await validateToolInput(tool, decision.input);
     if (!validation.ok) {
       return { status: 400, body: { error: validation.error, fieldErrors: validation.fieldErrors } };
     }
@@ -331,12 +232,6 @@ function policyRefusalOf(
     : 'This input needs other approvers than the call asked for: deny it and ask again with the new input';
 }
 
-/** The `/api/chat/approve/extend` body. */
-export const approvalExtensionSchema = z
-  .strictObject({ approvalId: z.string().min(1).max(128), ...chatIdFields })
-  .superRefine(requireChatId)
-  .transform(withChatId);
-
 /** How much time one "+60 s" adds. */
 export const approvalExtensionMs = approvalTiming.extensionMs;
 
@@ -352,12 +247,9 @@ export type ApprovalExtensionResult =
  * approvals answer 404, as for a decision; a fourth extension answers 409.
  */
 export async function extendApprovalDeadline(
-  input: unknown,
+  { approvalId, chatId }: { approvalId: string; chatId: string },
   ownerId?: string,
 ): Promise<ApprovalExtensionResult> {
-  const parsed = approvalExtensionSchema.safeParse(input);
-  if (!parsed.success) return { status: 400, body: { error: describeZodError(parsed.error) } };
-  const { approvalId, chatId } = parsed.data;
   const db = await getDb();
   const row = await getApproval(db, approvalId);
   const now = Date.now();

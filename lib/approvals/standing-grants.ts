@@ -1,6 +1,6 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
+import type { z } from 'zod';
 import {
   activeStandingGrants,
   type Db,
@@ -9,33 +9,23 @@ import {
   revokeStandingGrant,
   type StandingGrantRecord,
 } from '@/lib/db';
-import { conditionsHold, maxPolicyTimeoutMs, type PolicyRule, whenSchema } from '@/lib/policy';
+import { conditionsHold, type PolicyRule, type whenSchema } from '@/lib/policy';
 import { type CallProvenance, isTainted } from '@/lib/provenance';
 import { toolFactsOf } from '@/lib/tools/tool-catalog';
 
-/** The shortest grant: one second. */
-export const minGrantTtlMs = 1000;
-/** The longest grant: seven days, as the longest wait a policy rule may set. */
-export const maxGrantTtlMs = maxPolicyTimeoutMs;
 /** The grants in force one user may hold; a call looks at no more than these. */
 export const maxGrantsPerUser = 50;
 
 /**
- * A standing grant as a decision asks for it: `remember: { scope, ttlMs, when? }`. `scope`
- * `chat` covers later calls in the approval's chat, `me` in any chat of the requester.
+ * A standing grant as a person asks for it with an allow (`remember: { scope, ttlMs, when? }`,
+ * parsed beside `POST /api/chat/approve`). `scope` `chat` covers later calls in the approval's
+ * chat, `me` in any chat of the requester.
  */
-export const grantRequestSchema = z.strictObject({
-  scope: z.enum(['chat', 'me'], { error: 'scope is "chat" or "me"' }),
-  ttlMs: z
-    .number({ error: 'ttlMs: expected a number of milliseconds' })
-    .int('ttlMs: expected a whole number of milliseconds')
-    .min(minGrantTtlMs, `ttlMs: at least ${minGrantTtlMs} (one second)`)
-    .max(maxGrantTtlMs, `ttlMs: at most ${maxGrantTtlMs} (seven days)`),
-  when: whenSchema.optional(),
-});
-
-/** What a person asked to remember with an allow. */
-export type GrantRequest = z.infer<typeof grantRequestSchema>;
+export type GrantRequest = {
+  scope: 'chat' | 'me';
+  ttlMs: number;
+  when?: z.infer<typeof whenSchema>;
+};
 
 /** The call a grant would be made from: its approval row, as much as matters here. */
 export type GrantSource = {

@@ -11,12 +11,12 @@ import {
   isDeniedStatus,
   listChatApprovals,
   mapToolPart,
+  policyAsk,
   publishApprovalChange,
   reasonByStatus,
   settleApprovalPart,
   takeParkedDecision,
 } from '@/lib/approvals';
-import { policyAsk } from '@/lib/approvals/approval-policy';
 import { getConfig } from '@/lib/config';
 import { type Db, getChatMessages, upsertMessage } from '@/lib/db';
 import { reportError } from '@/lib/errors/report-error';

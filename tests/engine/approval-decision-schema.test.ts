@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { approvalDecisionSchema, approvalExtensionSchema } from '@/lib/approvals/resolve-approval';
+import { approvalDecisionSchema, approvalExtensionSchema } from '@/app/api/chat/approve/schema';
 
 describe('approvalDecisionSchema', () => {
   it('takes the chat as chatId', () => {

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { GET as readApproval } from '@/app/api/approvals/[approvalId]/route';
 import { POST as approve } from '@/app/api/chat/approve/route';
 import { POST as chat } from '@/app/api/chat/route';
-import { watchPendingDeadlines } from '@/lib/approvals';
+import { watchPendingDeadlines } from '@/lib/approvals/approval-deadlines';
 import { getConfig } from '@/lib/config';
 import { getDb } from '@/lib/db';
 import { createMailSender } from '@/lib/webhooks/start-mail-deliveries';

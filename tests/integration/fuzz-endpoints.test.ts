@@ -6,7 +6,6 @@ import { POST as complete } from '@/app/api/chat/complete/route';
 import { POST as chat } from '@/app/api/chat/route';
 import { POST as undo } from '@/app/api/chat/undo/route';
 import { DELETE as deleteChat, GET as readChat } from '@/app/api/chats/[id]/route';
-import { decideApproval } from '@/lib/approvals/resolve-approval';
 import { countTickets, getDb } from '@/lib/db';
 import { getApprovalRegistry } from '@/lib/server/stores';
 import { ChatStreamReader, defaultTestCookie, jsonRequest } from '../support/chat-client';
@@ -135,19 +134,6 @@ describe('endpoints under hostile input', { timeout: 180_000 }, () => {
     );
     console.log('POST /api/chat/undo fuzz:', Object.fromEntries(seen.byStatus));
     expect(await domainRows()).toEqual(before);
-    expectPrototypeIntact();
-  });
-
-  it(`the approval server action refuses every malformed or unknown decision (${runs} inputs)`, async () => {
-    await fc.assert(
-      fc.asyncProperty(hostileDecisionBody, fc.option(fc.uuid()), async (input, ownerId) => {
-        const result = await decideApproval(input, ownerId ?? undefined);
-        expect([400, 404]).toContain(result.status);
-        expect(result.body).toEqual({ error: expect.any(String) });
-      }),
-      { numRuns: runs },
-    );
-    expect(pendingApprovals()).toBe(0);
     expectPrototypeIntact();
   });
 

@@ -1,5 +1,4 @@
 import { notFound } from 'next/navigation';
-import { approveToolCall } from '@/app/actions/approval';
 import { getRequestLocale } from '@/app/request-locale';
 import { ApprovalCardPage, ApprovalSignIn } from '@/components/approval-page';
 import { dictionaries } from '@/components/i18n';
@@ -33,7 +32,7 @@ export default async function ApprovalPage({ params }: { params: Promise<{ appro
   return (
     <main className="mx-auto flex max-w-xl flex-col gap-4 px-4 py-8">
       <h1 className="text-lg font-semibold">{title}</h1>
-      <ApprovalCardPage view={view} approve={approveToolCall} />
+      <ApprovalCardPage view={view} />
     </main>
   );
 }

@@ -1,4 +1,3 @@
-import { approveToolCall } from '@/app/actions/approval';
 import { ChatShell } from '@/components/chat-shell';
 import { requirePageUser } from '@/lib/auth/require-page-user';
 
@@ -10,7 +9,6 @@ export default async function ChatPage({ params }: { params: Promise<{ id: strin
     <ChatShell
       id={id}
       isNew={false}
-      approve={approveToolCall}
       account={{ email, isAnonymous, isAdmin, isApprover: roles.length > 0 }}
     />
   );

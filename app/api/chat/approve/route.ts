@@ -1,15 +1,18 @@
 import type { NextRequest } from 'next/server';
 import { withSession } from '@/lib/auth/with-session';
 import { carryOutDecision } from '@/lib/chat/carry-out-decision';
-import { readJsonBody } from '@/lib/http/json';
+import { describeZodError, jsonError, readJsonBody } from '@/lib/http/json';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
+import { approvalDecisionSchema } from './schema';
 
-/** A person's decision on a pending approval, for HTTP clients. */
+/** A person's decision on a pending approval: the approval card's and any HTTP client's. */
 export const POST = withUnavailableAs503(
   withSession(async (request: NextRequest, user) => {
     const body = await readJsonBody(request, { maxBytes: 16_384 });
     if (!body.ok) return body.response;
-    const result = await carryOutDecision(body.value, user);
+    const decision = approvalDecisionSchema.safeParse(body.value);
+    if (!decision.success) return jsonError(400, describeZodError(decision.error));
+    const result = await carryOutDecision(decision.data, user);
     return Response.json(result.body, { status: result.status });
   }),
 );
