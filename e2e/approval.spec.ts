@@ -37,22 +37,19 @@ test.describe('approval card (zh)', () => {
     await expect(chatPage.tickets('测试审批')).toHaveCount(ticketsBefore);
   });
 
-  test('Allow: the buttons wait for the action, then 已允许 and the ticket appears in the side panel', async ({
+  test('Allow: the buttons wait for the decision, then 已允许 and the ticket appears in the side panel', async ({
     chatPage,
     page,
   }) => {
-    // Hold the server action (a POST to the page's own URL) long enough to see the card while it runs.
-    let releaseAction = () => {};
-    const actionHeld = new Promise<void>((resolve) => {
-      releaseAction = resolve;
+    // Hold the decision (`POST /api/chat/approve`) long enough to see the card while it is sent.
+    let releaseDecision = () => {};
+    const decisionHeld = new Promise<void>((resolve) => {
+      releaseDecision = resolve;
     });
-    await page.route(
-      (url) => !url.pathname.startsWith('/api/'),
-      async (route) => {
-        if (route.request().method() === 'POST' && route.request().headers()['next-action']) await actionHeld;
-        await route.fallback();
-      },
-    );
+    await page.route('**/api/chat/approve', async (route) => {
+      await decisionHeld;
+      await route.fallback();
+    });
 
     await chatPage.goto('/');
     await chatPage.send(request);
@@ -61,7 +58,7 @@ test.describe('approval card (zh)', () => {
     await chatPage.allowButton(card).click();
     await expect(chatPage.allowButton(card)).toBeDisabled();
     await expect(chatPage.denyButton(card)).toBeDisabled();
-    releaseAction();
+    releaseDecision();
     await expect(card.getByText('已允许', { exact: true })).toBeVisible();
     await expect(chatPage.allowButton(card)).toHaveCount(0);
 
