@@ -72,6 +72,36 @@ test.describe('approval card (zh)', () => {
     await screenshotForDocs(card, 'approval-card-allowed.png');
   });
 
+  test('a decision that cannot be sent says so and leaves the card decidable; sent again, it counts', async ({
+    chatPage,
+    page,
+  }) => {
+    // The first Allow never reaches the server, the second finds it unavailable; the third goes through.
+    let attempts = 0;
+    await page.route('**/api/chat/approve', async (route) => {
+      attempts += 1;
+      if (attempts === 1) return route.abort('failed');
+      if (attempts === 2) return route.fulfill({ status: 503, json: { error: 'unavailable' } });
+      return route.fallback();
+    });
+
+    await chatPage.goto('/');
+    await chatPage.send(request);
+    const card = chatPage.toolCards('createTicket').last();
+    for (let failed = 0; failed < 2; failed += 1) {
+      await chatPage.allowButton(card).click();
+      await expect(card.getByRole('alert')).toHaveText('决定未能送达。');
+      await expect(chatPage.allowButton(card)).toBeEnabled();
+      await expect(chatPage.denyButton(card)).toBeEnabled();
+    }
+    await chatPage.allowButton(card).click();
+    await expect(card.getByText('已允许', { exact: true })).toBeVisible();
+    const ticketId = await chatPage.ticketIdIn(card);
+    await chatPage.waitForTurnEnd();
+    await expect(chatPage.tickets(ticketId)).toHaveCount(1);
+    expect(attempts).toBe(3);
+  });
+
   test('the same request again in the same chat asks again and returns the same ticket', async ({
     chatPage,
   }) => {

@@ -2,8 +2,9 @@
  * The door to approvals. Everything a route or a turn asks of approvals comes through here:
  *
  * - for routes: decide, give more time, read one, the inbox lists, the event stream, a
- *   chat's "for this chat" rules (resolve-approval.ts, read-approvals.ts,
- *   approval-event-stream.ts, chat-approval-rules.ts). A decision no live turn took over
+ *   chat's "for this chat" rules, standing grants (resolve-approval.ts, read-approvals.ts,
+ *   approval-event-stream.ts, chat-approval-rules.ts, standing-grants.ts). Routes parse their
+ *   bodies beside themselves; what comes in here is typed. A decision no live turn took over
  *   comes back to its caller (`parked`), which continues the turn: this folder never runs one.
  * - for a turn: asking, parking, carrying out and settling its calls, and the tool parts
  *   of its messages.
