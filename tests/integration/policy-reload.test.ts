@@ -4,10 +4,13 @@ import { POST as chat } from '@/app/api/chat/route';
 import { getConfig } from '@/lib/config';
 import { getDb } from '@/lib/db';
 import { getPolicy, policyInForce } from '@/lib/policy';
-import type { PolicyNames } from '@/lib/policy/policy-file';
 import { policyVersionOf, watchPolicyFile } from '@/lib/policy/policy-store';
-import { isToolName, toolFactsOf, toolNames } from '@/lib/tools/tool-catalog';
-import { signUpWithRole, testPolicy, writePolicyFile } from '../support/approval-policy';
+import {
+  builtInPolicyNames as names,
+  signUpWithRole,
+  testPolicy,
+  writePolicyFile,
+} from '../support/approval-policy';
 import { ChatStreamReader, jsonRequest, userMessage } from '../support/chat-client';
 import { configureServerOn } from '../support/server-env';
 
@@ -17,16 +20,6 @@ const stricter = {
     { tool: 'createTicket', when: { title: { eq: 'small refund' } }, effect: 'deny' },
     ...testPolicy.rules,
   ],
-};
-
-/** The built-in tools and their fields: what the reloaded file may name (no MCP servers here). */
-const names: PolicyNames = {
-  isKnownTool: isToolName,
-  fieldsOf: (name) => {
-    const facts = toolFactsOf(name);
-    return facts === undefined ? undefined : Object.keys(facts.fieldLabels);
-  },
-  knownToolNames: toolNames,
 };
 
 describe('an edited policy file', () => {
