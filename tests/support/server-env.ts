@@ -2,9 +2,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getAuth } from '@/lib/auth/get-auth';
-import { resetConfig } from '@/lib/config';
 import { findAccountByEmail, getDb, markEmailVerified } from '@/lib/db';
 import type { DatabaseEngine } from '@/lib/db/engine';
+import { checkStartupConfiguration } from '@/lib/startup/check-startup-configuration';
 import { setDefaultTestCookie } from './chat-client';
 import { createEmptyDatabase } from './test-database';
 
@@ -19,8 +19,20 @@ const singletonKeys = [
   '__toolgateUserTurnLimiter',
   '__toolgateApprovalEvents',
   '__toolgateApprovalDeadlines',
-  '__toolgatePolicyStore',
 ];
+
+/** What the process read from the environment and the files it names. */
+const configurationKeys = ['__toolgateConfig', '__toolgateMcpConfig', '__toolgatePolicyStore'];
+
+/**
+ * Forgets the configuration and checks it again as a server does at start-up (which also
+ * reads the `MCP_CONFIG` and `TOOLGATE_POLICY` files anew): what a restart would see.
+ */
+export function startUpAgain(): void {
+  const globals = globalThis as Record<string, unknown>;
+  for (const key of configurationKeys) delete globals[key];
+  checkStartupConfiguration();
+}
 
 /**
  * Points the server code at a fresh SQLite file and the given environment, forgets the
@@ -68,9 +80,9 @@ export async function configureServer(environment: Record<string, string | undef
     if (value === undefined) delete process.env[key];
     else process.env[key] = value;
   }
-  resetConfig();
   const globals = globalThis as Record<string, unknown>;
   for (const key of singletonKeys) delete globals[key];
+  startUpAgain();
   // Close the previous test's connections: a Postgres pool left open holds its sockets.
   const databases = globals.__toolgateDatabases as
     | Map<string, Promise<{ destroy(): Promise<void> }>>
