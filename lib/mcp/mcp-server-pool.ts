@@ -174,7 +174,7 @@ const globalForMcp = globalThis as typeof globalThis & { __toolgateMcpServers?: 
 export function getMcpServerPool(): McpServerPool | undefined {
   const mcp = getMcpConfig();
   let pool = globalForMcp.__toolgateMcpServers;
-  // The configuration was parsed again (tests do): the old servers go with the old configuration.
+  // Another MCP_CONFIG file was read (tests do): the old servers go with the old file.
   if (pool !== undefined && pool.config !== mcp) {
     void pool.close();
     pool = undefined;

@@ -8,7 +8,8 @@ import { getDb, listAccountEvents, storedRolesOf } from '@/lib/db';
 import { getPolicy } from '@/lib/policy';
 import { signUpWithRole, testPolicy, writePolicyFile } from '../support/approval-policy';
 import { ChatStreamReader, jsonRequest, userMessage } from '../support/chat-client';
-import { configureServerOn, startUpAgain } from '../support/server-env';
+import { startUpAgain } from '../support/process-configuration';
+import { configureServerOn } from '../support/server-env';
 import { databaseEngines } from '../support/test-database';
 
 describe.each(databaseEngines)('roles the policy file gives, on %s', (engine) => {

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { getAuth } from '@/lib/auth/get-auth';
 import { findAccountByEmail, getDb, markEmailVerified } from '@/lib/db';
 import type { DatabaseEngine } from '@/lib/db/engine';
-import { checkStartupConfiguration } from '@/lib/startup/check-startup-configuration';
 import { setDefaultTestCookie } from './chat-client';
+import { startUpAgain } from './process-configuration';
 import { createEmptyDatabase } from './test-database';
 
 const singletonKeys = [
@@ -20,19 +20,6 @@ const singletonKeys = [
   '__toolgateApprovalEvents',
   '__toolgateApprovalDeadlines',
 ];
-
-/** What the process read from the environment and the files it names. */
-const configurationKeys = ['__toolgateConfig', '__toolgateMcpConfig', '__toolgatePolicyStore'];
-
-/**
- * Forgets the configuration and checks it again as a server does at start-up (which also
- * reads the `MCP_CONFIG` and `TOOLGATE_POLICY` files anew): what a restart would see.
- */
-export function startUpAgain(): void {
-  const globals = globalThis as Record<string, unknown>;
-  for (const key of configurationKeys) delete globals[key];
-  checkStartupConfiguration();
-}
 
 /**
  * Points the server code at a fresh SQLite file and the given environment, forgets the
