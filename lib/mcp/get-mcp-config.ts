@@ -3,7 +3,8 @@ import { type McpConfig, readMcpConfig } from './mcp-config';
 
 type CachedRead = { path: string; result: ReturnType<typeof readMcpConfig> };
 
-// Kept on globalThis: route handlers and server actions load separate module instances.
+// Kept on globalThis: route handlers and server actions load separate module instances. No
+// `server-only` here: the operator's commands (scripts/) run the start-up check outside Next.js.
 const globalForMcpConfig = globalThis as typeof globalThis & { __toolgateMcpConfig?: CachedRead };
 
 /**

@@ -30,7 +30,7 @@ const store = (): Store => {
 };
 
 /** The version of a policy: hex SHA-256 of its canonical JSON. */
-export function policyVersionOf(policy: Policy): string {
+function policyVersionOf(policy: Policy): string {
   return createHash('sha256').update(stableStringify(policy)).digest('hex');
 }
 
