@@ -6,7 +6,7 @@ import { policyInForce } from '@/lib/policy';
 import { watchPolicyFile } from '@/lib/policy/policy-store';
 import { createMailSender } from '@/lib/webhooks/start-mail-deliveries';
 import { createWebhookDeliveryLoop, type WebhookDeliveryLoop } from '@/lib/webhooks/webhook-delivery-loop';
-import { builtInPolicyNames, signUpWithRole, writePolicyFile } from '../support/approval-policy';
+import { signUpWithRole, writePolicyFile } from '../support/approval-policy';
 import { decideAs, lastSavedMessage, readApprovalAs, sendToChat } from '../support/approval-requests';
 import { setDefaultTestCookie } from '../support/chat-client';
 import { configureServerOn } from '../support/server-env';
@@ -54,9 +54,7 @@ describe.each(databaseEngines)('a decision on an approval asked under an older p
   async function serve(policy: unknown, environment: Record<string, string> = {}) {
     path = writePolicyFile(policy);
     await configureServerOn(engine, { TOOLGATE_POLICY: path, ...environment });
-    const initial = getConfig().TOOLGATE_POLICY;
-    if (initial === undefined) throw new Error('no policy');
-    stop = watchPolicyFile({ path, names: builtInPolicyNames, initial, intervalMs: 50 });
+    stop = watchPolicyFile({ intervalMs: 50 });
     requester = await signUpWithRole(`rejudge-req-${engine}@example.com`);
     setDefaultTestCookie(requester.cookie);
   }

@@ -4,8 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { findAccountByEmail, getDb, grantRole, revokeRole } from '@/lib/db';
-import type { PolicyNames } from '@/lib/policy/policy-file';
-import { isToolName, toolFactsOf, toolNames } from '@/lib/tools/tool-catalog';
 import { signUpUser } from './server-env';
 
 /**
@@ -49,16 +47,6 @@ export const testPolicy = {
       timeoutMs: 14_400_000,
     },
   ],
-};
-
-/** The built-in tools and their fields: what a reloaded policy file may name (no MCP servers in these tests). */
-export const builtInPolicyNames: PolicyNames = {
-  isKnownTool: isToolName,
-  fieldsOf: (name) => {
-    const facts = toolFactsOf(name);
-    return facts === undefined ? undefined : Object.keys(facts.fieldLabels);
-  },
-  knownToolNames: toolNames,
 };
 
 /** Writes `policy` to a fresh file and returns its path (for `TOOLGATE_POLICY`). */
