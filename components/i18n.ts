@@ -197,6 +197,13 @@ const en = {
   autoDenyIn: (ms: number) => `Auto-deny in ${readableDeadline(Date.now() + ms, Date.now(), 'en')}`,
   approvalFailed: 'The decision could not be delivered.',
   approvalStale: 'The call changed while you looked (someone edited it): check it again, then decide.',
+  /** A newer policy replaced the steps while the call waited. */
+  policyChangedSteps: 'The policy changed while this waited: these are the steps it asks for now.',
+  /** A newer policy refuses the call it waited under. */
+  policyChangedDenied:
+    'The policy changed while this waited: it no longer allows this call, so nothing was done.',
+  /** A decision answered 409 `policy_changed`: the new steps leave nothing to this person. */
+  policyChangedNotYours: 'The policy changed while you looked: this call no longer needs your decision.',
   denialExplain: {
     denied: 'You declined, so nothing was done.',
     expired: 'Nobody answered in time, so nothing was done.',
@@ -495,6 +502,9 @@ const zh: Dictionary = {
   autoDenyIn: (ms: number) => `${readableDeadline(Date.now() + ms, Date.now(), 'zh')}后自动拒绝`,
   approvalFailed: '决定未能送达。',
   approvalStale: '您查看期间此调用已被修改（有人编辑过）：请重新核对后再决定。',
+  policyChangedSteps: '等待期间审批规则有了变更：以下是现在需要的审批步骤。',
+  policyChangedDenied: '等待期间审批规则有了变更：新规则不允许这次调用，什么都没有执行。',
+  policyChangedNotYours: '您查看期间审批规则有了变更：这次调用不再需要您的决定。',
   denialExplain: {
     denied: '你已拒绝，什么都没有执行。',
     expired: '无人及时答复，什么都没有执行。',

@@ -211,7 +211,8 @@ export function ToolBody({
     }
     case 'output-available': {
       if (denial !== null) {
-        return outcome !== null && outcome !== 'approved' ? (
+        // A newer policy's refusal is told beside the card's steps (tool-card.tsx), not as a "no".
+        return outcome !== null && outcome !== 'approved' && denial.reason !== 'policy_changed' ? (
           <p className="text-xs text-muted-foreground">{t.denialExplain[outcome]}</p>
         ) : null;
       }

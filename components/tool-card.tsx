@@ -214,6 +214,20 @@ export function ToolCard({
             </div>
           </form>
         )}
+        {card.policyChanged !== undefined && (
+          <p
+            role={card.policyChanged === 'not-yours' ? 'alert' : undefined}
+            className="text-xs text-muted-foreground"
+            data-testid="policy-changed"
+            data-policy-changed={card.policyChanged}
+          >
+            {card.policyChanged === 'denied'
+              ? t.policyChangedDenied
+              : card.policyChanged === 'not-yours'
+                ? t.policyChangedNotYours
+                : t.policyChangedSteps}
+          </p>
+        )}
         {card.stale && showButtons && (
           <p role="alert" className="text-xs text-destructive" data-testid="stale-input">
             {t.approvalStale}

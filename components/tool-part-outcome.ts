@@ -28,7 +28,7 @@ export function rateLimitedWait(output: unknown): number | null {
 }
 
 /**
- * How a denial reads: 'denied' is a person saying no; 'timeout' nobody answered;
+ * How a denial reads: 'denied' is a person saying no (or the policy, `policy_changed` included); 'timeout' nobody answered;
  * 'aborted' / 'closed' / 'superseded' the user stopped, deleted the chat or wrote something else instead.
  */
 export function outcomeOfDenial(denial: Denial): Outcome {

@@ -79,6 +79,8 @@ export function useApprovalCard({ part, live, chatId, onDecided, initialView }: 
   // The digest of the input the edit form started from: an edit is refused if that input changed meanwhile.
   const [editDigest, setEditDigest] = useState<string | undefined>(undefined);
   const [stale, setStale] = useState(false);
+  // The server said a newer policy changed this call: its steps (409) or its end (a denial).
+  const [policyChangedAnswer, setPolicyChangedAnswer] = useState<'steps' | 'denied' | undefined>(undefined);
   const [reload, setReload] = useState(0);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({});
   const [note, setNote] = useState('');
@@ -95,7 +97,9 @@ export function useApprovalCard({ part, live, chatId, onDecided, initialView }: 
   const multiParty = steps !== undefined;
   const view = useApprovalView(
     part.approval?.id,
-    multiParty && part.state === 'approval-requested' && decision.kind !== 'decided',
+    (multiParty || policyChangedAnswer === 'steps') &&
+      part.state === 'approval-requested' &&
+      decision.kind !== 'decided',
     initialView,
     reload,
   );
@@ -119,6 +123,17 @@ export function useApprovalCard({ part, live, chatId, onDecided, initialView }: 
   }
 
   const denial = part.state === 'output-available' ? asDenial(part.output) : denialOfDeniedPart(part);
+  /** What the card says of a newer policy: it refused the call, replaced its steps, or left this person none. */
+  const policyChanged =
+    denial?.reason === 'policy_changed' ||
+    view?.reason === 'policy_changed' ||
+    policyChangedAnswer === 'denied'
+      ? ('denied' as const)
+      : policyChangedAnswer === 'steps'
+        ? ('not-yours' as const)
+        : view?.policyChanged !== undefined
+          ? ('steps' as const)
+          : undefined;
   const deniedNote = denial?.message === undefined ? undefined : denialNoteOf(denial.message);
   const edited = part.state === 'output-available' && isEditedOutput(part.output);
   const outcome = resolveOutcome(part, live, denial, decision, secondsLeft, deadline);
@@ -143,7 +158,15 @@ export function useApprovalCard({ part, live, chatId, onDecided, initialView }: 
         ...extras,
         ...(seen !== undefined && { inputDigest: seen }),
       });
-      if ('error' in result && result.error === 'stale') {
+      if ('error' in result && result.error === 'policy_changed') {
+        // A newer policy replaced the steps and none is this person's now: nothing of theirs was
+        // decided. The card reads the call again and says why.
+        setPolicyChangedAnswer('steps');
+        setReload((count) => count + 1);
+        setModeState('buttons');
+        setDecision({ kind: 'none' });
+        settled = false;
+      } else if ('error' in result && result.error === 'stale') {
         // The input changed since this person looked (another approver edited it): nothing was
         // decided. The card shows the new input; they look again and decide again.
         setStale(true);
@@ -164,6 +187,8 @@ export function useApprovalCard({ part, live, chatId, onDecided, initialView }: 
         setDecision({ kind: 'none' });
         settled = false;
       } else {
+        if (result.reason === 'policy_changed' && result.status === 'denied')
+          setPolicyChangedAnswer('denied');
         setDecision({ kind: 'decided', outcome: result.status === 'approved' ? 'approved' : 'denied' });
       }
     } catch {
@@ -218,6 +243,7 @@ export function useApprovalCard({ part, live, chatId, onDecided, initialView }: 
     canAllow,
     input,
     stale,
+    policyChanged,
     isRequester: view?.viewer.isRequester ?? true,
     view,
   };

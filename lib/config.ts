@@ -1,9 +1,5 @@
 import { z } from 'zod';
-import { type McpConfig, readMcpConfig } from './mcp/mcp-config';
-import { parseMcpToolName } from './mcp/mcp-tool-name';
-import { type Policy, readPolicyFile } from './policy/policy-file';
 import { normalizeEmail } from './shared/normalize-email';
-import { defaultConfirmToolNames, isToolName, toolFactsOf, toolNames } from './tools/tool-catalog';
 
 const positiveInteger = (name: string, fallback: number) =>
   z
@@ -45,87 +41,24 @@ const optionalText = z
   .transform((value) => (value === undefined || value === '' ? undefined : value));
 
 /**
- * `AGENT_CONFIRM_TOOLS`: comma-separated tool names. Absent means the tools whose facts
- * say `confirmByDefault` (`defaultConfirmToolNames`); the empty string turns approvals off.
- * Names are checked against the known tools once `MCP_CONFIG` is read (see `checkConfirmTools`).
+ * `AGENT_CONFIRM_TOOLS`: comma-separated tool names, or undefined when unset (then the tools
+ * whose facts say `confirmByDefault` ask: `confirmToolNamesOf` in lib/tools). The empty
+ * string turns approvals off. The names are checked against the known tools at start-up
+ * (lib/startup), once the MCP servers are known.
  */
 const confirmTools = z
   .string()
   .optional()
-  .transform((value) =>
+  .transform((value): ReadonlySet<string> | undefined =>
     value === undefined
-      ? [...defaultConfirmToolNames]
-      : value
-          .split(',')
-          .map((name) => name.trim())
-          .filter((name) => name !== ''),
+      ? undefined
+      : new Set(
+          value
+            .split(',')
+            .map((name) => name.trim())
+            .filter((name) => name !== ''),
+        ),
   );
-
-/** `MCP_CONFIG`: the path of a JSON file of MCP servers, read and validated here (lib/mcp/mcp-config.ts). */
-const mcpConfig = optionalText.transform((path, context): McpConfig | undefined => {
-  if (path === undefined) return undefined;
-  const result = readMcpConfig(path);
-  if ('config' in result) return result.config;
-  for (const message of result.problems) context.addIssue({ code: 'custom', message });
-  return z.NEVER;
-});
-
-/**
- * An unknown name in `AGENT_CONFIRM_TOOLS` is a start-up error that lists the known
- * tools, so a typo can never silently turn approval off. An MCP tool name must at
- * least name a configured server here; its tool part is checked once the server answers.
- */
-function checkConfirmTools<CONFIG extends { AGENT_CONFIRM_TOOLS: string[]; MCP_CONFIG?: McpConfig }>(
-  environment: CONFIG,
-  context: z.RefinementCtx,
-): Omit<CONFIG, 'AGENT_CONFIRM_TOOLS'> & { AGENT_CONFIRM_TOOLS: ReadonlySet<string> } {
-  const servers = environment.MCP_CONFIG?.servers ?? {};
-  const unknown = environment.AGENT_CONFIRM_TOOLS.filter((name) => {
-    if (isToolName(name)) return false;
-    const server = parseMcpToolName(name)?.server;
-    return server === undefined || !Object.hasOwn(servers, server);
-  });
-  if (unknown.length > 0) {
-    const mcpHint =
-      Object.keys(servers).length > 0
-        ? `, or <server>__<tool> for MCP servers ${Object.keys(servers).join(', ')}`
-        : '';
-    context.addIssue({
-      code: 'custom',
-      message: `AGENT_CONFIRM_TOOLS names unknown tool(s) ${unknown.map((name) => `"${name}"`).join(', ')}; known tools: ${toolNames.join(', ')}${mcpHint}`,
-    });
-  }
-  return { ...environment, AGENT_CONFIRM_TOOLS: new Set(environment.AGENT_CONFIRM_TOOLS) };
-}
-
-/**
- * `TOOLGATE_POLICY`: the path of a JSON file of approval rules and roles (lib/policy), read
- * once the MCP servers are known: a rule may name a built-in tool or one of a configured
- * server, and a `when` field must be one the built-in tool takes.
- */
-function loadPolicy<CONFIG extends { TOOLGATE_POLICY?: string; MCP_CONFIG?: McpConfig }>(
-  environment: CONFIG,
-  context: z.RefinementCtx,
-): Omit<CONFIG, 'TOOLGATE_POLICY'> & { TOOLGATE_POLICY?: Policy } {
-  const { TOOLGATE_POLICY: path, ...rest } = environment;
-  if (path === undefined) return rest;
-  const servers = environment.MCP_CONFIG?.servers ?? {};
-  const result = readPolicyFile(path, {
-    isKnownTool: (name) => {
-      if (isToolName(name)) return true;
-      const server = parseMcpToolName(name)?.server;
-      return server !== undefined && Object.hasOwn(servers, server);
-    },
-    fieldsOf: (name) => {
-      const facts = toolFactsOf(name);
-      return facts === undefined ? undefined : Object.keys(facts.fieldLabels);
-    },
-    knownToolNames: [...toolNames, ...Object.keys(servers).map((server) => `${server}__<tool>`)],
-  });
-  if ('policy' in result) return { ...rest, TOOLGATE_POLICY: result.policy };
-  for (const message of result.problems) context.addIssue({ code: 'custom', message });
-  return z.NEVER;
-}
 
 /** Reads `"20/60s"` (calls per window: ms, s or m; seconds when no unit) or adds an issue. */
 function parseRateLimit(name: string, value: string, context: z.RefinementCtx) {
@@ -223,7 +156,8 @@ const imageOrigins = z
 
 const environmentFields = z.object({
   AGENT_CONFIRM_TOOLS: confirmTools,
-  MCP_CONFIG: mcpConfig,
+  /** The path of the JSON file of MCP servers, read and validated by lib/mcp (`getMcpConfig`). */
+  MCP_CONFIG: optionalText,
   AGENT_CONFIRM_TIMEOUT_MS: positiveInteger('AGENT_CONFIRM_TIMEOUT_MS', 60_000),
   TOOLGATE_PARK_AFTER_MS: positiveInteger('TOOLGATE_PARK_AFTER_MS', 2_000),
   /** `off` stops tracing where write values came from (to measure without it); default on. */
@@ -308,6 +242,7 @@ const environmentFields = z.object({
   TOOLGATE_METRICS_TOKEN: optionalText.refine((value) => value === undefined || value.length >= 16, {
     message: 'TOOLGATE_METRICS_TOKEN must be at least 16 characters (e.g. `openssl rand -hex 32`)',
   }),
+  /** The path of the JSON file of approval rules and roles, read and validated by lib/policy. */
   TOOLGATE_POLICY: optionalText,
   // Approval webhooks (lib/webhooks): where approvals with a role step are POSTed, and the
   // HMAC key of their signature. A plain http(s) URL; the secret is checked below.
@@ -344,36 +279,33 @@ const environmentFields = z.object({
   ),
 });
 
-// Checked once every field is parsed: an MCP tool name is valid only for a configured server.
-const environmentSchema = environmentFields
-  .transform(checkConfirmTools)
-  .transform(loadPolicy)
-  .superRefine((config, context) => {
-    // A mailed link must point at the public address; one derived from a request could name
-    // whatever host a client wrote, and a token sent there verifies someone else's email.
-    if (config.SMTP_URL !== undefined && config.BETTER_AUTH_URL === undefined) {
-      context.addIssue({
-        code: 'custom',
-        message:
-          'SMTP_URL needs BETTER_AUTH_URL (the public URL of this deployment, e.g. https://chat.example.com): verification links are built from it',
-      });
-    }
-    // Unsigned, a receiver could not tell a delivery from a forgery sent to its address.
-    if (config.TOOLGATE_APPROVAL_WEBHOOK_URL !== undefined && config.TOOLGATE_WEBHOOK_SECRET === undefined) {
-      context.addIssue({
-        code: 'custom',
-        message:
-          'TOOLGATE_APPROVAL_WEBHOOK_URL needs TOOLGATE_WEBHOOK_SECRET (16 or more characters, e.g. `openssl rand -hex 32`): every delivery is signed with it',
-      });
-    }
-    // A fault left set in production would kill the server after every write.
-    if (config.TOOLGATE_FAULT !== undefined && !config.TOOLGATE_TESTING) {
-      context.addIssue({
-        code: 'custom',
-        message: `TOOLGATE_FAULT=${config.TOOLGATE_FAULT} is a test-only fault and needs TOOLGATE_TESTING=1; unset it outside tests`,
-      });
-    }
-  });
+// Checked once every field is parsed: variables that only make sense together.
+const environmentSchema = environmentFields.superRefine((config, context) => {
+  // A mailed link must point at the public address; one derived from a request could name
+  // whatever host a client wrote, and a token sent there verifies someone else's email.
+  if (config.SMTP_URL !== undefined && config.BETTER_AUTH_URL === undefined) {
+    context.addIssue({
+      code: 'custom',
+      message:
+        'SMTP_URL needs BETTER_AUTH_URL (the public URL of this deployment, e.g. https://chat.example.com): verification links are built from it',
+    });
+  }
+  // Unsigned, a receiver could not tell a delivery from a forgery sent to its address.
+  if (config.TOOLGATE_APPROVAL_WEBHOOK_URL !== undefined && config.TOOLGATE_WEBHOOK_SECRET === undefined) {
+    context.addIssue({
+      code: 'custom',
+      message:
+        'TOOLGATE_APPROVAL_WEBHOOK_URL needs TOOLGATE_WEBHOOK_SECRET (16 or more characters, e.g. `openssl rand -hex 32`): every delivery is signed with it',
+    });
+  }
+  // A fault left set in production would kill the server after every write.
+  if (config.TOOLGATE_FAULT !== undefined && !config.TOOLGATE_TESTING) {
+    context.addIssue({
+      code: 'custom',
+      message: `TOOLGATE_FAULT=${config.TOOLGATE_FAULT} is a test-only fault and needs TOOLGATE_TESTING=1; unset it outside tests`,
+    });
+  }
+});
 
 export type AppConfig = z.output<typeof environmentSchema>;
 
@@ -382,14 +314,43 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
+/** The problems of a configuration, listed one a line, as one error. */
+export function configErrorOf(problems: readonly string[]): ConfigError {
+  return new ConfigError(
+    `Invalid Toolgate configuration:\n${problems.map((problem) => `- ${problem}`).join('\n')}`,
+  );
+}
+
+/** Parses configuration from an environment object, or lists every problem of it. */
+export function tryParseConfig(
+  environment: Record<string, string | undefined>,
+): { config: AppConfig } | { problems: string[] } {
+  const result = environmentSchema.safeParse(environment);
+  if (result.success) return { config: result.data };
+  return { problems: result.error.issues.map((issue) => issue.message) };
+}
+
 /** Parses configuration from an environment object; throws `ConfigError` listing every problem. */
 export function parseConfig(environment: Record<string, string | undefined>): AppConfig {
-  const result = environmentSchema.safeParse(environment);
-  if (!result.success) {
-    const problems = result.error.issues.map((issue) => `- ${issue.message}`).join('\n');
-    throw new ConfigError(`Invalid Toolgate configuration:\n${problems}`);
-  }
-  return result.data;
+  const result = tryParseConfig(environment);
+  if ('problems' in result) throw configErrorOf(result.problems);
+  return result.config;
+}
+
+const toolSettingsSchema = environmentFields.pick({
+  AGENT_CONFIRM_TOOLS: true,
+  MCP_CONFIG: true,
+  TOOLGATE_POLICY: true,
+});
+
+/**
+ * The variables that name tools and files (never wrong on their own), so the start-up
+ * check reads the files and names even when another variable is wrong, and lists it all.
+ */
+export function toolSettingsOf(
+  environment: Record<string, string | undefined>,
+): Pick<AppConfig, 'AGENT_CONFIRM_TOOLS' | 'MCP_CONFIG' | 'TOOLGATE_POLICY'> {
+  return toolSettingsSchema.parse(environment);
 }
 
 const globalForConfig = globalThis as typeof globalThis & { __toolgateConfig?: AppConfig };
@@ -411,9 +372,4 @@ export function testFault(
   config: Pick<AppConfig, 'TOOLGATE_TESTING' | 'TOOLGATE_FAULT'> = getConfig(),
 ): TestFault | undefined {
   return config.TOOLGATE_TESTING ? config.TOOLGATE_FAULT : undefined;
-}
-
-/** Forgets the parsed configuration (tests that change `process.env`). */
-export function resetConfig(): void {
-  globalForConfig.__toolgateConfig = undefined;
 }

@@ -10,7 +10,7 @@
  * Exits 0 on success, 1 when the file is invalid, 2 on a wrong command.
  */
 import { existsSync } from 'node:fs';
-import { runPolicyCommand } from '../lib/policy/policy-command';
+import { runPolicyCommand } from '../lib/startup/policy-command';
 
 for (const file of ['.env.local', '.env']) if (existsSync(file)) process.loadEnvFile(file);
 

@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createClient } from 'redis';
 import { computeRoles } from '../lib/auth/compute-roles';
-import { type AppConfig, ConfigError, parseConfig } from '../lib/config';
+import { type AppConfig, ConfigError } from '../lib/config';
 import type { Db } from '../lib/db/engine';
 import { openDatabase } from '../lib/db/open-database';
 import { applyRoleBootstrap } from '../lib/db/role-bootstrap';
@@ -36,6 +36,10 @@ import {
 import { rolesByEmailOf } from '../lib/policy/policy-roles';
 import { encodeBusMessage, eventBusChannel } from '../lib/server/event-bus-message';
 import { normalizeEmail } from '../lib/shared/normalize-email';
+import {
+  checkStartupConfiguration,
+  type StartupConfiguration,
+} from '../lib/startup/check-startup-configuration';
 
 const usage = `Usage: npm run users -- verify <email>
        npm run users -- grant <email> <role>
@@ -91,7 +95,7 @@ function roleOf(role: string | undefined): string {
   return role;
 }
 
-async function run(db: Db, config: AppConfig, args: string[]): Promise<string> {
+async function run(db: Db, { config, policy }: StartupConfiguration, args: string[]): Promise<string> {
   const adminEmails = config.TOOLGATE_ADMIN_EMAILS;
   const [command, email, roleArgument, ...rest] = args;
   if (rest.length > 0) throw new UsageError(usage);
@@ -110,7 +114,6 @@ async function run(db: Db, config: AppConfig, args: string[]): Promise<string> {
       await markEmailVerified(db, account.id);
       await recordAccountEvent(db, { actorId: null, action: 'email-verified', targetUserId: account.id });
       // Roles the policy file lists the email under are given now, once, as the server would.
-      const policy = config.TOOLGATE_POLICY;
       const listed = policy === undefined ? [] : (rolesByEmailOf(policy).get(account.email) ?? []);
       for (const role of listed) await applyRoleBootstrap(db, account.email, role);
       return `Verified ${account.email}; roles now: ${rolesText(await settle())}`;
@@ -173,9 +176,10 @@ async function run(db: Db, config: AppConfig, args: string[]): Promise<string> {
 async function main(): Promise<number> {
   let db: Db | undefined;
   try {
-    const config = parseConfig(process.env);
-    db = await openDatabase({ url: config.DATABASE_URL, path: config.DATABASE_PATH });
-    console.log(await run(db, config, process.argv.slice(2)));
+    // Checked as the server checks it at start-up: the policy file's roles are given as it would.
+    const startup = checkStartupConfiguration(process.env);
+    db = await openDatabase({ url: startup.config.DATABASE_URL, path: startup.config.DATABASE_PATH });
+    console.log(await run(db, startup, process.argv.slice(2)));
     return 0;
   } catch (error) {
     if (error instanceof UsageError || error instanceof ConfigError) {

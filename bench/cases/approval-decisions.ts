@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { insertApprovalRow } from '../../lib/approvals/approval-rows';
 import { openDatabase } from '../../lib/db/open-database';
+import { startSmtpCapture } from '../../tests/support/smtp-capture';
 import { repoRoot, sessionHeaders, startApp } from '../support/next-app';
 import { findRedisServer, startRedis } from '../support/redis';
 import { quantile, round } from '../support/stats';
@@ -17,7 +18,8 @@ const policy = {
       tool: 'createTicket',
       approvers: [{ role: 'supervisor' }],
       timeoutMs: 14_400_000,
-      // Escalation configured (due long after the run): a waiting approval still costs no timer.
+      // Escalation and (with SMTP_URL) a reminder at half the wait are configured, both due long
+      // after the run: a waiting approval still costs no timer.
       escalate: { afterMs: 7_200_000, to: { role: 'manager' } },
     },
   ],
@@ -132,6 +134,8 @@ export const approvalDecisions: BenchCase = async ({ quick, scratch, log }) => {
   const rounds = quick ? 10 : 60;
   const waiting = quick ? 100 : 500;
   const redis = await startRedis(redisBinary);
+  // Approvers are mailed when a step opens and reminded at half its wait: configured as in production.
+  const smtp = await startSmtpCapture();
   const databasePath = join(scratch, 'decisions.db');
   const policyPath = join(scratch, 'policy.json');
   writeFileSync(policyPath, JSON.stringify(policy));
@@ -140,6 +144,7 @@ export const approvalDecisions: BenchCase = async ({ quick, scratch, log }) => {
     TOOLGATE_POLICY: policyPath,
     TOOLGATE_ALLOW_UNVERIFIED_SIGNUP: '1',
     TOOLGATE_PARK_AFTER_MS: '200',
+    SMTP_URL: smtp.url,
   };
   const a = await startApp({ databasePath, environment, nodeArguments: ['--expose-gc'] });
   const b = await startApp({ databasePath, environment });
@@ -222,11 +227,14 @@ export const approvalDecisions: BenchCase = async ({ quick, scratch, log }) => {
         timersLater: late.timers,
         heapMBAtOnce: round(early.heapUsed / 2 ** 20),
         heapMBLater: round(late.heapUsed / 2 ** 20),
+        mailsToApprovers: smtp.mails.length,
       },
       ratio: round(Math.max(0, late.timers - idle.timers) / waiting),
       ratioOf: 'timers added per waiting approval',
       target: 'no timer or poll per waiting approval (< 0.05 per approval), nothing growing while they wait',
       pass: late.timers - idle.timers < waiting * 0.05 && late.heapUsed <= early.heapUsed * 1.1,
+      notes:
+        'escalation configured on the rule, SMTP_URL set: approvers are mailed, a reminder is due at half the wait',
     });
 
     // The approvers' list with many rows pending: 10,000 more, written straight to the database.
@@ -287,6 +295,6 @@ export const approvalDecisions: BenchCase = async ({ quick, scratch, log }) => {
     return rows;
   } finally {
     await Promise.all([a.stop(), b.stop()]);
-    await redis.stop();
+    await Promise.all([redis.stop(), smtp.stop()]);
   }
 };

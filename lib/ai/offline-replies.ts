@@ -202,6 +202,12 @@ export function failureReply(
           ? `这类请求已达到审批规则的次数上限，所以${nothingDone}。请约 ${minutes} 分钟后再试。`
           : `This kind of request has reached the approval policy’s limit for now, so ${nothingDone}. Please try again in about ${minutes} minute${minutes === 1 ? '' : 's'}.`;
       }
+      if (outcome.reason === 'policy_changed') {
+        // Nobody declined: the policy was changed while the call waited, and now refuses it.
+        return zh
+          ? `这个请求等待审批期间审批规则有了变更，新的规则不允许它，所以${nothingDone}。如有需要，请联系客服人工处理。`
+          : `The approval policy changed while this request waited, and the new policy does not allow it, so ${nothingDone}. Please contact support if you need it handled.`;
+      }
       if (outcome.reason === 'policy') {
         // Nobody declined: the approval policy does not allow this call at all.
         return zh
@@ -262,6 +268,11 @@ function partialDenialReply(
     return zh
       ? `「${subject}」需要主管审批，${notDone}。请登录并验证邮箱后再向主管申请。`
       : `“${subject}” needs a supervisor’s approval, so ${notDone}. Please sign in with a verified email to ask a supervisor.`;
+  }
+  if (outcome.reason === 'policy_changed') {
+    return zh
+      ? `「${subject}」等待审批期间审批规则有了变更，新的规则不允许它，${notDone}。`
+      : `The approval policy changed while “${subject}” waited and no longer allows it, so ${notDone}.`;
   }
   if (outcome.reason === 'policy') {
     return zh

@@ -1,6 +1,7 @@
 import 'server-only';
 import type { Db } from '@/lib/db/engine';
 import { writeTransaction } from '@/lib/db/write-transaction';
+import { policyInForce } from '@/lib/policy';
 import { inputDigestOf } from '@/lib/shells/input-digest';
 import type { ApprovalDecision, ApprovalPreview } from '@/lib/stores/approval-registry';
 import { announceApproval } from './announce-approval';
@@ -23,7 +24,7 @@ import {
   reopenAllowedSteps,
   setEditedInput,
 } from './approval-rows';
-import { isDeniedStatus, reasonByStatus, statusByRegistryReason } from './approval-states';
+import { denialReasonOf, isDeniedStatus, statusByRegistryReason } from './approval-states';
 import { approvalTiming } from './approval-timing';
 import { scheduleEscalation } from './escalate-approvals';
 
@@ -33,9 +34,13 @@ import { scheduleEscalation } from './escalate-approvals';
  * (approval-events.ts) what changed.
  */
 
-/** request: records a call that starts waiting for a person (status `pending`, its steps open). */
+/**
+ * request: records a call that starts waiting for a person (status `pending`, its steps open),
+ * with the version of the policy in force, which a later decision compares (`rejudgeApproval`).
+ */
 export async function requestApproval(db: Db, approval: NewApproval): Promise<void> {
-  await insertApprovalRow(db, approval);
+  const policyVersion = approval.policyVersion ?? policyInForce()?.version;
+  await insertApprovalRow(db, { ...approval, ...(policyVersion !== undefined && { policyVersion }) });
   publishApprovalChange(db, approval, approval.steps?.length ? approval.steps : [{ kind: 'requester' }]);
   announceApproval(db, approval.id, { type: 'approval.requested' });
   const remindAt = announceToApprovers(db, approval);
@@ -87,7 +92,7 @@ export async function takeWokenDecision(
       taken(row);
       return {
         approved: false,
-        reason: reasonByStatus[row.status],
+        reason: denialReasonOf({ ...row, status: row.status }),
         ...(row.note !== undefined && { note: row.note }),
         ...(await decisionRecordOf(db, row)),
       };

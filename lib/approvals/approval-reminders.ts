@@ -11,7 +11,11 @@ import type { NewApproval } from './approval-rows';
  * due, so the caller can make sure the keeper wakes by then; undefined when nobody is
  * mailed (no `SMTP_URL`, or no role step). Never waits for the mail and never fails the request.
  */
-export function announceToApprovers(db: Db, approval: NewApproval, now = Date.now()): number | undefined {
+export function announceToApprovers(
+  db: Db,
+  approval: Pick<NewApproval, 'id' | 'steps' | 'expiresAt'>,
+  now = Date.now(),
+): number | undefined {
   if (getConfig().SMTP_URL === undefined) return undefined;
   if (!approval.steps?.some((step) => step.kind === 'role')) return undefined;
   const remindAt = now + Math.floor((approval.expiresAt - now) / 2);

@@ -4,7 +4,7 @@ import type { ApprovalStepTable, ApprovalTable } from '@/lib/db/schema';
 import { writeTransaction } from '@/lib/db/write-transaction';
 import type { CallProvenance } from '@/lib/provenance';
 import type { ApprovalPreview } from '@/lib/stores/approval-registry';
-import { type ApprovalStatus, assertTransition } from './approval-states';
+import { type ApprovalStatus, assertTransition, type EndReason } from './approval-states';
 import { approvalTiming } from './approval-timing';
 import { approverText } from './approver-text';
 
@@ -60,6 +60,12 @@ export type ApprovalRecord = {
   preview?: ApprovalPreview;
   /** Where the call's values came from, when it was traced (a write with provenance on). */
   provenance?: CallProvenance;
+  /** The version of the policy the call was asked under, or last re-judged under; absent without a policy. */
+  policyVersion?: string;
+  /** Why a denied call ended, when its status alone does not say (see `denialReasonOf`). */
+  endReason?: EndReason;
+  /** When a re-judge under a newer policy replaced the steps (ISO 8601). */
+  policyChangedAt?: string;
   /** When the card was first shown (ISO 8601). */
   createdAt: string;
   updatedAt: string;
@@ -89,6 +95,9 @@ function toApproval(row: ApprovalRow): ApprovalRecord {
     ...(row.excerpt != null && { excerpt: row.excerpt }),
     ...(row.preview != null && { preview: JSON.parse(row.preview) as ApprovalPreview }),
     ...(row.provenance != null && { provenance: JSON.parse(row.provenance) as CallProvenance }),
+    ...(row.policy_version != null && { policyVersion: row.policy_version }),
+    ...(row.end_reason === 'policy_changed' && { endReason: row.end_reason }),
+    ...(row.policy_changed_at != null && { policyChangedAt: row.policy_changed_at }),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -114,7 +123,10 @@ export type NewApproval = Pick<
   ApprovalRecord,
   'id' | 'chatId' | 'ownerId' | 'messageId' | 'toolCallId' | 'toolName' | 'worker' | 'input' | 'expiresAt'
 > &
-  Pick<Partial<ApprovalRecord>, 'traceParent' | 'ruleLabel' | 'excerpt' | 'preview' | 'provenance'> & {
+  Pick<
+    Partial<ApprovalRecord>,
+    'traceParent' | 'ruleLabel' | 'excerpt' | 'preview' | 'provenance' | 'policyVersion'
+  > & {
     /** Default: one requester step (the chat's user decides, as without a policy). */
     steps?: readonly ApprovalStepSpec[];
   };
@@ -143,6 +155,7 @@ export async function insertApprovalRow(db: Db, approval: NewApproval): Promise<
         excerpt: approval.excerpt ?? null,
         preview: approval.preview === undefined ? null : JSON.stringify(approval.preview),
         provenance: approval.provenance === undefined ? null : JSON.stringify(approval.provenance),
+        policy_version: approval.policyVersion ?? null,
         created_at: now,
         updated_at: now,
       })
@@ -402,6 +415,8 @@ export type MoveGuard = {
   claim?: boolean;
   /** Recorded with the move: the input the person approved instead, or their note with a "no". */
   decision?: { editedInput?: unknown; note?: string };
+  /** Recorded with a move to `denied` that its status alone does not explain. */
+  endReason?: EndReason;
 };
 
 /**
@@ -414,7 +429,7 @@ export async function moveApproval(
   id: string,
   from: ApprovalStatus,
   to: ApprovalStatus,
-  { chatId, ownerId, before, version, claim = false, decision }: MoveGuard = {},
+  { chatId, ownerId, before, version, claim = false, decision, endReason }: MoveGuard = {},
 ): Promise<boolean> {
   assertTransition(from, to);
   const result = await db
@@ -425,6 +440,7 @@ export async function moveApproval(
       ...(claim && { claimed: 1 }),
       ...(decision?.editedInput !== undefined && { edited_input: JSON.stringify(decision.editedInput) }),
       ...(decision?.note !== undefined && { note: decision.note }),
+      ...(endReason !== undefined && { end_reason: endReason }),
     })
     .where('id', '=', id)
     .where('status', '=', from)
@@ -500,6 +516,62 @@ export async function fillStep(
     .where('decision', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Moves a locked pending approval from the policy version it was judged under to `to`, if
+ * it is still under `from` (compare-and-set: of several instances re-judging it, one
+ * does). `ruleLabel` is the rule of the new judgement (null: none matched). Returns whether
+ * this call made the move.
+ */
+export async function movePolicyVersion(
+  transaction: Db,
+  id: string,
+  { from, to, ruleLabel }: { from: string; to: string; ruleLabel: string | null },
+): Promise<boolean> {
+  const result = await transaction
+    .updateTable('approvals')
+    .set({ policy_version: to, rule_label: ruleLabel, updated_at: new Date().toISOString() })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .where('policy_version', '=', from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Replaces the steps of a locked pending approval (a re-judge under a newer policy): each
+ * step keeps what was decided on it when given (`decision`, `decidedBy`, `decidedAt`), the
+ * rest start open; the row is marked with when it happened and its escalation, which was
+ * the old rule's, is dropped.
+ */
+export async function replaceSteps(
+  transaction: Db,
+  id: string,
+  steps: readonly (ApprovalStepSpec & Pick<ApprovalStepRecord, 'decision' | 'decidedBy' | 'decidedAt'>)[],
+  changedAt: string,
+): Promise<void> {
+  await transaction.deleteFrom('approval_steps').where('approval_id', '=', id).execute();
+  await transaction
+    .insertInto('approval_steps')
+    .values(
+      steps.map((step, position) => ({
+        approval_id: id,
+        position,
+        kind: step.kind,
+        role: step.kind === 'role' ? step.role : null,
+        decision: step.decision ?? null,
+        decided_by: step.decidedBy ?? null,
+        decided_at: step.decidedAt ?? null,
+      })),
+    )
+    .execute();
+  await transaction
+    .updateTable('approvals')
+    .set({ policy_changed_at: changedAt, escalate_at: null, escalation: null })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .execute();
 }
 
 /** Re-opens the steps allowed so far (their allows were given to an input now replaced). */

@@ -57,7 +57,7 @@ export type DeniedStatus = 'denied' | 'expired' | 'stopped' | 'superseded' | 'cl
 
 /** The denial reason the model and the card see for each way a pending approval ends. */
 export const reasonByStatus: Readonly<
-  Record<DeniedStatus, Exclude<DenialReason, 'policy' | 'sign_in_required' | 'quota'>>
+  Record<DeniedStatus, Exclude<DenialReason, 'policy' | 'sign_in_required' | 'quota' | 'policy_changed'>>
 > = {
   denied: 'denied',
   expired: 'timeout',
@@ -79,4 +79,15 @@ export const deniedStatuses = Object.keys(reasonByStatus) as DeniedStatus[];
 /** True for a status a pending approval ends in without running. */
 export function isDeniedStatus(status: ApprovalStatus): status is DeniedStatus {
   return Object.hasOwn(reasonByStatus, status);
+}
+
+/**
+ * Why a call ended without running, when its status alone does not say: `policy_changed`,
+ * a `denied` call re-judged under a newer policy that refuses it (stored as `end_reason`).
+ */
+export type EndReason = Extract<DenialReason, 'policy_changed'>;
+
+/** The denial reason of a row that ended without running: its stored end reason, else its status's. */
+export function denialReasonOf(row: { status: DeniedStatus; endReason?: EndReason }): DenialReason {
+  return row.endReason ?? reasonByStatus[row.status];
 }

@@ -5,6 +5,7 @@
  * code, and `import type` is erased at build, so nothing reaches the browser bundle.
  */
 import type { CallProvenance, ValueSource } from '@/lib/provenance/provenance-types';
+import type { DenialReason } from '@/lib/stores/approval-registry';
 import type { LocalizedPreview } from '@/lib/tools/localize-preview';
 import type { ApprovalStatus } from './approval-states';
 
@@ -34,6 +35,10 @@ export type ApprovalView = {
   /** Why a tool that declares a preview has none for this call (it failed or took too long). */
   previewNote?: string;
   status: ApprovalStatus;
+  /** Why a call ended without running (`denied`, `timeout`, …, `policy_changed`); absent while it has not. */
+  reason?: DenialReason;
+  /** When a newer policy replaced the steps while the call waited (ISO 8601). */
+  policyChanged?: string;
   requester: { name: string };
   steps: ApprovalStepView[];
   /** The policy rule that asked, when one did. */
@@ -65,7 +70,7 @@ export type ValueSourceView = ValueSource;
 
 /** The answer to a decision (`POST /api/chat/approve`, and the server action). */
 export type ApprovalDecisionAnswer =
-  | { status: 'approved' | 'denied' | 'waiting' }
+  | { status: 'approved' | 'denied' | 'waiting'; reason?: 'policy_changed' }
   | { error: string; fieldErrors?: Record<string, string[]> };
 
 /** The answer to "+60 s" (`POST /api/chat/approve/extend`). */

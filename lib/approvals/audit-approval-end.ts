@@ -13,7 +13,8 @@ import { type DeniedStatus, reasonByStatus } from './approval-states';
 /**
  * The audit row of a call that waited while no turn held it (parked, or its server
  * gone) and then ended without running: a person's "no", the deadline, Stop, a new
- * message or a deleted chat. A live turn's audit shell writes the same row; the
+ * message, a deleted chat, or a newer policy that refuses it (`denied`, with `policyChanged`
+ * in the detail). A live turn's audit shell writes the same row; the
  * caller has claimed the approval, so exactly one of them does. A failure to write
  * is logged, as the audit shell does: it never undoes the settlement.
  */
@@ -45,6 +46,7 @@ export async function auditApprovalEnd(
             ...(row.provenance.context !== undefined && { context: row.provenance.context }),
           },
         }),
+      ...(row.endReason === 'policy_changed' && { policyChanged: true }),
       ...detail,
       ...(row.note !== undefined && { note: row.note }),
     };

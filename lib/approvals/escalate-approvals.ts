@@ -3,7 +3,7 @@ import { getConfig } from '@/lib/config';
 import { insertAuditRow } from '@/lib/db/audit';
 import type { Db } from '@/lib/db/engine';
 import { writeTransaction } from '@/lib/db/write-transaction';
-import { escalationOfRule, policyInForce } from '@/lib/policy';
+import { escalationOfRule } from '@/lib/policy';
 import { revealHiddenInSummary } from '@/lib/shared/reveal-hidden-characters';
 import { hashToolArguments } from '@/lib/shells/wrap-tools-with-audit';
 import { summarizeToolCall } from '@/lib/tools/tool-summaries';
@@ -16,21 +16,16 @@ import { getApproval, getApprovalSteps, type NewApproval } from './approval-rows
 type StoredEscalation = { to: string; timeoutMs: number };
 
 /**
- * Records the version of the policy the call is asked under, and marks a call that starts waiting for escalation when its policy rule has `escalate`:
- * `escalate_at` (found by the one deadline keeper's query, no timer per approval) and what
- * to do then. Returns when it is due, so the caller makes sure the keeper wakes by then.
+ * Marks a call that starts waiting (or whose steps a newer policy replaced) for escalation
+ * when its policy rule has `escalate`: `escalate_at` (found by the one deadline keeper's
+ * query, no timer per approval) and what to do then. Returns when it is due, so the caller
+ * makes sure the keeper wakes by then.
  */
-export function scheduleEscalation(db: Db, approval: NewApproval, now = Date.now()): number | undefined {
-  const version = policyInForce()?.version;
-  if (version !== undefined)
-    void db
-      .updateTable('approvals')
-      .set({ policy_version: version })
-      .where('id', '=', approval.id)
-      .execute()
-      .catch((error: unknown) =>
-        console.error(`[toolgate] could not record the policy version of approval ${approval.id}:`, error),
-      );
+export function scheduleEscalation(
+  db: Db,
+  approval: Pick<NewApproval, 'id' | 'ruleLabel' | 'steps' | 'expiresAt'>,
+  now = Date.now(),
+): number | undefined {
   const escalate = escalationOfRule(approval.ruleLabel);
   if (escalate === undefined || !approval.steps?.some((step) => step.kind === 'role')) return undefined;
   const escalateAt = now + escalate.afterMs;

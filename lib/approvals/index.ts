@@ -37,7 +37,13 @@ export {
   listChatApprovals,
   userNamesById,
 } from './approval-rows';
-export { type DeniedStatus, deniedStatuses, isDeniedStatus, reasonByStatus } from './approval-states';
+export {
+  type DeniedStatus,
+  denialReasonOf,
+  deniedStatuses,
+  isDeniedStatus,
+  reasonByStatus,
+} from './approval-states';
 export { approvalTiming } from './approval-timing';
 export { auditApprovalEnd } from './audit-approval-end';
 export { listChatApprovalRules, revokeChatApprovalRule } from './chat-approval-rules';

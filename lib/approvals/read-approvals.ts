@@ -15,6 +15,7 @@ import {
   listDecidableApprovals,
   userNamesById,
 } from './approval-rows';
+import { denialReasonOf, isDeniedStatus } from './approval-states';
 import type { ApprovalView, DecidedApproval, ListedApproval } from './approval-wire-types';
 import { approverSummary, approverText } from './approver-text';
 import { expireApproval } from './settle-approvals';
@@ -50,6 +51,8 @@ function viewOf(
     inputDigest: inputDigestOf(row.editedInput ?? row.input),
     ...localizePreview(row.preview, viewer.language ?? 'en'),
     status: row.status,
+    ...(isDeniedStatus(row.status) && { reason: denialReasonOf({ ...row, status: row.status }) }),
+    ...(row.policyChangedAt !== undefined && { policyChanged: row.policyChangedAt }),
     requester: { name: (row.ownerId !== null && names.get(row.ownerId)) || '' },
     steps: steps.map((step) => ({
       kind: step.kind,

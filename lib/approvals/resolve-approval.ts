@@ -8,7 +8,6 @@ import { computeToolPreview } from '@/lib/tools/compute-tool-preview';
 import { buildWorkerTable } from '@/lib/turn-table/build-worker-table';
 import { validateToolInput } from '@/lib/turn-table/validate-tool-input';
 import {
-  awaitTakeOver,
   type Decider,
   extendApproval,
   isStaleDigest,
@@ -17,6 +16,7 @@ import {
 } from './approval-life-cycle';
 import { type ApprovalRecord, getApproval, getApprovalSteps } from './approval-rows';
 import { approvalTiming } from './approval-timing';
+import { rejudgeBeforeDecision, wakeSettledCall } from './rejudge-approval';
 import { settleChatApprovals } from './settle-approvals';
 import {
   createStandingGrant,
@@ -51,12 +51,13 @@ export type ApprovalDecisionRequest = {
 export type ApprovalDecisionResult =
   | {
       status: 200;
-      body: { status: 'approved' | 'denied' | 'waiting' };
+      /** `reason: 'policy_changed'`: a re-judge under a newer policy settled the call, not this decision. */
+      body: { status: 'approved' | 'denied' | 'waiting'; reason?: 'policy_changed' };
       parked?: { approvalId: string; chatId: string };
     }
   | { status: 400; body: { error: string; fieldErrors?: Record<string, string[]> } }
   | { status: 404 | 503; body: { error: string } }
-  | { status: 409; body: { error: 'stale' } };
+  | { status: 409; body: { error: 'stale' | 'policy_changed' } };
 
 const notFound = {
   status: 404,
@@ -94,7 +95,10 @@ function toolOf(db: Db, row: ApprovalRecord) {
  * a settled or expired approval all answer the same 404. A decision whose `inputDigest` is
  * not that of the input now (another approver edited it) answers 409 and decides nothing.
  * An edited input is validated with the tool's own schema, once the person is known to
- * be allowed to decide (400, and the call stays pending). When the decision
+ * be allowed to decide (400, and the call stays pending). An approval asked under an older
+ * policy is first re-judged under the one in force (`rejudgeBeforeDecision`): settled by it →
+ * 200 with `reason: 'policy_changed'`; its steps replaced and none left to this person → 409
+ * `policy_changed`, nothing of theirs decided. When the decision
  * settles the call, the waiting call is woken wherever it waits; if no turn takes it on
  * (its process is gone, or it parked), the answer says so (`parked`) and the caller, which
  * runs turns, continues it from the database: this folder never runs a turn.
@@ -107,6 +111,15 @@ export async function decideApproval(
   const reason = decision.reason === '' ? undefined : decision.reason;
   const decider = deciderOf(who);
   const db = await getDb();
+
+  // Asked under an older policy: judged under the one in force before anything of this decision is.
+  const rejudged = await rejudgeBeforeDecision(db, { approvalId, chatId, approved, decider });
+  if (rejudged.kind === 'policy-changed') return { status: 409, body: { error: 'policy_changed' } };
+  if (rejudged.kind === 'settled') {
+    const body = { status: rejudged.status, reason: 'policy_changed' } as const;
+    if (await wakeSettledCall(db, rejudged.row, rejudged.status === 'approved')) return { status: 200, body };
+    return { status: 200, body, parked: { approvalId, chatId: rejudged.row.chatId } };
+  }
 
   let editedInput: unknown;
   let editedPreview: ApprovalPreview | undefined;
@@ -199,15 +212,8 @@ export async function decideApproval(
     }
   }
 
-  let woken = false;
-  try {
-    // The registry's session is the chat id.
-    woken = await getApprovalRegistry().resolve(approvalId, row.chatId, approved, row.ownerId ?? undefined);
-  } catch {
-    // Redis unreachable: the call cannot be woken; the decision is on the row, so continue here.
-  }
   const body = { status: approved ? 'approved' : 'denied' } as const;
-  if (woken && (await awaitTakeOver(db, approvalId))) return { status: 200, body };
+  if (await wakeSettledCall(db, row, approved)) return { status: 200, body };
   return { status: 200, body, parked: { approvalId, chatId: row.chatId } };
 }
 

@@ -24,6 +24,7 @@ import {
 import {
   approvalStatuses,
   type DeniedStatus,
+  denialReasonOf,
   deniedStatuses,
   isDeniedStatus,
   reasonByStatus,
@@ -47,7 +48,7 @@ const endedEarlyText = 'The turn ended before this call finished.';
 /** How a row that ended without a live turn shows in its saved part. */
 export function endOfRow(row: ApprovalRecord): ApprovalEnd | undefined {
   if (isDeniedStatus(row.status)) {
-    const denial = toolDenial(reasonByStatus[row.status], row.toolName, row.note);
+    const denial = toolDenial(denialReasonOf({ ...row, status: row.status }), row.toolName, row.note);
     return { kind: 'denied', reason: denial.reason, message: denial.message };
   }
   if (row.status === 'executing' || row.status === 'failed' || row.status === 'executed') {

@@ -9,6 +9,7 @@ import { getEffectRecorder } from '@/lib/server/effect-recorder';
 import { getToolRateLimiter } from '@/lib/server/rate-limiter';
 import { getIdempotencyStore } from '@/lib/server/stores';
 import { startTurnTelemetry } from '@/lib/telemetry/turn-telemetry';
+import { confirmToolNamesOf } from '@/lib/tools';
 import { assembleTurnTools } from '@/lib/turn-table/assemble-turn-tools';
 import { createAuditWriter } from '@/lib/turn-table/create-audit-writer';
 import { prepareChatTurn } from './prepare-chat-turn';
@@ -35,7 +36,11 @@ export type CompletedTurn = {
 export async function completeChatTurn(request: ChatTurnRequest): Promise<CompletedTurn | ChatTurnRejection> {
   await waitForMcpServers();
   const confirmTools = [
-    ...new Set([...getConfig().AGENT_CONFIRM_TOOLS, ...mcpConfirmToolNames(), ...toolsWithRules()]),
+    ...new Set([
+      ...confirmToolNamesOf(getConfig().AGENT_CONFIRM_TOOLS),
+      ...mcpConfirmToolNames(),
+      ...toolsWithRules(),
+    ]),
   ];
   if (confirmTools.length > 0) {
     return {

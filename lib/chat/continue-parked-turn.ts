@@ -6,6 +6,7 @@ import {
   auditApprovalEnd,
   type DeniedStatus,
   decisionRecordOf,
+  denialReasonOf,
   deniedStatuses,
   finishExecution,
   isDeniedStatus,
@@ -13,7 +14,6 @@ import {
   mapToolPart,
   policyAsk,
   publishApprovalChange,
-  reasonByStatus,
   settleApprovalPart,
   takeParkedDecision,
 } from '@/lib/approvals';
@@ -142,7 +142,7 @@ async function carryOut(db: Db, row: ApprovalRecord, approved: boolean): Promise
   } else {
     await auditApprovalEnd(db, row, row.status as DeniedStatus);
     const denial = toolDenial(
-      reasonByStatus[row.status as keyof typeof reasonByStatus],
+      denialReasonOf({ ...row, status: row.status as DeniedStatus }),
       row.toolName,
       row.note,
     );

@@ -571,6 +571,16 @@ export const migrations: readonly Migration[] = [
       ]);
     },
   },
+  {
+    // A decision on an approval asked under an older policy re-judges it first: a call the
+    // policy now refuses ends `denied` with its own reason, and a replaced set of steps is
+    // marked so the card can say the policy changed. Re-runnable.
+    name: 'approvals re-judged under a changed policy',
+    up: async (db, engine) => {
+      await addColumnIfMissing(db, engine, 'approvals', 'end_reason', 'TEXT');
+      await addColumnIfMissing(db, engine, 'approvals', 'policy_changed_at', 'TEXT');
+    },
+  },
 ];
 
 const outcomesWithUndone = [...outcomesWithApprovedByRule, 'undone'];

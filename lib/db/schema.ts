@@ -209,6 +209,10 @@ export type ApprovalTable = {
   escalation: Generated<string | null>;
   /** The version of the policy the call was asked under (hex SHA-256); null without a policy. */
   policy_version: Generated<string | null>;
+  /** Why a denied call ended, when its status alone does not say: `policy_changed` (re-judged under a newer policy). */
+  end_reason: Generated<string | null>;
+  /** When a re-judge under a newer policy replaced the steps (ISO 8601); null when it never did. */
+  policy_changed_at: Generated<string | null>;
   created_at: string;
   updated_at: string;
 };

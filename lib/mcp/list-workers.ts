@@ -1,7 +1,7 @@
 import 'server-only';
-import { getConfig } from '@/lib/config';
 import { toolNames, toolNamesByWorker, writeToolNames } from '@/lib/tools/tool-catalog';
 import { isWorkerName } from '@/lib/tools/worker-names';
+import { getMcpConfig } from './get-mcp-config';
 import { allWorkerNames } from './mcp-config';
 import { getMcpServerPool } from './mcp-server-pool';
 
@@ -17,7 +17,7 @@ export async function listWorkers(): Promise<WorkerListing[]> {
   const pool = getMcpServerPool();
   await pool?.ready();
   const infos = pool?.toolInfos() ?? [];
-  return allWorkerNames(getConfig().MCP_CONFIG).map((name) => {
+  return allWorkerNames(getMcpConfig()).map((name) => {
     const mcpTools = infos
       .filter((info) => info.worker === name)
       .map(({ name: toolName, server, description, available, writes }) => ({

@@ -1,7 +1,7 @@
 import 'server-only';
 import { type JSONSchema7, jsonSchema, type ToolSet, tool } from 'ai';
-import { getConfig } from '@/lib/config';
 import { writeExecutionOf } from '@/lib/shared/write-execution';
+import { getMcpConfig } from './get-mcp-config';
 import type { McpConfig } from './mcp-config';
 import { McpServerConnection, type McpToolDefinition } from './mcp-server-connection';
 import { mcpToolName } from './mcp-tool-name';
@@ -172,9 +172,9 @@ const globalForMcp = globalThis as typeof globalThis & { __toolgateMcpServers?: 
  * a second pool would start a second copy of every stdio server.
  */
 export function getMcpServerPool(): McpServerPool | undefined {
-  const mcp = getConfig().MCP_CONFIG;
+  const mcp = getMcpConfig();
   let pool = globalForMcp.__toolgateMcpServers;
-  // The configuration was parsed again (tests do): the old servers go with the old configuration.
+  // Another MCP_CONFIG file was read (tests do): the old servers go with the old file.
   if (pool !== undefined && pool.config !== mcp) {
     void pool.close();
     pool = undefined;

@@ -1,7 +1,7 @@
 import 'server-only';
 import { getConfig } from '@/lib/config';
 import type { Policy, PolicyEscalation } from './policy-file';
-import { policyVersionOf, reloadedPolicy } from './policy-store';
+import { type LoadedPolicy, loadedPolicy } from './policy-store';
 import { type CallFacts, describeRule, type PolicyVerdict, toolsNamedBy, verdictOf } from './policy-verdict';
 
 export type {
@@ -26,19 +26,30 @@ export type { CallFacts, PolicyStep, PolicyVerdict } from './policy-verdict';
 export { conditionsHold } from './policy-verdict';
 
 /**
- * The policy in force (undefined without `TOOLGATE_POLICY`): the file as validated at start-up,
- * or the latest valid edit of it this process picked up (`watchPolicyFile`).
+ * The policy in force, loaded for the configured `TOOLGATE_POLICY` path: the file as the
+ * start-up check validated it, or the latest valid edit of it (`watchPolicyFile`).
+ * Undefined without `TOOLGATE_POLICY`.
  */
+function loadedPolicyInForce(): LoadedPolicy | undefined {
+  const path = getConfig().TOOLGATE_POLICY;
+  if (path === undefined) return undefined;
+  const loaded = loadedPolicy(path);
+  // Fail closed: judging calls without the rules the operator configured would run what they deny.
+  if (loaded === undefined) {
+    throw new Error(`the policy file "${path}" (TOOLGATE_POLICY) is not loaded: the start-up check loads it`);
+  }
+  return loaded;
+}
+
+/** The policy in force (undefined without `TOOLGATE_POLICY`). */
 export function getPolicy(): Policy | undefined {
-  return reloadedPolicy()?.policy ?? getConfig().TOOLGATE_POLICY;
+  return loadedPolicyInForce()?.policy;
 }
 
 /** The version of the policy in force (hex SHA-256 of its canonical JSON) and when it was loaded; undefined without one. */
 export function policyInForce(): { version: string; loadedAt?: string } | undefined {
-  const reloaded = reloadedPolicy();
-  if (reloaded !== undefined) return { version: reloaded.version, loadedAt: reloaded.loadedAt };
-  const policy = getConfig().TOOLGATE_POLICY;
-  return policy === undefined ? undefined : { version: policyVersionOf(policy) };
+  const loaded = loadedPolicyInForce();
+  return loaded === undefined ? undefined : { version: loaded.version, loadedAt: loaded.loadedAt };
 }
 
 /**

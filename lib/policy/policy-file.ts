@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { roleNamePattern } from '@/lib/db/user-roles';
 import { normalizeEmail } from '@/lib/shared/normalize-email';
@@ -348,17 +347,12 @@ export function parsePolicy(json: unknown, names: PolicyNames): { policy: Policy
   return { policy: parsed.data as Policy };
 }
 
-/** Reads and validates the `TOOLGATE_POLICY` file (a path relative to the app folder, or absolute). */
-export function readPolicyFile(
+/** Validates the text of the `TOOLGATE_POLICY` file at `path` (read by policy-store.ts). */
+export function parsePolicyText(
   path: string,
+  text: string,
   names: PolicyNames,
 ): { policy: Policy } | { problems: string[] } {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    return { problems: [`TOOLGATE_POLICY: cannot read "${path}": ${(error as Error).message}`] };
-  }
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -48,6 +48,8 @@ const messageByReason: Record<DenialReason, (toolName: string) => string> = {
     `This ${toolName} call is not allowed by the approval policy, so nothing was done and nobody can approve it. Do not retry this call; tell the user it is not permitted.`,
   quota: (toolName) =>
     `This ${toolName} call is over the approval policy's quota for now, so nothing was done and nobody was asked. Do not retry this call now; tell the user the limit was reached and when they can try again (retryAfterMs).`,
+  policy_changed: (toolName) =>
+    `The approval policy changed while this ${toolName} call waited, and the new policy does not allow it, so nothing was done. Do not retry this call; tell the user it is no longer permitted.`,
   sign_in_required: (toolName) =>
     `This ${toolName} call needs the approval of a supervisor (someone holding a role), and only a signed-in user with a verified email can ask for that, so nothing was done and no request was sent. Do not retry this call; tell the user to sign in with a verified email to ask a supervisor.`,
 };

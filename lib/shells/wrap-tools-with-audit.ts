@@ -100,6 +100,7 @@ export function wrapToolsWithAudit<TOOLS extends ToolSet>(
         ...(decision?.signInRequired && { signInRequired: true }),
         ...(decision?.quota !== undefined && { quota: decision.quota }),
         ...(decision?.grant !== undefined && { grant: decision.grant }),
+        ...(isToolDenial(output) && output.reason === 'policy_changed' && { policyChanged: true }),
         ...(traced !== undefined && isTainted(traced) && { provenance: taintedPart(traced) }),
       };
       safeRecord(record, () => {
@@ -155,7 +156,10 @@ function taintedPart(traced: CallProvenance): NonNullable<AuditDetail['provenanc
 function outcomeOf(output: unknown): AuditOutcome {
   // A policy's refusal is a denial; the row's detail says it was the policy's (and why).
   if (isToolDenial(output))
-    return output.reason === 'policy' || output.reason === 'sign_in_required' || output.reason === 'quota'
+    return output.reason === 'policy' ||
+      output.reason === 'sign_in_required' ||
+      output.reason === 'quota' ||
+      output.reason === 'policy_changed'
       ? 'denied'
       : output.reason;
   if (isToolRateLimited(output)) return 'rate_limited';

@@ -4,7 +4,8 @@ import type { CallProvenance } from '@/lib/provenance';
  * `policy`: a policy rule refuses the call outright, without a card. `sign_in_required`:
  * the call needs someone holding a role, and only a signed-in user with a verified email
  * may ask for that (four eyes need a known requester); refused without a card. `quota`: the
- * call's rule allows no more calls in its window now; refused without a card.
+ * call's rule allows no more calls in its window now; refused without a card. `policy_changed`:
+ * the call waited under an older version of the policy and the one in force refuses it.
  */
 export const denialReasons = [
   'denied',
@@ -15,6 +16,7 @@ export const denialReasons = [
   'policy',
   'sign_in_required',
   'quota',
+  'policy_changed',
 ] as const;
 
 /** One of {@link denialReasons}. */

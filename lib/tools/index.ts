@@ -8,6 +8,7 @@ export {
   type WorkerTools,
 } from './registry';
 export {
+  confirmToolNamesOf,
   defaultConfirmToolNames,
   isToolName,
   type ToolName,

@@ -53,6 +53,16 @@ export const defaultConfirmToolNames: readonly ToolName[] = toolCatalog
   .filter((facts) => 'confirmByDefault' in facts && facts.confirmByDefault === true)
   .map((facts) => facts.name);
 
+const defaultConfirmTools: ReadonlySet<string> = new Set(defaultConfirmToolNames);
+
+/**
+ * The tools that wait for a person when no policy rule matches: those `AGENT_CONFIRM_TOOLS`
+ * lists (`setting`; an empty set turns approvals off), or the defaults when it is unset.
+ */
+export function confirmToolNamesOf(setting: ReadonlySet<string> | undefined): ReadonlySet<string> {
+  return setting ?? defaultConfirmTools;
+}
+
 /** The tool names of worker `WORKER`. */
 export type WorkerToolName<WORKER extends WorkerName> = {
   [NAME in ToolName]: WORKER extends Extract<CatalogEntry, { name: NAME }>['workers'][number] ? NAME : never;

@@ -4,7 +4,7 @@ import type { Db } from '@/lib/db/engine';
 import { mergeMcpTools } from '@/lib/mcp/merge-mcp-tools';
 import { toolsWithRules } from '@/lib/policy';
 import { createWorkerTools } from '@/lib/tools/registry';
-import { writeToolNames } from '@/lib/tools/tool-catalog';
+import { confirmToolNamesOf, writeToolNames } from '@/lib/tools/tool-catalog';
 import { isWorkerName } from '@/lib/tools/worker-names';
 
 /** A worker's whole tool table for one turn, before any shell, and which of its tools need which shell. */
@@ -39,7 +39,7 @@ export function buildWorkerTable(
   const merged = mergeMcpTools(worker, builtIn);
   const inTable = (name: string) => Object.hasOwn(merged.tools, name);
   const defaultConfirmTools = new Set(
-    [...config.AGENT_CONFIRM_TOOLS, ...merged.confirmTools].filter(inTable),
+    [...confirmToolNamesOf(config.AGENT_CONFIRM_TOOLS), ...merged.confirmTools].filter(inTable),
   );
   return {
     worker,

@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from '@/lib/config';
+import { ConfigError } from '@/lib/config';
+import { checkStartupConfiguration } from '@/lib/startup/check-startup-configuration';
 
 function configFile(content: unknown): string {
   const path = join(mkdtempSync(join(tmpdir(), 'toolgate-mcp-config-')), 'mcp.json');
@@ -21,10 +22,10 @@ const servers = {
   },
 };
 
-describe('parseConfig with MCP_CONFIG', () => {
+describe('checkStartupConfiguration with MCP_CONFIG', () => {
   it('reads stdio and Streamable HTTP servers, approval "auto" and trust "untrusted" by default', () => {
-    const config = parseConfig({ MCP_CONFIG: configFile({ servers }) });
-    expect(config.MCP_CONFIG?.servers).toEqual({
+    const { mcp } = checkStartupConfiguration({ MCP_CONFIG: configFile({ servers }) });
+    expect(mcp?.servers).toEqual({
       mail: { ...servers.mail, approval: 'auto', trust: 'untrusted' },
       files: servers.files,
     });
@@ -32,7 +33,7 @@ describe('parseConfig with MCP_CONFIG', () => {
 
   it('stops on a trust other than "trusted" or "untrusted", naming the field', () => {
     const path = configFile({ servers: { mail: { command: 'node', worker: 'mailer', trust: 'yes' } } });
-    expect(() => parseConfig({ MCP_CONFIG: path })).toThrow(
+    expect(() => checkStartupConfiguration({ MCP_CONFIG: path })).toThrow(
       'servers.mail.trust: trust is "trusted" or "untrusted"',
     );
   });
@@ -48,7 +49,7 @@ describe('parseConfig with MCP_CONFIG', () => {
     });
     let error: unknown;
     try {
-      parseConfig({ MCP_CONFIG: path });
+      checkStartupConfiguration({ MCP_CONFIG: path });
     } catch (caught) {
       error = caught;
     }
@@ -62,18 +63,20 @@ describe('parseConfig with MCP_CONFIG', () => {
   });
 
   it('says so when the file is missing or not JSON', () => {
-    expect(() => parseConfig({ MCP_CONFIG: '/nowhere/mcp.json' })).toThrow(
+    expect(() => checkStartupConfiguration({ MCP_CONFIG: '/nowhere/mcp.json' })).toThrow(
       /MCP_CONFIG: cannot read "\/nowhere\/mcp.json"/,
     );
-    expect(() => parseConfig({ MCP_CONFIG: configFile('{ servers: ') })).toThrow(/is not valid JSON/);
+    expect(() => checkStartupConfiguration({ MCP_CONFIG: configFile('{ servers: ') })).toThrow(
+      /is not valid JSON/,
+    );
   });
 
   it('accepts MCP tool names in AGENT_CONFIRM_TOOLS but still rejects an unknown server', () => {
     const path = configFile({ servers });
     expect([
-      ...parseConfig({ MCP_CONFIG: path, AGENT_CONFIRM_TOOLS: 'mail__send' }).AGENT_CONFIRM_TOOLS,
+      ...checkStartupConfiguration({ MCP_CONFIG: path, AGENT_CONFIRM_TOOLS: 'mail__send' }).confirmTools,
     ]).toEqual(['mail__send']);
-    expect(() => parseConfig({ MCP_CONFIG: path, AGENT_CONFIRM_TOOLS: 'mial__send' })).toThrow(
+    expect(() => checkStartupConfiguration({ MCP_CONFIG: path, AGENT_CONFIRM_TOOLS: 'mial__send' })).toThrow(
       /"mial__send".*or <server>__<tool> for MCP servers mail, files/,
     );
   });

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '@/lib/config';
+import { checkStartupConfiguration } from '@/lib/startup/check-startup-configuration';
+import { confirmToolNamesOf } from '@/lib/tools/tool-catalog';
 
 describe('parseConfig', () => {
   it('asks for approval of createTicket and issueRefund, waits 60 s and keeps writes 10 min by default', () => {
     const config = parseConfig({});
-    expect([...config.AGENT_CONFIRM_TOOLS]).toEqual(['createTicket', 'issueRefund']);
+    expect([...confirmToolNamesOf(config.AGENT_CONFIRM_TOOLS)]).toEqual(['createTicket', 'issueRefund']);
     expect(config.AGENT_CONFIRM_TIMEOUT_MS).toBe(60_000);
     expect(config.IDEMPOTENCY_TTL_MS).toBe(600_000);
     expect(config.IDEMPOTENCY_MAX_ENTRIES).toBe(500);
@@ -12,18 +14,18 @@ describe('parseConfig', () => {
   });
 
   it('turns approvals off with the empty string', () => {
-    expect(parseConfig({ AGENT_CONFIRM_TOOLS: '' }).AGENT_CONFIRM_TOOLS.size).toBe(0);
+    expect(confirmToolNamesOf(parseConfig({ AGENT_CONFIRM_TOOLS: '' }).AGENT_CONFIRM_TOOLS).size).toBe(0);
   });
 
   it('accepts a list with spaces', () => {
-    expect([...parseConfig({ AGENT_CONFIRM_TOOLS: ' createTicket , addTodo ' }).AGENT_CONFIRM_TOOLS]).toEqual(
-      ['createTicket', 'addTodo'],
-    );
+    expect([
+      ...checkStartupConfiguration({ AGENT_CONFIRM_TOOLS: ' createTicket , addTodo ' }).confirmTools,
+    ]).toEqual(['createTicket', 'addTodo']);
   });
 
   it('rejects an unknown tool name and lists the known tools, so a typo cannot turn approval off', () => {
-    expect(() => parseConfig({ AGENT_CONFIRM_TOOLS: 'createTikcet' })).toThrow(ConfigError);
-    expect(() => parseConfig({ AGENT_CONFIRM_TOOLS: 'createTikcet' })).toThrow(
+    expect(() => checkStartupConfiguration({ AGENT_CONFIRM_TOOLS: 'createTikcet' })).toThrow(ConfigError);
+    expect(() => checkStartupConfiguration({ AGENT_CONFIRM_TOOLS: 'createTikcet' })).toThrow(
       /"createTikcet".*known tools: getOrderStatus, createTicket, issueRefund, searchKnowledgeBase, addTodo, listTodos/,
     );
   });

@@ -2,8 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from '@/lib/config';
+import { ConfigError } from '@/lib/config';
 import { type PolicyNames, parsePolicy } from '@/lib/policy/policy-file';
+import { checkStartupConfiguration } from '@/lib/startup/check-startup-configuration';
 
 const names: PolicyNames = {
   isKnownTool: (name) => ['issueRefund', 'createTicket'].includes(name),
@@ -186,7 +187,7 @@ describe('parsePolicy', () => {
   });
 });
 
-describe('parseConfig with TOOLGATE_POLICY', () => {
+describe('checkStartupConfiguration with TOOLGATE_POLICY', () => {
   const write = (content: string) => {
     const path = join(mkdtempSync(join(tmpdir(), 'toolgate-policy-')), 'policy.json');
     writeFileSync(path, content);
@@ -194,7 +195,7 @@ describe('parseConfig with TOOLGATE_POLICY', () => {
   };
 
   it('leaves the policy undefined when unset', () => {
-    expect(parseConfig({}).TOOLGATE_POLICY).toBeUndefined();
+    expect(checkStartupConfiguration({}).policy).toBeUndefined();
   });
 
   it('loads a valid file against the built-in tools and their input fields', () => {
@@ -203,36 +204,40 @@ describe('parseConfig with TOOLGATE_POLICY', () => {
         rules: [{ tool: 'createTicket', when: { title: { eq: 'x' } }, approvers: ['requester'] }],
       }),
     );
-    expect(parseConfig({ TOOLGATE_POLICY: path }).TOOLGATE_POLICY?.rules).toHaveLength(1);
+    expect(checkStartupConfiguration({ TOOLGATE_POLICY: path }).policy?.rules).toHaveLength(1);
     const typo = write(
       JSON.stringify({ rules: [{ tool: 'createTicket', when: { titel: { eq: 'x' } }, effect: 'deny' }] }),
     );
-    expect(() => parseConfig({ TOOLGATE_POLICY: typo })).toThrow(
+    expect(() => checkStartupConfiguration({ TOOLGATE_POLICY: typo })).toThrow(
       /rules\[0\]\.when\.titel: createTicket has no input field/,
     );
   });
 
   it('stops on an unreadable file, bad JSON or an unknown tool, naming the problem', () => {
-    expect(() => parseConfig({ TOOLGATE_POLICY: '/nonexistent/policy.json' })).toThrow(ConfigError);
-    expect(() => parseConfig({ TOOLGATE_POLICY: '/nonexistent/policy.json' })).toThrow(
+    expect(() => checkStartupConfiguration({ TOOLGATE_POLICY: '/nonexistent/policy.json' })).toThrow(
+      ConfigError,
+    );
+    expect(() => checkStartupConfiguration({ TOOLGATE_POLICY: '/nonexistent/policy.json' })).toThrow(
       /TOOLGATE_POLICY: cannot read "\/nonexistent\/policy.json"/,
     );
-    expect(() => parseConfig({ TOOLGATE_POLICY: write('{ "rules": [') })).toThrow(
+    expect(() => checkStartupConfiguration({ TOOLGATE_POLICY: write('{ "rules": [') })).toThrow(
       /TOOLGATE_POLICY: ".*" is not valid JSON/,
     );
     expect(() =>
-      parseConfig({ TOOLGATE_POLICY: write('{"rules":[{"tool":"dropTables","effect":"deny"}]}') }),
+      checkStartupConfiguration({
+        TOOLGATE_POLICY: write('{"rules":[{"tool":"dropTables","effect":"deny"}]}'),
+      }),
     ).toThrow(/rules\[0\]\.tool: unknown tool "dropTables"; known tools: getOrderStatus, createTicket/);
   });
 
   it('accepts a tool of a configured MCP server, and no other server', () => {
     const mcp = write(JSON.stringify({ servers: { notes: { command: 'node', worker: 'notes' } } }));
     const ok = write('{"rules":[{"tool":"notes__delete_note","when":{"id":{"eq":"n1"}},"effect":"deny"}]}');
-    expect(parseConfig({ MCP_CONFIG: mcp, TOOLGATE_POLICY: ok }).TOOLGATE_POLICY?.rules[0]?.tool).toBe(
+    expect(checkStartupConfiguration({ MCP_CONFIG: mcp, TOOLGATE_POLICY: ok }).policy?.rules[0]?.tool).toBe(
       'notes__delete_note',
     );
     const other = write('{"rules":[{"tool":"mail__send","effect":"deny"}]}');
-    expect(() => parseConfig({ MCP_CONFIG: mcp, TOOLGATE_POLICY: other })).toThrow(
+    expect(() => checkStartupConfiguration({ MCP_CONFIG: mcp, TOOLGATE_POLICY: other })).toThrow(
       /unknown tool "mail__send"/,
     );
   });

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveChat, saveMessages } from '@/lib/db/chats';
 import type { Db } from '@/lib/db/engine';
-import { runPolicyCommand } from '@/lib/policy/policy-command';
 import type { ReplayReport } from '@/lib/policy/replay-policy';
+import { runPolicyCommand } from '@/lib/startup/policy-command';
 import { savedRefundMessage } from '@/tests/support/saved-tool-calls';
 import { databaseEngines, openTestDatabase } from '@/tests/support/test-database';
 

@@ -1,12 +1,11 @@
+import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { POST as chat } from '@/app/api/chat/route';
-import { getConfig } from '@/lib/config';
 import { getDb } from '@/lib/db';
 import { getPolicy, policyInForce } from '@/lib/policy';
-import type { PolicyNames } from '@/lib/policy/policy-file';
-import { policyVersionOf, watchPolicyFile } from '@/lib/policy/policy-store';
-import { isToolName, toolFactsOf, toolNames } from '@/lib/tools/tool-catalog';
+import { watchPolicyFile } from '@/lib/policy/policy-store';
+import { stableStringify } from '@/lib/shared/stable-stringify';
 import { signUpWithRole, testPolicy, writePolicyFile } from '../support/approval-policy';
 import { ChatStreamReader, jsonRequest, userMessage } from '../support/chat-client';
 import { configureServerOn } from '../support/server-env';
@@ -19,16 +18,6 @@ const stricter = {
   ],
 };
 
-/** The built-in tools and their fields: what the reloaded file may name (no MCP servers here). */
-const names: PolicyNames = {
-  isKnownTool: isToolName,
-  fieldsOf: (name) => {
-    const facts = toolFactsOf(name);
-    return facts === undefined ? undefined : Object.keys(facts.fieldLabels);
-  },
-  knownToolNames: toolNames,
-};
-
 describe('an edited policy file', () => {
   let stop: (() => void) | undefined;
   afterEach(() => stop?.());
@@ -36,11 +25,12 @@ describe('an edited policy file', () => {
   it('is picked up without a restart; a bad edit is logged and the last good version stays; approvals record their version', async () => {
     const path = writePolicyFile(testPolicy);
     await configureServerOn('sqlite', { TOOLGATE_POLICY: path, TOOLGATE_PARK_AFTER_MS: '50' });
-    const initial = getConfig().TOOLGATE_POLICY;
+    const initial = getPolicy();
     if (initial === undefined) throw new Error('no policy');
-    stop = watchPolicyFile({ path, names, initial, intervalMs: 50 });
+    stop = watchPolicyFile({ intervalMs: 50 });
     const first = policyInForce()?.version;
-    expect(first).toBe(policyVersionOf(initial));
+    // The version is the hex SHA-256 of the policy's canonical JSON (keys sorted).
+    expect(first).toBe(createHash('sha256').update(stableStringify(initial)).digest('hex'));
 
     const requester = await signUpWithRole('reload-req@example.com');
     const ask = async (chatId: string) => {
@@ -85,6 +75,14 @@ describe('an edited policy file', () => {
     await expect
       .poll(() => errors.mock.calls.map((call) => String(call[0])).join('\n'), { timeout: 10_000 })
       .toContain('rules[0].approvers: approvers is empty');
+    // An edit is checked against the tools as at start-up: a field the tool does not take is refused too.
+    writeFileSync(
+      path,
+      JSON.stringify({ rules: [{ tool: 'createTicket', when: { titel: { eq: 'x' } }, effect: 'deny' }] }),
+    );
+    await expect
+      .poll(() => errors.mock.calls.map((call) => String(call[0])).join('\n'), { timeout: 10_000 })
+      .toContain('rules[0].when.titel: createTicket has no input field "titel"');
     errors.mockRestore();
     expect(policyInForce()?.version).toBe(good);
     expect(getPolicy()?.rules[0]).toMatchObject({ effect: 'deny' });

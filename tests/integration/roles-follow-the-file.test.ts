@@ -4,10 +4,11 @@ import { POST as approve } from '@/app/api/chat/approve/route';
 import { POST as chat } from '@/app/api/chat/route';
 import { bootstrapListedUsers } from '@/lib/auth/bootstrap-roles';
 import { listRoleHolders } from '@/lib/auth/role-admin';
-import { getConfig, resetConfig } from '@/lib/config';
 import { getDb, listAccountEvents, storedRolesOf } from '@/lib/db';
+import { getPolicy } from '@/lib/policy';
 import { signUpWithRole, testPolicy, writePolicyFile } from '../support/approval-policy';
 import { ChatStreamReader, jsonRequest, userMessage } from '../support/chat-client';
+import { startUpAgain } from '../support/process-configuration';
 import { configureServerOn } from '../support/server-env';
 import { databaseEngines } from '../support/test-database';
 
@@ -22,7 +23,7 @@ describe.each(databaseEngines)('roles the policy file gives, on %s', (engine) =>
     const kept = await signUpWithRole(listed);
     const gone = await signUpWithRole(dropped);
     const admins = await signUpWithRole(granted, 'supervisor');
-    await bootstrapListedUsers(db, getConfig().TOOLGATE_POLICY);
+    await bootstrapListedUsers(db, getPolicy());
     expect(await storedRolesOf(db, gone.id)).toEqual(['supervisor']);
     const { users } = await listRoleHolders({ emailContains: engine, limit: 10, offset: 0 });
     expect(users.map((user) => [user.email, user.roles, user.fileRoles])).toEqual([
@@ -33,8 +34,8 @@ describe.each(databaseEngines)('roles the policy file gives, on %s', (engine) =>
 
     // The file loses one email; picked up (at start-up), the role goes with it.
     writeFileSync(path, JSON.stringify({ ...testPolicy, roles: { supervisor: [listed] } }));
-    resetConfig();
-    await bootstrapListedUsers(db, getConfig().TOOLGATE_POLICY);
+    startUpAgain();
+    await bootstrapListedUsers(db, getPolicy());
     expect(await storedRolesOf(db, gone.id)).toEqual([]);
     expect(await storedRolesOf(db, kept.id)).toEqual(['supervisor']);
     expect(await storedRolesOf(db, admins.id)).toEqual(['supervisor']);

@@ -2,10 +2,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getAuth } from '@/lib/auth/get-auth';
-import { resetConfig } from '@/lib/config';
 import { findAccountByEmail, getDb, markEmailVerified } from '@/lib/db';
 import type { DatabaseEngine } from '@/lib/db/engine';
 import { setDefaultTestCookie } from './chat-client';
+import { startUpAgain } from './process-configuration';
 import { createEmptyDatabase } from './test-database';
 
 const singletonKeys = [
@@ -19,7 +19,6 @@ const singletonKeys = [
   '__toolgateUserTurnLimiter',
   '__toolgateApprovalEvents',
   '__toolgateApprovalDeadlines',
-  '__toolgatePolicyStore',
 ];
 
 /**
@@ -68,9 +67,9 @@ export async function configureServer(environment: Record<string, string | undef
     if (value === undefined) delete process.env[key];
     else process.env[key] = value;
   }
-  resetConfig();
   const globals = globalThis as Record<string, unknown>;
   for (const key of singletonKeys) delete globals[key];
+  startUpAgain();
   // Close the previous test's connections: a Postgres pool left open holds its sockets.
   const databases = globals.__toolgateDatabases as
     | Map<string, Promise<{ destroy(): Promise<void> }>>

@@ -1,8 +1,8 @@
 import type { UIMessage } from 'ai';
 import { z } from 'zod';
 import { isBase64DataUrl, isDataUrl } from '@/lib/chat/inline-files';
-import { getConfig } from '@/lib/config';
 import { describeZodError } from '@/lib/http/json';
+import { getMcpConfig } from '@/lib/mcp/get-mcp-config';
 import { allWorkerNames } from '@/lib/mcp/mcp-config';
 
 /**
@@ -101,7 +101,7 @@ const workerSchema = z
   .string()
   .max(64)
   .superRefine((worker, context) => {
-    const choices = ['auto', ...allWorkerNames(getConfig().MCP_CONFIG)];
+    const choices = ['auto', ...allWorkerNames(getMcpConfig())];
     if (!choices.includes(worker)) {
       context.addIssue({ code: 'custom', message: `worker must be one of ${choices.join(', ')}` });
     }

@@ -3,6 +3,7 @@ import { withSession } from '@/lib/auth/with-session';
 import { getConfig } from '@/lib/config';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 import { listWorkers, readOnlyToolNames } from '@/lib/mcp/list-workers';
+import { confirmToolNamesOf } from '@/lib/tools';
 import { fieldLabelsByTool } from '@/lib/tools/tool-field-labels';
 import { toolInputJsonSchemas } from '@/lib/tools/tool-input-json-schemas';
 
@@ -21,7 +22,7 @@ export const GET = withUnavailableAs503(
       model: getChatModel(config).label,
       workers,
       readOnlyTools: readOnlyToolNames(workers),
-      confirmTools: [...config.AGENT_CONFIRM_TOOLS],
+      confirmTools: [...confirmToolNamesOf(config.AGENT_CONFIRM_TOOLS)],
       confirmTimeoutMs: config.AGENT_CONFIRM_TIMEOUT_MS,
       toolInputSchemas: toolInputJsonSchemas(),
       toolFieldLabels: fieldLabelsByTool,

@@ -1,7 +1,8 @@
-import { type AppConfig, ConfigError, parseConfig } from '@/lib/config';
+import { ConfigError } from '@/lib/config';
 import { openReadOnlyDatabase } from '@/lib/db/open-read-only-database';
-import { formatReplayReport, replayPolicy } from './replay-policy';
-import { readSavedWriteCalls } from './saved-write-calls';
+import { formatReplayReport, replayPolicy } from '@/lib/policy/replay-policy';
+import { readSavedWriteCalls } from '@/lib/policy/saved-write-calls';
+import { checkStartupConfiguration, type StartupConfiguration } from './check-startup-configuration';
 
 /** How `npm run policy` is called. */
 export const policyUsage = `Usage: npm run policy -- check <policy.json>
@@ -13,11 +14,6 @@ export type PolicyCommandIo = {
   out: (text: string) => void;
   error: (text: string) => void;
 };
-
-/** The configuration with `file` as the policy, validated exactly as the server validates it at start-up. */
-function configWith(file: string, environment: PolicyCommandIo['environment']): AppConfig {
-  return parseConfig({ ...environment, TOOLGATE_POLICY: file });
-}
 
 /**
  * `check <file>` validates a candidate policy as the server would (exit 0, or 1 listing every
@@ -51,15 +47,16 @@ export async function runPolicyCommand(argv: readonly string[], io: PolicyComman
       return 2;
     }
   }
-  let config: AppConfig;
+  let startup: StartupConfiguration;
   try {
-    config = configWith(file, io.environment);
+    // The configuration with `file` as the policy, checked exactly as the server checks it at start-up.
+    startup = checkStartupConfiguration({ ...io.environment, TOOLGATE_POLICY: file });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     io.error(error.message);
     return 1;
   }
-  const policy = config.TOOLGATE_POLICY;
+  const { config, policy, confirmTools } = startup;
   if (policy === undefined) throw new Error('the policy file was not loaded');
   if (command === 'check') {
     io.out(`${file}: valid (${policy.rules.length} rules, ${Object.keys(policy.roles).length} roles)`);
@@ -69,7 +66,7 @@ export async function runPolicyCommand(argv: readonly string[], io: PolicyComman
   try {
     const startedAt = performance.now();
     const calls = await readSavedWriteCalls(db, { since });
-    const report = replayPolicy(calls, { policy, confirmTools: config.AGENT_CONFIRM_TOOLS });
+    const report = replayPolicy(calls, { policy, confirmTools });
     const tookMs = Math.round(performance.now() - startedAt);
     if (json) io.out(JSON.stringify({ ...report, since: since?.toISOString() ?? null, tookMs }));
     else io.out(`${formatReplayReport(report)}\n\n(${tookMs} ms)`);

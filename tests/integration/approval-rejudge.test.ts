@@ -1,0 +1,233 @@
+import { writeFileSync } from 'node:fs';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { getConfig } from '@/lib/config';
+import { getDb, listRefunds } from '@/lib/db';
+import { policyInForce } from '@/lib/policy';
+import { watchPolicyFile } from '@/lib/policy/policy-store';
+import { createMailSender } from '@/lib/webhooks/start-mail-deliveries';
+import { createWebhookDeliveryLoop, type WebhookDeliveryLoop } from '@/lib/webhooks/webhook-delivery-loop';
+import { signUpWithRole, writePolicyFile } from '../support/approval-policy';
+import { decideAs, lastSavedMessage, readApprovalAs, sendToChat } from '../support/approval-requests';
+import { setDefaultTestCookie } from '../support/chat-client';
+import { configureServerOn } from '../support/server-env';
+import { mailHeader, type SmtpCapture, startSmtpCapture } from '../support/smtp-capture';
+import { databaseEngines } from '../support/test-database';
+
+type Step = { kind: string; role?: string; decision?: string; decidedBy?: { name: string } };
+type View = { status: string; reason?: string; policyChanged?: string; steps: Step[] };
+type Account = { cookie: string; id: string };
+
+const bigRefund = 'refund $80 on A1002, it arrived broken';
+
+/** A policy whose one rule asks `approvers` for every refund. */
+function refundsAsk(...approvers: unknown[]) {
+  return { roles: {}, rules: [{ tool: 'issueRefund', approvers, timeoutMs: 14_400_000 }] };
+}
+
+const refundsRefused = { roles: {}, rules: [{ tool: 'issueRefund', effect: 'deny' }] };
+
+async function auditOf(chatId: string) {
+  const rows = await (await getDb())
+    .selectFrom('tool_audit')
+    .select(['outcome', 'detail'])
+    .where('chat_id', '=', chatId)
+    .execute();
+  return rows.map((row) => ({ outcome: row.outcome, detail: JSON.parse(row.detail ?? '{}') }));
+}
+
+describe.each(databaseEngines)('a decision on an approval asked under an older policy, on %s', (engine) => {
+  let stop: (() => void) | undefined;
+  let path: string;
+  let requester: Account;
+  let smtp: SmtpCapture;
+  const loops: WebhookDeliveryLoop[] = [];
+  beforeAll(async () => {
+    smtp = await startSmtpCapture();
+  });
+  afterAll(() => smtp.stop());
+  afterEach(async () => {
+    stop?.();
+    await Promise.all(loops.splice(0).map((loop) => loop.stop()));
+  });
+
+  /** A server whose policy file is `policy`, read again every 50 ms; the requester signed in. */
+  async function serve(policy: unknown, environment: Record<string, string> = {}) {
+    path = writePolicyFile(policy);
+    await configureServerOn(engine, { TOOLGATE_POLICY: path, ...environment });
+    stop = watchPolicyFile({ intervalMs: 50 });
+    requester = await signUpWithRole(`rejudge-req-${engine}@example.com`);
+    setDefaultTestCookie(requester.cookie);
+  }
+
+  /** Edits the file and waits until the server has it in force. */
+  async function editPolicy(policy: unknown) {
+    const before = policyInForce()?.version;
+    writeFileSync(path, JSON.stringify(policy));
+    await expect.poll(() => policyInForce()?.version, { timeout: 10_000 }).not.toBe(before);
+  }
+
+  async function askRefund(chatId: string) {
+    const reader = await sendToChat(chatId, bigRefund);
+    const request = await reader.until('tool-approval-request');
+    return { reader, approvalId: request.approvalId as string };
+  }
+
+  const refundsOfRequester = async () => listRefunds(await getDb(), { userId: requester.id });
+
+  it.each([
+    { asked: 'the requester', park: false },
+    { asked: 'a supervisor', park: true },
+  ])(
+    'ends denied with reason policy_changed when the policy now refuses the call (asked of $asked)',
+    async ({ park }) => {
+      await serve(
+        refundsAsk(park ? { role: 'supervisor' } : 'requester'),
+        park ? { TOOLGATE_PARK_AFTER_MS: '50' } : {},
+      );
+      const supervisor = await signUpWithRole(`rejudge-sup-${engine}@example.com`, 'supervisor');
+      const chatId = `chat-stricter-${park ? 'role' : 'own'}`;
+      const { reader, approvalId } = await askRefund(chatId);
+      await editPolicy(refundsRefused);
+
+      const decided = await decideAs(approvalId, park ? supervisor.cookie : requester.cookie, true);
+      expect(decided).toEqual({ status: 200, body: { status: 'denied', reason: 'policy_changed' } });
+      const seen = await readApprovalAs<View>(approvalId, requester.cookie);
+      expect(seen.body).toMatchObject({ status: 'denied', reason: 'policy_changed' });
+
+      // The model read the denial and said so; the refund never ran; the audit says why.
+      await reader.rest();
+      await expect
+        .poll(async () => JSON.stringify(await lastSavedMessage(chatId)), { timeout: 15_000 })
+        .toContain('The approval policy changed while this request waited');
+      expect(JSON.stringify(await lastSavedMessage(chatId))).toContain('policy_changed');
+      expect(await refundsOfRequester()).toEqual([]);
+      await expect.poll(async () => (await auditOf(chatId)).map((row) => row.outcome)).toEqual(['denied']);
+      expect((await auditOf(chatId))[0]?.detail).toMatchObject({ policyChanged: true });
+    },
+  );
+
+  it('replaces the steps by looser ones: the one allow left approves and the refund runs once', async () => {
+    await serve(refundsAsk({ role: 'supervisor' }, { role: 'manager' }), { TOOLGATE_PARK_AFTER_MS: '50' });
+    const supervisor = await signUpWithRole(`rejudge-sup-${engine}@example.com`, 'supervisor');
+    const { reader, approvalId } = await askRefund('chat-looser');
+    await reader.rest();
+    await editPolicy(refundsAsk({ role: 'supervisor' }));
+
+    expect(await decideAs(approvalId, supervisor.cookie, true)).toEqual({
+      status: 200,
+      body: { status: 'approved' },
+    });
+    await expect.poll(async () => (await refundsOfRequester()).length, { timeout: 15_000 }).toBe(1);
+    const seen = (await readApprovalAs<View>(approvalId, requester.cookie)).body;
+    expect(seen.policyChanged).toEqual(expect.any(String));
+    expect(seen.steps).toEqual([
+      { kind: 'role', role: 'supervisor', decision: 'allow', decidedBy: { name: `rejudge-sup-${engine}` } },
+    ]);
+    await expect
+      .poll(async () => (await auditOf('chat-looser')).map((row) => row.outcome), { timeout: 15_000 })
+      .toEqual(['executed']);
+    expect(await refundsOfRequester()).toHaveLength(1);
+  });
+
+  it('answers 409 policy_changed to someone whose step is gone, keeps the allow of a step that remains, mails the new role', async () => {
+    await serve(refundsAsk({ role: 'supervisor' }, { role: 'manager' }), {
+      TOOLGATE_PARK_AFTER_MS: '50',
+      SMTP_URL: smtp.url,
+    });
+    loops.push(
+      createWebhookDeliveryLoop({
+        db: getDb,
+        channel: 'mail',
+        send: createMailSender(getConfig()),
+        intervalMs: 50,
+      }),
+    );
+    const supervisor = await signUpWithRole(`rejudge-sup-${engine}@example.com`, 'supervisor');
+    const manager = await signUpWithRole(`rejudge-man-${engine}@example.com`, 'manager');
+    const auditor = await signUpWithRole(`rejudge-aud-${engine}@example.com`, 'auditor');
+    const { reader, approvalId } = await askRefund('chat-replaced');
+    await reader.rest();
+    expect((await decideAs(approvalId, supervisor.cookie, true)).body).toEqual({ status: 'waiting' });
+    await editPolicy(refundsAsk({ role: 'supervisor' }, { role: 'auditor' }));
+
+    expect(await decideAs(approvalId, manager.cookie, true)).toEqual({
+      status: 409,
+      body: { error: 'policy_changed' },
+    });
+    const seen = (await readApprovalAs<View>(approvalId, requester.cookie)).body;
+    expect(seen).toMatchObject({ status: 'pending', policyChanged: expect.any(String) });
+    expect(seen.steps).toEqual([
+      { kind: 'role', role: 'supervisor', decision: 'allow', decidedBy: { name: `rejudge-sup-${engine}` } },
+      { kind: 'role', role: 'auditor' },
+    ]);
+    // The manager has no part in it any more: not even its view.
+    expect((await readApprovalAs(approvalId, manager.cookie)).status).toBe(404);
+    expect(await refundsOfRequester()).toEqual([]);
+
+    // The new role's holder is told as at a request; nobody is mailed twice.
+    await expect
+      .poll(
+        () =>
+          smtp.mails
+            .filter((mail) => mailHeader(mail, 'X-Toolgate-Approval') === approvalId)
+            .map((mail) => `${mail.to[0]} ${mailHeader(mail, 'X-Toolgate-Event')}`)
+            .sort(),
+        { timeout: 15_000 },
+      )
+      .toEqual([
+        `rejudge-aud-${engine}@example.com approval.mail.requested`,
+        `rejudge-man-${engine}@example.com approval.mail.requested`,
+        `rejudge-sup-${engine}@example.com approval.mail.requested`,
+      ]);
+
+    expect((await decideAs(approvalId, auditor.cookie, true)).body).toEqual({ status: 'approved' });
+    await expect.poll(async () => (await refundsOfRequester()).length, { timeout: 15_000 }).toBe(1);
+  });
+
+  it('approves the call when the allows kept fill every new step: 200 approved, reason policy_changed', async () => {
+    await serve(refundsAsk({ role: 'supervisor' }, { role: 'manager' }), { TOOLGATE_PARK_AFTER_MS: '50' });
+    const supervisor = await signUpWithRole(`rejudge-sup-${engine}@example.com`, 'supervisor');
+    const manager = await signUpWithRole(`rejudge-man-${engine}@example.com`, 'manager');
+    const { reader, approvalId } = await askRefund('chat-kept');
+    await reader.rest();
+    expect((await decideAs(approvalId, supervisor.cookie, true)).body).toEqual({ status: 'waiting' });
+    await editPolicy(refundsAsk({ role: 'supervisor' }));
+
+    expect(await decideAs(approvalId, manager.cookie, true)).toEqual({
+      status: 200,
+      body: { status: 'approved', reason: 'policy_changed' },
+    });
+    await expect.poll(async () => (await refundsOfRequester()).length, { timeout: 15_000 }).toBe(1);
+  });
+
+  it('re-judges once when two people decide at the same moment under a changed policy', async () => {
+    await serve(refundsAsk({ role: 'supervisor' }), { TOOLGATE_PARK_AFTER_MS: '50' });
+    const first = await signUpWithRole(`rejudge-sup1-${engine}@example.com`, 'supervisor');
+    const second = await signUpWithRole(`rejudge-sup2-${engine}@example.com`, 'supervisor');
+    const { reader, approvalId } = await askRefund('chat-race');
+    await reader.rest();
+    await editPolicy(refundsRefused);
+
+    const answers = await Promise.all([
+      decideAs(approvalId, first.cookie, true),
+      decideAs(approvalId, second.cookie, true),
+    ]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 404]);
+    expect(answers.find((answer) => answer.status === 200)?.body).toEqual({
+      status: 'denied',
+      reason: 'policy_changed',
+    });
+    await expect.poll(async () => (await auditOf('chat-race')).length, { timeout: 15_000 }).toBe(1);
+    const row = await (await getDb())
+      .selectFrom('approvals')
+      .select(['version', 'policy_version'])
+      .where('id', '=', approvalId)
+      .executeTakeFirstOrThrow();
+    // One lock taken, one version update: the loser found the call settled.
+    expect(Number(row.version)).toBe(1);
+    expect(row.policy_version).toBe(policyInForce()?.version);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await auditOf('chat-race')).toHaveLength(1);
+    expect(await refundsOfRequester()).toEqual([]);
+  });
+});

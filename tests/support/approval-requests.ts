@@ -1,0 +1,47 @@
+import type { UIMessage } from 'ai';
+import { GET as readApproval } from '@/app/api/approvals/[approvalId]/route';
+import { POST as approve } from '@/app/api/chat/approve/route';
+import { POST as chat } from '@/app/api/chat/route';
+import { GET as readChat } from '@/app/api/chats/[id]/route';
+import { ChatStreamReader, defaultTestCookie, getRequest, jsonRequest, userMessage } from './chat-client';
+
+/** Sends `text` to the chat `chatId` as the person behind `cookie`; the turn's stream, as the page reads it. */
+export async function sendToChat(chatId: string, text: string, cookie = defaultTestCookie()) {
+  const response = await chat(
+    jsonRequest('/api/chat', { id: chatId, message: userMessage(text) }, { cookie }),
+  );
+  if (response.status !== 200) throw new Error(`POST /api/chat answered ${response.status}`);
+  return new ChatStreamReader(response);
+}
+
+/** `POST /api/chat/approve` from the person behind `cookie`, with no chat id (approvers need not know it). */
+export async function decideAs(
+  approvalId: string,
+  cookie: string | undefined,
+  approved: boolean,
+  extra: Record<string, unknown> = {},
+) {
+  const response = await approve(
+    jsonRequest('/api/chat/approve', { approvalId, approved, ...extra }, { cookie }),
+  );
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+/** `GET /api/approvals/:id` as the person behind `cookie`. */
+export async function readApprovalAs<VIEW = Record<string, unknown>>(
+  approvalId: string,
+  cookie: string | undefined,
+) {
+  const response = await readApproval(getRequest(`/api/approvals/${approvalId}`, { cookie }), {
+    params: Promise.resolve({ approvalId }),
+  });
+  return { status: response.status, body: (await response.json()) as VIEW };
+}
+
+/** The last saved message of a chat, as the page reloads it. */
+export async function lastSavedMessage(chatId: string, cookie = defaultTestCookie()) {
+  const response = await readChat(getRequest(`/api/chats/${chatId}`, { cookie }), {
+    params: Promise.resolve({ id: chatId }),
+  });
+  return ((await response.json()) as { messages: UIMessage[] }).messages.at(-1);
+}
