@@ -23,7 +23,10 @@ import { WebhookReceiver } from '../support/webhook-receiver';
 
 const secret = 'escalation-webhook-secret-0123456789';
 
-/** A supervisor step handed to a manager after 800 ms, then waiting 20 s again. */
+/**
+ * A supervisor step handed to a manager after 800 ms, then waiting 20 s again; "escalate me
+ * later" after 3 s, long enough for a busy test machine to stop the keeper before it is due.
+ */
 const policy = {
   ...testPolicy,
   rules: [
@@ -33,6 +36,13 @@ const policy = {
       approvers: [{ role: 'supervisor' }],
       timeoutMs: 20_000,
       escalate: { afterMs: 800, to: { role: 'manager' } },
+    },
+    {
+      tool: 'createTicket',
+      when: { title: { eq: 'escalate me later' } },
+      approvers: [{ role: 'supervisor' }],
+      timeoutMs: 20_000,
+      escalate: { afterMs: 3000, to: { role: 'manager' } },
     },
     ...testPolicy.rules,
   ],
@@ -164,9 +174,11 @@ describe.each(databaseEngines)('escalation, on %s', (engine) => {
 
   it('escalates after a restart: the keeper of a new process finds the due row', async () => {
     await signUpWithRole(`esc-man2-${engine}@example.com`, 'manager');
-    const { approvalId } = await ask(`chat-restart-${engine}`, 'create a ticket: escalate me');
+    const asked = Date.now();
+    const { approvalId } = await ask(`chat-restart-${engine}`, 'create a ticket: escalate me later');
     dropDeadlineKeeper();
-    await new Promise((resolve) => setTimeout(resolve, 1200));
+    // Past the escalation's moment: with no keeper, nothing has happened.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, asked + 3500 - Date.now())));
     expect((await view(approvalId)).steps).toEqual([{ kind: 'role', role: 'supervisor' }]);
     await watchPendingDeadlines();
     await expect
