@@ -25,8 +25,6 @@ export const approvalTiming = {
   unclaimedGraceMs: 5_000,
   /** How long a call may run before a reader treats the server that ran it as gone. */
   executionLeaseMs: 120_000,
-  /** How long a new message waits for the turn it supersedes to write its last words. */
-  supersedeWaitMs: 3_000,
 } as const;
 
 // setTimeout's limit: a longer delay fires at once.

@@ -1,6 +1,6 @@
 /**
  * The JSON the approval routes answer and take, as types only: the server builds these
- * shapes (read-approvals.ts, resolve-approval.ts) and the browser reads them
+ * shapes (read-approvals.ts, resolve-approval.ts, chat-approval-rules.ts) and the browser reads them
  * (components/api-types.ts). Every import here is a type from a module without server
  * code, and `import type` is erased at build, so nothing reaches the browser bundle.
  */
@@ -68,7 +68,13 @@ export type DecidedApproval = ApprovalView & {
 /** Where one input value was found, as an approval view lists it. */
 export type ValueSourceView = ValueSource;
 
-/** The answer to a decision (`POST /api/chat/approve`, and the server action). */
+/** One page of an inbox list (`GET /api/approvals`, `GET /api/approvals/decided`); `nextCursor` asks for the next. */
+export type ApprovalPage<APPROVAL> = { approvals: APPROVAL[]; nextCursor: string | null };
+
+/** A tool the person allowed for the rest of a chat (`GET /api/chats/:id/approval-rules`). */
+export type ChatApprovalRule = { toolName: string; createdAt: string };
+
+/** The answer to a decision (`POST /api/chat/approve`). */
 export type ApprovalDecisionAnswer =
   | { status: 'approved' | 'denied' | 'waiting'; reason?: 'policy_changed' }
   | { error: string; fieldErrors?: Record<string, string[]> };

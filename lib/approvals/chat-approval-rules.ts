@@ -1,11 +1,18 @@
 import 'server-only';
 import { deleteApprovalRule, getChat, getDb, listApprovalRules } from '@/lib/db';
+import type { ChatApprovalRule } from './approval-wire-types';
 
 /**
  * The tools the caller allowed for the rest of this chat, oldest first; undefined for
  * an unknown chat or another owner's (answered like an unknown one).
  */
-export async function listChatApprovalRules({ chatId, ownerId }: { chatId: string; ownerId: string }) {
+export async function listChatApprovalRules({
+  chatId,
+  ownerId,
+}: {
+  chatId: string;
+  ownerId: string;
+}): Promise<ChatApprovalRule[] | undefined> {
   const db = await getDb();
   const chat = await getChat(db, chatId);
   if (chat === undefined || (chat.ownerId != null && chat.ownerId !== ownerId)) return undefined;

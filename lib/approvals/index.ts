@@ -1,13 +1,17 @@
 /**
  * The door to approvals. Everything a route or a turn asks of approvals comes through here:
  *
- * - for routes: decide, give more time, read one, the inbox lists, the event stream, a
- *   chat's "for this chat" rules, standing grants (resolve-approval.ts, read-approvals.ts,
- *   approval-event-stream.ts, chat-approval-rules.ts, standing-grants.ts). Routes parse their
- *   bodies beside themselves; what comes in here is typed. A decision no live turn took over
- *   comes back to its caller (`parked`), which continues the turn: this folder never runs one.
- * - for a turn: asking, parking, carrying out and settling its calls, and the tool parts
- *   of its messages.
+ * - for routes: decide, give more time, read one, the inbox lists (they parse the request's
+ *   query themselves), the event stream, a chat's "for this chat" rules, standing grants,
+ *   the count the metrics show, deciders' names for the audit page. Routes parse their
+ *   bodies beside themselves; what comes in here is typed. The JSON they answer is typed
+ *   in approval-wire-types.ts, which the browser may import (types only).
+ * - for a turn: its approvals in one piece (`createTurnApprovals`), how a card ends in its
+ *   message's tool part (`settleApprovalPart`, `settleToolParts`, the denial's reason text),
+ *   and the approval side of a parked call (`takeParkedCall`) and of reading a chat
+ *   (`readChatApprovals`). A decision no live turn took over comes back to its caller
+ *   (`parked`), which continues the turn: this folder never runs one.
+ * - for the rest of lib/: a row by id (undo), and ending a chat's or a guest's waiting cards.
  *
  * Behind it: the states and the one table of allowed transitions (approval-states.ts), the
  * timing (approval-timing.ts), the verbs that move a row (approval-life-cycle.ts,
@@ -17,43 +21,11 @@
  */
 
 export { approvalEventStream } from './approval-event-stream';
-export { publishApprovalChange } from './approval-events';
-export { finishExecution, takeParkedDecision } from './approval-life-cycle';
-export {
-  type ApprovalEnd,
-  denialCodeOf,
-  denialReasonText,
-  isToolPart,
-  mapToolPart,
-  settleApprovalPart,
-  type ToolPart,
-} from './approval-parts';
-export { policyAsk } from './approval-policy';
-export {
-  type ApprovalRecord,
-  countPendingApprovals,
-  decisionRecordOf,
-  getApproval,
-  listChatApprovals,
-  userNamesById,
-} from './approval-rows';
-export {
-  type DeniedStatus,
-  denialReasonOf,
-  deniedStatuses,
-  isDeniedStatus,
-  reasonByStatus,
-} from './approval-states';
-export { approvalTiming } from './approval-timing';
-export { auditApprovalEnd } from './audit-approval-end';
+export { denialCodeOf, denialReasonText, settleApprovalPart } from './approval-parts';
+export { countPendingApprovals, getApproval, userNamesById } from './approval-rows';
 export { listChatApprovalRules, revokeChatApprovalRule } from './chat-approval-rules';
-export {
-  decodeApprovalCursor,
-  listApprovalsDecidedByMe,
-  listApprovalsToDecide,
-  maxApprovalPageSize,
-  readApproval,
-} from './read-approvals';
+export { listApprovalsDecidedByMe, listApprovalsToDecide, readApproval } from './read-approvals';
+export { readChatApprovals } from './read-chat-approvals';
 export {
   type ApprovalDecisionRequest,
   type ApprovalDecisionResult,
@@ -61,12 +33,7 @@ export {
   decideApproval,
   extendApprovalDeadline,
 } from './resolve-approval';
-export {
-  endGuestRoleApprovals,
-  endPendingApprovals,
-  settleChatApprovals,
-  settleToolParts,
-} from './settle-approvals';
+export { endGuestRoleApprovals, endPendingApprovals, settleToolParts } from './settle-approvals';
 export { listStandingGrants, revokeGrant } from './standing-grants';
+export { type ParkedCall, takeParkedCall } from './take-parked-call';
 export { createTurnApprovals, type TurnApprovals } from './turn-approvals';
-export { followed } from './turn-parking';

@@ -1,5 +1,7 @@
 import 'server-only';
+import { z } from 'zod';
 import { getDb } from '@/lib/db';
+import { describeZodError } from '@/lib/http/json';
 import { provenanceAfterEdit } from '@/lib/provenance';
 import type { Language } from '@/lib/shared/language';
 import { inputDigestOf } from '@/lib/shells/input-digest';
@@ -16,7 +18,7 @@ import {
   userNamesById,
 } from './approval-rows';
 import { denialReasonOf, isDeniedStatus } from './approval-states';
-import type { ApprovalView, DecidedApproval, ListedApproval } from './approval-wire-types';
+import type { ApprovalPage, ApprovalView, DecidedApproval, ListedApproval } from './approval-wire-types';
 import { approverSummary, approverText } from './approver-text';
 import { expireApproval } from './settle-approvals';
 
@@ -100,15 +102,38 @@ export async function readApproval(
 }
 
 /** The largest page `GET /api/approvals` answers. */
-export const maxApprovalPageSize = 50;
+const maxApprovalPageSize = 50;
+
+/** `?cursor=…&limit=…` of the inbox lists, as the request's query gave them. */
+const approvalListQuerySchema = z.strictObject({
+  cursor: z.string().min(1).max(512).optional(),
+  limit: z.coerce.number().int().min(1).max(maxApprovalPageSize).default(20),
+});
+
+/** How an inbox list was answered: the route sends `body` with `status`. */
+export type ApprovalListResult<APPROVAL> =
+  | { status: 200; body: ApprovalPage<APPROVAL> }
+  | { status: 400; body: { error: string } };
+
+type ListPage = { after?: { createdAt: string; id: string }; limit: number };
+
+/** The page a list query asks for, or what is wrong with it (nothing is read then). */
+function pageOf(query: Readonly<Record<string, string>>): ListPage | { error: string } {
+  const parsed = approvalListQuerySchema.safeParse(query);
+  if (!parsed.success) return { error: describeZodError(parsed.error) };
+  const { cursor, limit } = parsed.data;
+  if (cursor === undefined) return { limit };
+  const after = decodeApprovalCursor(cursor);
+  return after === undefined ? { error: 'cursor: not a cursor this endpoint gave' } : { after, limit };
+}
 
 /** Where the next page starts: opaque to clients. */
-export function encodeApprovalCursor(row: { createdAt: string; id: string }): string {
+function encodeApprovalCursor(row: { createdAt: string; id: string }): string {
   return Buffer.from(JSON.stringify([row.createdAt, row.id])).toString('base64url');
 }
 
 /** The cursor's position, or undefined when it is not one of ours. */
-export function decodeApprovalCursor(cursor: string): { createdAt: string; id: string } | undefined {
+function decodeApprovalCursor(cursor: string): { createdAt: string; id: string } | undefined {
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     if (Array.isArray(value) && value.length === 2 && value.every((part) => typeof part === 'string')) {
@@ -120,11 +145,36 @@ export function decodeApprovalCursor(cursor: string): { createdAt: string; id: s
   return undefined;
 }
 
-/** The approvals this person can decide now (a step open to them), oldest first, one page. */
+/**
+ * The approvals this person can decide now (a step open to them), oldest first, one page.
+ * `query` is the request's query string (`cursor`, `limit`); anything else in it is a 400.
+ */
 export async function listApprovalsToDecide(
   viewer: ApprovalViewer,
-  { after, limit }: { after?: { createdAt: string; id: string }; limit: number },
-): Promise<{ approvals: ListedApproval[]; nextCursor: string | null }> {
+  query: Readonly<Record<string, string>>,
+): Promise<ApprovalListResult<ListedApproval>> {
+  const page = pageOf(query);
+  if ('error' in page) return { status: 400, body: { error: page.error } };
+  return { status: 200, body: await approvalsToDecide(viewer, page) };
+}
+
+/**
+ * The approvals this person filled a step of, newest decision first, one page.
+ * `query` is the request's query string (`cursor`, `limit`); anything else in it is a 400.
+ */
+export async function listApprovalsDecidedByMe(
+  viewer: ApprovalViewer,
+  query: Readonly<Record<string, string>>,
+): Promise<ApprovalListResult<DecidedApproval>> {
+  const page = pageOf(query);
+  if ('error' in page) return { status: 400, body: { error: page.error } };
+  return { status: 200, body: await approvalsDecidedBy(viewer, page) };
+}
+
+async function approvalsToDecide(
+  viewer: ApprovalViewer,
+  { after, limit }: ListPage,
+): Promise<ApprovalPage<ListedApproval>> {
   const db = await getDb();
   const now = Date.now();
   const rows = await listDecidableApprovals(db, {
@@ -154,11 +204,10 @@ export async function listApprovalsToDecide(
   };
 }
 
-/** The approvals this person filled a step of, newest decision first, one page. */
-export async function listApprovalsDecidedByMe(
+async function approvalsDecidedBy(
   viewer: ApprovalViewer,
-  { after, limit }: { after?: { createdAt: string; id: string }; limit: number },
-): Promise<{ approvals: DecidedApproval[]; nextCursor: string | null }> {
+  { after, limit }: ListPage,
+): Promise<ApprovalPage<DecidedApproval>> {
   const db = await getDb();
   const now = Date.now();
   // The shared cursor format carries a time and an id: here the time is the decision's.

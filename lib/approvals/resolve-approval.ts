@@ -16,6 +16,7 @@ import {
 } from './approval-life-cycle';
 import { type ApprovalRecord, getApproval, getApprovalSteps } from './approval-rows';
 import { approvalTiming } from './approval-timing';
+import type { ApprovalDecisionAnswer, ApprovalExtensionAnswer } from './approval-wire-types';
 import { rejudgeBeforeDecision, wakeSettledCall } from './rejudge-approval';
 import { settleChatApprovals } from './settle-approvals';
 import {
@@ -52,7 +53,7 @@ export type ApprovalDecisionResult =
   | {
       status: 200;
       /** `reason: 'policy_changed'`: a re-judge under a newer policy settled the call, not this decision. */
-      body: { status: 'approved' | 'denied' | 'waiting'; reason?: 'policy_changed' };
+      body: Exclude<ApprovalDecisionAnswer, { error: string }>;
       parked?: { approvalId: string; chatId: string };
     }
   | { status: 400; body: { error: string; fieldErrors?: Record<string, string[]> } }
@@ -243,7 +244,7 @@ export const approvalExtensionMs = approvalTiming.extensionMs;
 
 /** How an extension was answered. */
 export type ApprovalExtensionResult =
-  | { status: 200; body: { expiresAt: number; remainingMs: number } }
+  | { status: 200; body: Exclude<ApprovalExtensionAnswer, { error: string }> }
   | { status: 400 | 404 | 409 | 503; body: { error: string } };
 
 /**

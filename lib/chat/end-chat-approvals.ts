@@ -1,8 +1,11 @@
 import 'server-only';
-import { approvalTiming, endPendingApprovals } from '@/lib/approvals';
+import { endPendingApprovals } from '@/lib/approvals';
 import type { Db } from '@/lib/db';
 import type { ApprovalRegistry } from '@/lib/stores';
 import { runningTurns } from './turn-streams';
+
+/** How long a new message waits for the turn it supersedes to write its last words. */
+const supersedeWaitMs = 3_000;
 
 /**
  * A new message answers the chat's waiting cards with `superseded`. The turn that
@@ -16,7 +19,7 @@ export async function settleChatAsSuperseded(
 ): Promise<void> {
   const previous = runningTurns().get(chatId);
   const ended = await endPendingApprovals(db, registry, chatId, 'superseded');
-  if (ended > 0 && previous !== undefined) await waitAtMost(previous.done, approvalTiming.supersedeWaitMs);
+  if (ended > 0 && previous !== undefined) await waitAtMost(previous.done, supersedeWaitMs);
 }
 
 /** Resolves when `promise` settles or `ms` have passed, whichever is first. */

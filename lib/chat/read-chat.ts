@@ -1,6 +1,6 @@
 import 'server-only';
 import type { UIMessage } from 'ai';
-import { isToolPart, listChatApprovals, settleChatApprovals } from '@/lib/approvals';
+import { readChatApprovals } from '@/lib/approvals';
 import { getChat, getChatMessages, getChatStream, getDb, listChats } from '@/lib/db';
 import { continueParkedTurn } from './continue-parked-turn';
 import { runningTurns } from './turn-streams';
@@ -34,17 +34,15 @@ export async function readOwnedChat({
   const db = await getDb();
   const chat = await getChat(db, chatId);
   if (chat === undefined || (chat.ownerId != null && chat.ownerId !== ownerId)) return undefined;
-  const orphans = await settleChatApprovals(db, chatId, { isRunningHere: runningTurns().has(chatId) });
-  for (const orphan of orphans) await continueParkedTurn(db, orphan.id, chatId);
+  const approvals = await readChatApprovals(db, chatId, { isRunningHere: runningTurns().has(chatId) });
+  for (const parked of approvals.parked) await continueParkedTurn(db, parked.approvalId, parked.chatId);
   const stream = await getChatStream(db, chatId);
-  // The row's deadline wins over the saved part's: "+60 s" moves only the row.
-  const pending = await listChatApprovals(db, chatId, ['pending']);
-  const pendingById = new Map(pending.map((row) => [row.id, row]));
+  const messages = await approvals.withRemainingTime(await getChatMessages(db, chatId));
   return {
     id: chat.id,
     title: chat.title,
     worker: chat.worker,
-    messages: withRemainingTime(await getChatMessages(db, chatId), Date.now(), pendingById),
+    messages,
     activeStream: stream === undefined ? null : { messageId: stream.messageId, baseParts: stream.baseParts },
   };
 }
@@ -57,33 +55,5 @@ export async function listOwnedChats(ownerId: string | undefined) {
     title,
     worker,
     updatedAt,
-  }));
-}
-
-/**
- * Adds to each waiting card the time it has left by the server's clock, so the page
- * counts down from when it received this, whatever its own clock says, and how many
- * times it was given more time.
- */
-function withRemainingTime(
-  messages: UIMessage[],
-  now: number,
-  pendingById: ReadonlyMap<string, { expiresAt: number; extensions: number }>,
-): UIMessage[] {
-  return messages.map((message) => ({
-    ...message,
-    parts: message.parts.map((part) => {
-      if (!isToolPart(part) || part.state !== 'approval-requested') return part;
-      const descriptor = part.approval.descriptor as { expiresAt?: unknown } | undefined;
-      if (typeof descriptor?.expiresAt !== 'number') return part;
-      const row = pendingById.get(part.approval.id);
-      const expiresAt = row?.expiresAt ?? descriptor.expiresAt;
-      const remainingMs = Math.max(0, expiresAt - now);
-      const extensions = row?.extensions ?? 0;
-      return {
-        ...part,
-        approval: { ...part.approval, descriptor: { ...descriptor, expiresAt, remainingMs, extensions } },
-      };
-    }),
   }));
 }

@@ -1,5 +1,5 @@
-import type { UIMessage } from 'ai';
-import { denialCodeOf, isToolPart } from '@/lib/approvals';
+import { isToolUIPart, type UIMessage } from 'ai';
+import { denialCodeOf } from '@/lib/approvals';
 import { inlineFilePart } from './inline-files';
 
 const settledToolStates = new Set(['output-available', 'output-error']);
@@ -20,7 +20,7 @@ export function sanitizeUIMessages(messages: UIMessage[]): UIMessage[] {
   return messages.map((message) => ({
     ...message,
     parts: message.parts.flatMap((part): UIMessage['parts'] => {
-      if (!isToolPart(part)) return [inlineFilePart(part)];
+      if (!isToolUIPart(part)) return [inlineFilePart(part)];
       const { approval, ...rest } = part as typeof part & { approval?: { reason?: unknown } };
       if (part.state === 'output-denied') {
         const text = typeof approval?.reason === 'string' ? approval.reason : '';

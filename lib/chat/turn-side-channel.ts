@@ -1,5 +1,5 @@
-import type { UIMessage, UIMessageChunk } from 'ai';
-import { denialReasonText, settleApprovalPart, type ToolPart } from '@/lib/approvals';
+import type { DynamicToolUIPart, ToolUIPart, UIMessage, UIMessageChunk } from 'ai';
+import { denialReasonText, settleApprovalPart } from '@/lib/approvals';
 import type { CallProvenance, ToolTrust } from '@/lib/provenance';
 import type { Language } from '@/lib/shared/language';
 import { revealHiddenInSummary } from '@/lib/shared/reveal-hidden-characters';
@@ -169,7 +169,7 @@ export function createTurnSideChannel({
     replayedCallIds.add(toolCallId);
   }
 
-  function annotatePart(part: ToolPart): ToolPart {
+  function annotatePart(part: ToolUIPart | DynamicToolUIPart): ToolUIPart | DynamicToolUIPart {
     const approval = approvalByCallId.get(part.toolCallId);
     const replayed = replayedCallIds.has(part.toolCallId);
     const toolName = part.type === 'dynamic-tool' ? part.toolName : part.type.slice('tool-'.length);
@@ -185,7 +185,7 @@ export function createTurnSideChannel({
           ...(trust !== undefined && { trust }),
         },
       }),
-    } as ToolPart;
+    } as typeof part;
     if (approval === undefined) return annotated;
     // The same ends the stream wrote (approval response, then output or denial).
     if (annotated.state === 'output-available') {

@@ -5,11 +5,11 @@ import {
   type ResumableStreamContext,
   type Subscriber,
 } from 'resumable-stream/generic';
-import { followed } from '@/lib/approvals';
 import { getConfig } from '@/lib/config';
 import { getRedisClient, type RedisClient } from '@/lib/stores';
 import { redisChannels } from '@/lib/stores/redis-channels';
 import { ensureRedisReady } from '@/lib/stores/redis-client';
+import { followed } from './followed';
 
 /*
  * Where a running turn's stream can be followed from: Redis when `REDIS_URL` is set

@@ -7,7 +7,9 @@ import { POST as approve } from '@/app/api/chat/approve/route';
 import { POST as chat } from '@/app/api/chat/route';
 import { GET as readChat } from '@/app/api/chats/[id]/route';
 import { GET as tickets } from '@/app/api/tickets/route';
+import { decideApproval, getApproval, takeParkedCall } from '@/lib/approvals';
 import { runningTurns } from '@/lib/chat/turn-streams';
+import { getDb } from '@/lib/db';
 import { createMemoryApprovalRegistry } from '@/lib/stores';
 import { ChatStreamReader, getRequest, jsonRequest, userMessage } from '../support/chat-client';
 import { configureServer } from '../support/server-env';
@@ -275,6 +277,38 @@ describe('a waiting turn nobody follows any more', () => {
     expect(await summaries()).toEqual([
       { en: 'Create ticket “the blinds are stuck”', zh: '创建工单「the blinds are stuck」' },
     ]);
+  });
+
+  it('hands a decided parked call to one taker only, with what its turn needs and nothing run yet', async () => {
+    const allowed = await parkedCard('chat-take-allow', 'create a ticket: take me once');
+    const denied = await parkedCard('chat-take-deny', 'create a ticket: take my no once');
+    const db = await getDb();
+    for (const [request, approved] of [
+      [allowed, true],
+      [denied, false],
+    ] as const) {
+      const owner = (await getApproval(db, request.approvalId))?.ownerId ?? undefined;
+      const decision = await decideApproval({ approvalId: request.approvalId, approved }, owner);
+      expect(decision).toMatchObject({ status: 200, parked: { approvalId: request.approvalId } });
+    }
+    // Two takers at once (another instance, a page that reads the chat): one gets each call.
+    const [allowTakes, denyTakes] = await Promise.all(
+      [allowed, denied].map((request) =>
+        Promise.all([takeParkedCall(db, request.approvalId), takeParkedCall(db, request.approvalId)]),
+      ),
+    );
+    const allowTaken = allowTakes?.filter((taken) => taken !== undefined) ?? [];
+    const denyTaken = denyTakes?.filter((taken) => taken !== undefined) ?? [];
+    expect(allowTaken).toHaveLength(1);
+    expect(denyTaken).toHaveLength(1);
+    expect(allowTaken[0]?.call).toMatchObject({ toolName: 'createTicket', chatId: 'chat-take-allow' });
+    expect(allowTaken[0]?.approved).toBe(true);
+    expect(await ticketCount()).toBe(0);
+    const denial = denyTaken[0];
+    if (denial === undefined || denial.approved) throw new Error('expected the denied call');
+    expect(await denial.deny()).toMatchObject({ kind: 'denied', reason: 'denied' });
+    expect(await outcomes()).toEqual(['denied']);
+    expect(await takeParkedCall(db, denied.approvalId)).toBeUndefined();
   });
 
   it('expires on time while parked, though nobody opens the chat: audit timeout, card expired, late allow 404', async () => {

@@ -1,22 +1,16 @@
 import type { NextRequest } from 'next/server';
 import { localeOfRequest } from '@/app/request-locale';
-import { decodeApprovalCursor, listApprovalsToDecide } from '@/lib/approvals';
+import { listApprovalsToDecide } from '@/lib/approvals';
 import { withSession } from '@/lib/auth/with-session';
-import { describeZodError, jsonError } from '@/lib/http/json';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
-import { approvalListQuerySchema } from './schema';
 
-/** The approvals this user can decide now, oldest first, a page at a time (`nextCursor`). */
+/** The approvals this user can decide now, oldest first, a page at a time (`?cursor=…&limit=…`, `nextCursor`). */
 export const GET = withUnavailableAs503(
   withSession(async (request: NextRequest, user) => {
-    const parsed = approvalListQuerySchema.safeParse(Object.fromEntries(request.nextUrl.searchParams));
-    if (!parsed.success) return jsonError(400, describeZodError(parsed.error));
-    const { cursor, limit } = parsed.data;
-    const after = cursor === undefined ? undefined : decodeApprovalCursor(cursor);
-    if (cursor !== undefined && after === undefined)
-      return jsonError(400, 'cursor: not a cursor this endpoint gave');
-    return Response.json(
-      await listApprovalsToDecide({ ...user, language: localeOfRequest(request) }, { after, limit }),
+    const result = await listApprovalsToDecide(
+      { ...user, language: localeOfRequest(request) },
+      Object.fromEntries(request.nextUrl.searchParams),
     );
+    return Response.json(result.body, { status: result.status });
   }),
 );
