@@ -18,8 +18,8 @@ const querySchema = z.union([
  * Server-sent events when an approval of a chat (`?chatId=`, its owner), one approval
  * (`?approvalId=`, whoever may see it) or any approval this user may see (`?inbox=1`, the
  * approvers' inbox) changes: asked, a step decided, settled, more time. Opening one also
- * remembers the page's language for mail to this user: every page of a role holder opens
- * the inbox's.
+ * remembers the page's language for mail to this user: a role holder's chat and approvals
+ * pages open the inbox's.
  */
 export const GET = withUnavailableAs503(
   withSession(async (request: NextRequest, user) => {
