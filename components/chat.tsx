@@ -209,6 +209,9 @@ function ChatSession({
         }
       });
     };
+    // Read again whenever the stream (re)opens: a decision made while it was closed (the
+    // server ends it every few minutes) sent its event to nobody.
+    source.onopen = onChange;
     source.onmessage = onChange;
     return () => source.close();
   }, [othersDecide, id]);

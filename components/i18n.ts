@@ -352,6 +352,8 @@ const en = {
     approved_by_rule: 'Allowed by rule',
     undone: 'Undone',
     escalated: 'Escalated',
+    grant_created: 'Standing grant made',
+    grant_revoked: 'Standing grant revoked',
   } satisfies Record<AuditOutcome, string> as Record<AuditOutcome, string>,
 };
 
@@ -640,6 +642,8 @@ const zh: Dictionary = {
     approved_by_rule: '按规则允许',
     undone: '已撤销',
     escalated: '已升级',
+    grant_created: '已设长期授权',
+    grant_revoked: '已撤销长期授权',
   },
 };
 

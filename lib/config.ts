@@ -160,6 +160,8 @@ const environmentFields = z.object({
   MCP_CONFIG: optionalText,
   AGENT_CONFIRM_TIMEOUT_MS: positiveInteger('AGENT_CONFIRM_TIMEOUT_MS', 60_000),
   TOOLGATE_PARK_AFTER_MS: positiveInteger('TOOLGATE_PARK_AFTER_MS', 2_000),
+  /** How long an approval event stream stays open before the browser reconnects and is checked again. */
+  TOOLGATE_EVENT_STREAM_LIFE_MS: positiveInteger('TOOLGATE_EVENT_STREAM_LIFE_MS', 5 * 60_000),
   /** `off` stops tracing where write values came from (to measure without it); default on. */
   TOOLGATE_PROVENANCE: z
     .string()

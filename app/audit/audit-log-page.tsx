@@ -31,6 +31,8 @@ const variantByOutcome: Record<AuditOutcome, BadgeVariant> = {
   approved_by_rule: 'success',
   undone: 'outline',
   escalated: 'secondary',
+  grant_created: 'secondary',
+  grant_revoked: 'outline',
 };
 
 /** The text filters' look (user id, chat id). */

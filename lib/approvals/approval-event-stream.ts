@@ -1,4 +1,5 @@
 import 'server-only';
+import { getConfig } from '@/lib/config';
 import { type Db, getChat, getDb } from '@/lib/db';
 import { listenForAccessRevoked } from '@/lib/server/event-bus';
 import { type ApprovalEvent, subscribeApprovalEvents } from './approval-events';
@@ -8,14 +9,6 @@ import type { ApprovalViewer } from './read-approvals';
 
 /** How often an idle stream sends a comment, so proxies keep it open. */
 const keepAliveMs = 25_000;
-
-/**
- * How long a stream that follows approvals through the viewer's roles (the inbox, an
- * approval page) stays open before the browser must reconnect and be checked again: the
- * bound on a role change that reached this instance by no notice (an operator's revoke
- * without Redis, a lost message).
- */
-const roleStreamLifeMs = 5 * 60_000;
 
 /**
  * How many event streams one user may hold open on one instance: enough for a few tabs
@@ -89,9 +82,10 @@ function seenBy(event: ApprovalEvent, viewer: ApprovalViewer): boolean | undefin
  * inbox without a role (answered 404). Which events a stream carries is decided in memory
  * from the event, so open streams add no database work to an approval event. The stream
  * ends when the viewer's sign-in ends, they are banned or a role of theirs is revoked
- * (a notice on the same bus). It holds two listeners and a timer while open, nothing per
- * waiting approval. `'too-many'` when the user already holds {@link maxOpenStreamsPerUser}
- * on this instance.
+ * (a notice on the same bus), and in any case after `TOOLGATE_EVENT_STREAM_LIFE_MS`: the
+ * browser reconnects, is checked again and reads the current state. It holds two listeners
+ * and two timers while open, nothing per waiting approval. `'too-many'` when the user
+ * already holds {@link maxOpenStreamsPerUser} on this instance.
  */
 export async function approvalEventStream(
   scope: ApprovalEventScope,
@@ -101,7 +95,6 @@ export async function approvalEventStream(
   const db = await getDb();
   let keep: (event: ApprovalEvent) => boolean;
   let visible: (event: ApprovalEvent) => Promise<boolean> = async () => true;
-  let lifeMs: number | undefined;
   if ('inbox' in scope) {
     // Only role holders have an inbox; anyone else is answered as if it were not there.
     if (viewer.roles.length === 0) return undefined;
@@ -112,7 +105,6 @@ export async function approvalEventStream(
       const read = await rowOfEvent(db, event);
       return read !== undefined && mayView(read.row, read.steps, { userId: viewer.id, roles: viewer.roles });
     };
-    lifeMs = roleStreamLifeMs;
   } else if ('chatId' in scope) {
     const chat = await getChat(db, scope.chatId);
     if (chat === undefined || (chat.ownerId != null && chat.ownerId !== viewer.id)) return undefined;
@@ -123,9 +115,11 @@ export async function approvalEventStream(
     const steps = await getApprovalSteps(db, row.id);
     if (!mayView(row, steps, { userId: viewer.id, roles: viewer.roles })) return undefined;
     keep = (event) => event.approvalId === scope.approvalId && event.type === 'changed';
-    // Seen through a role, it is seen only while the role is held.
-    if (row.ownerId !== null && row.ownerId !== viewer.id) lifeMs = roleStreamLifeMs;
   }
+  // Every stream ends after a while and the browser reconnects, checked again: the bound on a
+  // session that expired (no notice comes of that) or a revoke that reached this instance by
+  // no notice (an operator's, without Redis; a lost message).
+  const lifeMs = getConfig().TOOLGATE_EVENT_STREAM_LIFE_MS;
 
   if (!takeStreamPlace(viewer.id)) return 'too-many';
   const stops: (() => void)[] = [];
@@ -184,11 +178,9 @@ export async function approvalEventStream(
       const keepAlive = setInterval(() => send(': keep-alive\n\n'), keepAliveMs);
       keepAlive.unref?.();
       timers.push(keepAlive);
-      if (lifeMs !== undefined) {
-        const life = setTimeout(close, lifeMs);
-        life.unref?.();
-        timers.push(life);
-      }
+      const life = setTimeout(close, lifeMs);
+      life.unref?.();
+      timers.push(life);
       signal.addEventListener('abort', close, { once: true });
     },
     cancel: end,

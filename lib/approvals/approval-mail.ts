@@ -2,6 +2,7 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { getConfig } from '@/lib/config';
 import { type Db, engineOf } from '@/lib/db/engine';
+import type { Language } from '@/lib/shared/language';
 import { readableDeadline } from '@/lib/shared/readable-wait';
 import { approvalUrl } from '@/lib/webhooks/approval-event';
 import { insertWebhookDelivery } from '@/lib/webhooks/webhook-deliveries';
@@ -32,7 +33,8 @@ export type MailApproversOptions = {
  * webhook's outbox (channel `mail`), which this or any instance's mail loop sends over
  * `SMTP_URL`, retried. At most one mail of each kind per person and approval, whichever
  * instances try: the row's key is unique. Does nothing without `SMTP_URL` or once the
- * approval is no longer pending. Returns how many mails were queued.
+ * approval is no longer pending. Each mail is in the language its reader last used in the
+ * app (`user.locale`), in both while it is not known. Returns how many mails were queued.
  */
 export async function mailApprovers(
   db: Db,
@@ -65,6 +67,7 @@ export async function mailApprovers(
     const mail = approvalMailOf({
       kind,
       to: holder.email,
+      language: holder.language,
       summary: { en: summary?.en ?? row.toolName, zh: summary?.zh ?? row.toolName },
       requester,
       expiresAt: row.expiresAt,
@@ -87,14 +90,17 @@ export async function mailApprovers(
   return queued;
 }
 
+/** A holder to mail: their address, and the language they last used in the app when it is known. */
+type Holder = { id: string; email: string; language?: Language };
+
 /** Verified, unbanned accounts (never guests) holding one of `roles`, up to {@link maxMailedHolders} per call. */
-async function verifiedHoldersOf(db: Db, roles: readonly string[]): Promise<{ id: string; email: string }[]> {
+async function verifiedHoldersOf(db: Db, roles: readonly string[]): Promise<Holder[]> {
   const yes = engineOf(db) === 'postgres' ? true : 1;
   const no = engineOf(db) === 'postgres' ? false : 0;
   const rows = await db
     .selectFrom('user_role')
     .innerJoin('user', 'user.id', 'user_role.user_id')
-    .select(['user.id as id', 'user.email as email'])
+    .select(['user.id as id', 'user.email as email', 'user.locale as locale'])
     .where('user_role.role', 'in', [...roles])
     .where('user.emailVerified', '=', yes)
     .where((eb) => eb.or([eb('user.isAnonymous', 'is', null), eb('user.isAnonymous', '=', no)]))
@@ -102,7 +108,12 @@ async function verifiedHoldersOf(db: Db, roles: readonly string[]): Promise<{ id
     .orderBy('user.id')
     .limit(maxMailedHolders)
     .execute();
-  const unique = new Map(rows.map((row) => [row.id, row]));
+  const unique = new Map(
+    rows.map(({ id, email, locale }): [string, Holder] => [
+      id,
+      { id, email, ...((locale === 'en' || locale === 'zh') && { language: locale }) },
+    ]),
+  );
   return [...unique.values()];
 }
 
@@ -113,14 +124,16 @@ const subjects = {
 } as const satisfies Record<ApprovalMailKind, Record<'en' | 'zh', string>>;
 
 /**
- * The mail to one approver, in English and Chinese (the app does not know an approver's
- * language before they open it): what the call does (hidden characters revealed), who
- * asked, the deadline as people read it, and the link. The link grants nothing: the
- * approval page asks the reader to sign in, and shows the call only to those who may decide it.
+ * The mail to one approver, subject and body in their `language` (the one they last used in
+ * the app), or in English and Chinese when it is not known: what the call does (hidden
+ * characters revealed), who asked, the deadline as people read it, and the link. The link
+ * grants nothing: the approval page asks the reader to sign in, and shows the call only to
+ * those who may decide it.
  */
 export function approvalMailOf({
   kind,
   to,
+  language,
   summary,
   requester,
   expiresAt,
@@ -130,6 +143,8 @@ export function approvalMailOf({
 }: {
   kind: ApprovalMailKind;
   to: string;
+  /** Undefined: both languages. */
+  language?: Language;
   summary: { en: string; zh: string };
   requester: string;
   expiresAt: number;
@@ -160,6 +175,18 @@ export function approvalMailOf({
     '',
     `打开链接（需要登录）：${url}`,
   ];
+  if (language === 'en')
+    return {
+      to,
+      subject: `${subjects[kind].en}: ${line(summary.en).slice(0, 120)}`,
+      text: `${english.join('\n')}\n`,
+    };
+  if (language === 'zh')
+    return {
+      to,
+      subject: `${subjects[kind].zh}：${line(summary.zh).slice(0, 120)}`,
+      text: `${chinese.join('\n')}\n`,
+    };
   return {
     to,
     subject: `${subjects[kind].en} / ${subjects[kind].zh}: ${line(summary.en).slice(0, 120)}`,

@@ -2,16 +2,22 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import {
+  type AuditOutcome,
   activeStandingGrants,
   type Db,
   hasApprovalRule,
+  insertAuditRow,
   insertStandingGrant,
   revokeStandingGrant,
   type StandingGrantRecord,
 } from '@/lib/db';
 import { conditionsHold, type PolicyRule, type whenSchema } from '@/lib/policy';
 import { type CallProvenance, isTainted } from '@/lib/provenance';
+import { revealHiddenInSummary } from '@/lib/shared/reveal-hidden-characters';
+import { hashToolArguments } from '@/lib/shells/wrap-tools-with-audit';
 import { toolFactsOf } from '@/lib/tools/tool-catalog';
+import { summarizeToolCall } from '@/lib/tools/tool-summaries';
+import { getApproval } from './approval-rows';
 
 /** The grants in force one user may hold; a call looks at no more than these. */
 export const maxGrantsPerUser = 50;
@@ -65,16 +71,15 @@ export function grantRefusalOf(
   return undefined;
 }
 
-/** Stores the grant a person made with their allow; returns its id. */
+/** Stores the grant a person made with their allow, and audits it (`grant_created`); returns its id. */
 export async function createStandingGrant(
   db: Db,
   request: GrantRequest,
   source: GrantSource & { ownerId: string },
   now = Date.now(),
 ): Promise<string> {
-  const id = `grant_${randomUUID()}`;
-  await insertStandingGrant(db, {
-    id,
+  const grant: StandingGrantRecord = {
+    id: `grant_${randomUUID()}`,
     ownerId: source.ownerId,
     toolName: source.toolName,
     chatId: request.scope === 'chat' ? source.chatId : null,
@@ -82,8 +87,52 @@ export async function createStandingGrant(
     approvalId: source.approvalId,
     createdAt: new Date(now).toISOString(),
     expiresAt: now + request.ttlMs,
-  });
-  return id;
+  };
+  await insertStandingGrant(db, grant);
+  await auditGrant(db, grant, 'grant_created', now);
+  return grant.id;
+}
+
+/**
+ * The audit row of a grant made or revoked, lined up with the call it was made from (its
+ * chat, tool call id and arguments' hash). The detail names the grant, its scope, its life
+ * and the input paths its `when` tests — never a value. A failure to write is logged, as
+ * the audit shell does: it never undoes the grant or its revocation.
+ */
+async function auditGrant(
+  db: Db,
+  grant: StandingGrantRecord,
+  outcome: Extract<AuditOutcome, 'grant_created' | 'grant_revoked'>,
+  now: number,
+): Promise<void> {
+  try {
+    const call = await getApproval(db, grant.approvalId);
+    const input = call?.editedInput ?? call?.input;
+    const summary = call === undefined ? undefined : summarizeToolCall(grant.toolName, input);
+    const createdAt = Date.parse(grant.createdAt);
+    await insertAuditRow(db, {
+      userId: grant.ownerId,
+      chatId: call?.chatId ?? grant.chatId ?? '',
+      worker: call?.worker ?? '',
+      toolName: grant.toolName,
+      toolCallId: call?.toolCallId ?? grant.id,
+      argsHash: hashToolArguments(input ?? null),
+      outcome,
+      detail: {
+        grant: grant.id,
+        standingGrant: {
+          scope: grant.chatId === null ? 'me' : 'chat',
+          ttlMs: grant.expiresAt - createdAt,
+          ...(grant.when !== undefined && { when: Object.keys(grant.when) }),
+        },
+      },
+      ...(summary !== undefined && { summary: revealHiddenInSummary(summary) }),
+      durationMs: outcome === 'grant_revoked' ? Math.max(0, now - createdAt) : 0,
+      createdAt: new Date(now).toISOString(),
+    });
+  } catch (error) {
+    console.error('[toolgate] could not write an audit row:', error);
+  }
 }
 
 /**
@@ -128,7 +177,18 @@ export async function listStandingGrants(
   }));
 }
 
-/** Revokes one of the caller's grants: later calls ask again. False when there is none in force. */
+/**
+ * Revokes one of the caller's grants, audited (`grant_revoked`): later calls ask again. False
+ * when there is none in force.
+ */
 export async function revokeGrant(db: Db, ownerId: string, id: string, now = Date.now()): Promise<boolean> {
-  return revokeStandingGrant(db, { id, ownerId, now });
+  // Read before it is revoked: what the audit row says it covered.
+  const grant = (await activeStandingGrants(db, { ownerId, now, limit: maxGrantsPerUser })).find(
+    (candidate) => candidate.id === id,
+  );
+  if (grant === undefined) return false;
+  // Of two revocations at once only one changes the row, and only that one audits it.
+  if (!(await revokeStandingGrant(db, { id, ownerId, now }))) return false;
+  await auditGrant(db, grant, 'grant_revoked', now);
+  return true;
 }

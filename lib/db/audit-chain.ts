@@ -25,8 +25,10 @@ export type AuditDetail = {
   quota?: { retryAfterMs: number };
   /** Denied by a re-judge: the call waited under an older policy and the one in force refuses it. */
   policyChanged?: true;
-  /** Ran without a card, covered by this standing grant (its id). */
+  /** Ran without a card, covered by this standing grant (its id); or the grant made or revoked. */
   grant?: string;
+  /** What a standing grant made or revoked covers: its scope, its life, and the input paths its `when` tests (never values). */
+  standingGrant?: { scope: 'chat' | 'me'; ttlMs: number; when?: string[] };
   /**
    * An untrusted output supplied some of the call's values (or was read earlier in its turn):
    * the input paths, their sources and the turn's untrusted reads — tool names and call ids, never values.

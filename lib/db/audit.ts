@@ -17,7 +17,9 @@ import { writeTransaction } from './write-transaction';
  * means the idempotency shell answered from an earlier execution; `approved_by_rule`
  * means the call ran without a card because the user allowed the tool for that chat;
  * `undone` means the user took back a write that ran (a row of its own, after the call's);
- * `escalated` means an open role step went to another role (a row of its own, while it waits).
+ * `escalated` means an open role step went to another role (a row of its own, while it waits);
+ * `grant_created` and `grant_revoked` mean its requester made, or took back, a standing grant
+ * from the call's approval (a row of their own).
  */
 export const auditOutcomes = [
   'executed',
@@ -32,6 +34,8 @@ export const auditOutcomes = [
   'approved_by_rule',
   'undone',
   'escalated',
+  'grant_created',
+  'grant_revoked',
 ] as const;
 
 export type AuditOutcome = (typeof auditOutcomes)[number];

@@ -581,10 +581,28 @@ export const migrations: readonly Migration[] = [
       await addColumnIfMissing(db, engine, 'approvals', 'policy_changed_at', 'TEXT');
     },
   },
+  {
+    // Approvers are mailed in the language they last used (null until known: both languages),
+    // and a standing grant's creation and revocation are audited rows of their own. Re-runnable.
+    name: 'approver language and audited standing grants',
+    up: async (db, engine) => {
+      await addColumnIfMissing(db, engine, 'user', 'locale', 'TEXT');
+      await run(
+        db,
+        engine === 'postgres'
+          ? [
+              'ALTER TABLE tool_audit DROP CONSTRAINT IF EXISTS tool_audit_outcome_check',
+              `ALTER TABLE tool_audit ADD CONSTRAINT tool_audit_outcome_check ${outcomeCheck(outcomesWithGrants)}`,
+            ]
+          : rebuildFullSqliteAuditTable(outcomesWithGrants),
+      );
+    },
+  },
 ];
 
 const outcomesWithUndone = [...outcomesWithApprovedByRule, 'undone'];
 const outcomesWithEscalated = [...outcomesWithUndone, 'escalated'];
+const outcomesWithGrants = [...outcomesWithEscalated, 'grant_created', 'grant_revoked'];
 
 /**
  * The audit table rebuilt on SQLite with every column it has today (summary and the hash
@@ -679,7 +697,10 @@ const refundTable = {
   ],
 } satisfies Record<DatabaseEngine, string[]>;
 
-/** `ALTER TABLE … ADD COLUMN` that does nothing when the column is there (SQLite has no IF NOT EXISTS for it). */
+/**
+ * `ALTER TABLE … ADD COLUMN` that does nothing when the column is there (SQLite has no IF NOT
+ * EXISTS for it). The table's name is quoted: better-auth's `user` is a reserved word in Postgres.
+ */
 async function addColumnIfMissing(
   db: Db,
   engine: DatabaseEngine,
@@ -688,12 +709,12 @@ async function addColumnIfMissing(
   definition: string,
 ): Promise<void> {
   if (engine === 'postgres') {
-    await sql.raw(`ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS ${column} ${definition}`).execute(db);
+    await sql.raw(`ALTER TABLE "${table}" ADD COLUMN IF NOT EXISTS ${column} ${definition}`).execute(db);
     return;
   }
   const { rows } = await sql<{ name: string }>`select name from pragma_table_info(${table})`.execute(db);
   if (rows.some((row) => row.name === column)) return;
-  await sql.raw(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`).execute(db);
+  await sql.raw(`ALTER TABLE "${table}" ADD COLUMN ${column} ${definition}`).execute(db);
 }
 
 // Any constant works; it only has to be the same in every instance of this app.

@@ -131,6 +131,8 @@ export type UserTable = {
   banned: boolean | number | null;
   createdAt: Date | string;
   updatedAt: Date | string;
+  /** The UI language (`en` / `zh`) the user last used, for mail to them; null until known. Ours, not better-auth's. */
+  locale: string | null;
 };
 
 /** A role granted to a user (`supervisor`, `admin`…); it counts only while the user's email is verified. */

@@ -1,5 +1,7 @@
+import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { POST as revokeRole } from '@/app/api/admin/roles/revoke/route';
+import { GET as readApproval } from '@/app/api/approvals/[approvalId]/route';
 import { GET as approvalEvents } from '@/app/api/approvals/events/route';
 import { POST as approve } from '@/app/api/chat/approve/route';
 import { POST as chat } from '@/app/api/chat/route';
@@ -229,5 +231,91 @@ describe('approval event streams', () => {
     await staying.events?.until(`"approvalId":"${approvalId}"`);
     expect(await leaving.events?.end()).not.toContain(approvalId);
     await staying.close();
+  });
+});
+
+/** Resolves with what `promise` gives, or rejects once `ms` have passed. */
+function within<T>(ms: number, promise: Promise<T> | undefined, what: string): Promise<T> {
+  return Promise.race([
+    promise ?? Promise.reject(new Error(`${what}: no stream`)),
+    new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error(`${what}: still open after ${ms} ms`)), ms),
+    ),
+  ]);
+}
+
+describe('approval event streams have a bounded life', () => {
+  const lifeMs = 1500;
+  let supervisor: { cookie: string; id: string };
+  let requester: { cookie: string; id: string };
+
+  beforeAll(async () => {
+    await configureServer({
+      TOOLGATE_POLICY: writePolicyFile(),
+      TOOLGATE_PARK_AFTER_MS: '50',
+      TOOLGATE_EVENT_STREAM_LIFE_MS: String(lifeMs),
+    });
+    supervisor = await signUpWithRole('life-sup@example.com', 'supervisor');
+    requester = await signUpWithRole('life-requester@example.com');
+  });
+
+  it('ends a chat’s, an approval page’s and the inbox’s stream after its life; reconnected, the page still learns of every decision', async () => {
+    const second = await signUpWithRole('life-sup2@example.com', 'supervisor');
+    // Two supervisors must allow it: one decides while no stream is open, the other after the reconnect.
+    const { approvalId } = await ask('life-chat', 'create a ticket: big refund', requester.cookie);
+    const opened = Date.now();
+    const streams = [
+      await follow('chatId=life-chat', requester.cookie),
+      await follow(`approvalId=${approvalId}`, requester.cookie),
+      await follow('inbox=1', supervisor.cookie),
+    ];
+    expect(streams.map((stream) => stream.response.status)).toEqual([200, 200, 200]);
+    await Promise.all(streams.map((stream) => within(15_000, stream.events?.end(), 'a stream')));
+    expect(Date.now() - opened).toBeGreaterThanOrEqual(lifeMs - 100);
+
+    // A decision while no stream is open reaches nobody; the page reads the state when it reconnects.
+    expect(await decide(approvalId, supervisor.cookie, true)).toEqual({ status: 'waiting' });
+    const chat = await follow('chatId=life-chat', requester.cookie);
+    expect(chat.response.status).toBe(200);
+    await chat.events?.until(': listening');
+    const view = await readApproval(
+      getRequest(`/api/approvals/${approvalId}`, { cookie: requester.cookie }),
+      {
+        params: Promise.resolve({ approvalId }),
+      },
+    );
+    const { steps } = (await view.json()) as { steps: { decision?: string }[] };
+    expect(steps.map((step) => step.decision)).toEqual(['allow', undefined]);
+    // A decision after the reconnect arrives on the new stream.
+    expect(await decide(approvalId, second.cookie, true)).toEqual({ status: 'approved' });
+    await within(10_000, chat.events?.until(`"approvalId":"${approvalId}"`), 'the decision');
+    await chat.close();
+  });
+
+  it('lets a session that expired keep no stream: it ends, and reopening it is refused with 401', async () => {
+    const owner = await signUpWithRole('life-expiring@example.com', 'supervisor');
+    await ask('life-expiring', 'create a ticket: printer', owner.cookie);
+    const chat = await follow('chatId=life-expiring', owner.cookie);
+    const inbox = await follow('inbox=1', owner.cookie);
+    expect([chat.response.status, inbox.response.status]).toEqual([200, 200]);
+    await chat.events?.until(': listening');
+
+    // The sign-in runs out: nothing is deleted, so no notice is sent.
+    const db = await getDb();
+    const past = new Date(Date.now() - 60_000);
+    const { rows } = await sql<{
+      expiresAt: unknown;
+    }>`select "expiresAt" from "session" where "userId" = ${owner.id}`.execute(db);
+    const stored = rows[0]?.expiresAt;
+    const expired =
+      typeof stored === 'number' ? past.getTime() : typeof stored === 'string' ? past.toISOString() : past;
+    await sql`update "session" set "expiresAt" = ${expired} where "userId" = ${owner.id}`.execute(db);
+
+    await within(15_000, chat.events?.end(), 'the chat stream');
+    await within(15_000, inbox.events?.end(), 'the inbox stream');
+    for (const query of ['chatId=life-expiring', 'inbox=1']) {
+      const again = await follow(query, owner.cookie);
+      expect(again.response.status).toBe(401);
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GET as readApproval } from '@/app/api/approvals/[approvalId]/route';
+import { GET as approvalEvents } from '@/app/api/approvals/events/route';
 import { POST as approve } from '@/app/api/chat/approve/route';
 import { POST as chat } from '@/app/api/chat/route';
 import { mailApprovers } from '@/lib/approvals/approval-mail';
@@ -20,6 +21,7 @@ import { configureServerOn, signInGuest } from '../support/server-env';
 import {
   type CapturedMail,
   mailHeader,
+  mailSubject,
   mailText,
   type SmtpCapture,
   startSmtpCapture,
@@ -48,6 +50,21 @@ async function ask(chatId: string, text: string) {
   const reader = new ChatStreamReader(response);
   const request = await reader.until('tool-approval-request');
   return { approvalId: request.approvalId as string, reader };
+}
+
+/** Opens the approver's inbox stream from a page in `locale` (the language switch's cookie), then leaves. */
+async function openInboxIn(cookie: string, locale: 'en' | 'zh') {
+  const controller = new AbortController();
+  const response = await approvalEvents(
+    jsonRequest('/api/approvals/events?inbox=1', undefined, {
+      method: 'GET',
+      cookie: `${cookie}; toolgate-locale=${locale}`,
+      signal: controller.signal,
+    }),
+  );
+  expect(response.status).toBe(200);
+  controller.abort();
+  await response.body?.cancel();
 }
 
 describe.each(databaseEngines)('mail to approvers, on %s', (engine) => {
@@ -135,6 +152,38 @@ describe.each(databaseEngines)('mail to approvers, on %s', (engine) => {
     ]);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(approvalMails(approvalId)).toHaveLength(2);
+  });
+
+  it('writes each approver’s mail in the language they last used in the app, in both when it is not known', async () => {
+    const chinese = await signUpWithRole(`mail-zh-${engine}@example.com`, 'supervisor');
+    const english = await signUpWithRole(`mail-en-${engine}@example.com`, 'supervisor');
+    await signUpWithRole(`mail-unknown-${engine}@example.com`, 'supervisor');
+    await openInboxIn(chinese.cookie, 'zh');
+    // The last language used counts.
+    await openInboxIn(english.cookie, 'zh');
+    await openInboxIn(english.cookie, 'en');
+    const { approvalId } = await ask(`chat-mail-language-${engine}`, 'create a ticket: small refund');
+    await expect.poll(() => approvalMails(approvalId).length, { timeout: 20_000 }).toBe(3);
+    const mailTo = (who: string) => {
+      const mail = approvalMails(approvalId).find((candidate) => candidate.to.join() === who);
+      if (mail === undefined) throw new Error(`no mail to ${who}`);
+      return { subject: mailSubject(mail), text: mailText(mail) };
+    };
+
+    const zh = mailTo(`mail-zh-${engine}@example.com`);
+    expect(zh.subject).toMatch(/^需要您审批：/);
+    expect(zh.text).toMatch(/请在 3 小时 59 分 内处理/);
+    expect(zh.subject + zh.text).not.toMatch(/Approval needed|Answer within|Asked by/);
+
+    const en = mailTo(`mail-en-${engine}@example.com`);
+    expect(en.subject).toMatch(/^Approval needed: /);
+    expect(en.text).toMatch(/Answer within: 3 h 59 min/);
+    expect(en.subject + en.text).not.toMatch(/[审批请处理申请人]/);
+
+    const both = mailTo(`mail-unknown-${engine}@example.com`);
+    expect(both.subject).toMatch(/^Approval needed \/ 需要您审批: /);
+    expect(both.text).toMatch(/Answer within: 3 h 59 min/);
+    expect(both.text).toMatch(/请在 3 小时 59 分 内处理/);
   });
 
   it('reminds at half the wait only those who have not decided, and mails nothing for a requester step', async () => {

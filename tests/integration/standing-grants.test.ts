@@ -4,6 +4,7 @@ import { POST as approve } from '@/app/api/chat/approve/route';
 import { POST as chat } from '@/app/api/chat/route';
 import { DELETE as revokeGrant } from '@/app/api/grants/[grantId]/route';
 import { GET as listGrants } from '@/app/api/grants/route';
+import { createChainVerifier, getDb, listAuditExportRows } from '@/lib/db';
 import { signUpWithRole, writePolicyFile } from '../support/approval-policy';
 import {
   ChatStreamReader,
@@ -37,9 +38,28 @@ async function grants(cookie = defaultTestCookie()): Promise<GrantView[]> {
   return ((await response.json()) as { grants: GrantView[] }).grants;
 }
 
-async function auditRows() {
-  const response = await activity(getRequest('/api/activity', { cookie: defaultTestCookie() }));
-  return (await response.json()) as { outcome: string; detail: Record<string, unknown> | null }[];
+type ActivityRow = { outcome: string; toolName: string; detail: Record<string, unknown> | null };
+
+async function auditRows(cookie = defaultTestCookie()) {
+  const response = await activity(getRequest('/api/activity', { cookie }));
+  return (await response.json()) as ActivityRow[];
+}
+
+/** Whether the whole audit log still chains, as `npm run audit:verify` checks an export. */
+async function auditChainVerifies(): Promise<boolean> {
+  const verifier = createChainVerifier();
+  for (const row of await listAuditExportRows(await getDb(), { limit: 10_000 })) {
+    const verdict = verifier.push(row);
+    if (verdict !== undefined && !verdict.ok) return false;
+  }
+  return verifier.end().ok;
+}
+
+function revokeAs(id: string, cookie: string) {
+  return revokeGrant(
+    new Request(`http://localhost/api/grants/${id}`, { method: 'DELETE', headers: { cookie } }) as never,
+    params({ grantId: id }),
+  );
 }
 
 /** Sends a refund request and says whether it ran without a card; a card is declined. */
@@ -129,6 +149,39 @@ describe.each(databaseEngines)('standing grants on %s', (engine) => {
       status: 'approved',
     });
     await reader.rest();
+  });
+
+  it('audits making and revoking a grant: two rows its owner sees, no input values, the chain verifies', async () => {
+    const reader = await send('grant-audit', 'refund 20 on A1002, it arrived broken');
+    const request = await reader.until('tool-approval-request');
+    const remember = { scope: 'chat', ttlMs: hour, when: { amount: { lte: 30 } } };
+    expect((await decide({ approvalId: request.approvalId, approved: true, remember })).status).toBe(200);
+    await reader.rest();
+    const [grant] = await grants();
+    const id = grant?.id ?? '';
+    const other = (await signUpWithRole(`grants-auditor-${engine}@example.com`)).cookie;
+    expect((await revokeAs(id, other)).status).toBe(404);
+    expect(await (await revokeAs(id, defaultTestCookie() ?? '')).json()).toEqual({ revoked: true });
+    // Revoked already: nothing more to audit.
+    expect((await revokeAs(id, defaultTestCookie() ?? '')).status).toBe(404);
+
+    const rows = (await auditRows()).filter((row) => row.outcome.startsWith('grant_'));
+    const covers = { scope: 'chat', ttlMs: hour, when: ['amount'] };
+    expect(rows).toEqual([
+      expect.objectContaining({
+        outcome: 'grant_revoked',
+        toolName: 'issueRefund',
+        detail: { grant: id, standingGrant: covers },
+      }),
+      expect.objectContaining({
+        outcome: 'grant_created',
+        toolName: 'issueRefund',
+        detail: { grant: id, standingGrant: covers },
+      }),
+    ]);
+    expect(JSON.stringify(rows.map((row) => row.detail))).not.toContain('lte');
+    expect((await auditRows(other)).filter((row) => row.outcome.startsWith('grant_'))).toEqual([]);
+    expect(await auditChainVerifies()).toBe(true);
   });
 
   it('lists a grant to its owner only and revokes it: the next call asks again', async () => {

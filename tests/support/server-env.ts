@@ -36,6 +36,7 @@ export async function configureServer(environment: Record<string, string | undef
     AGENT_CONFIRM_TOOLS: undefined,
     AGENT_CONFIRM_TIMEOUT_MS: undefined,
     TOOLGATE_PARK_AFTER_MS: undefined,
+    TOOLGATE_EVENT_STREAM_LIFE_MS: undefined,
     TOOLGATE_PROVENANCE: undefined,
     AGENT_TOOL_RATE_LIMIT: undefined,
     REDIS_URL: undefined,

@@ -92,3 +92,22 @@ export function mailText(mail: CapturedMail): string {
   }
   return body;
 }
+
+/** The subject of a captured mail, its encoded words (RFC 2047, base64 or Q) decoded. */
+export function mailSubject(mail: CapturedMail): string {
+  const subject = mailHeader(mail, 'Subject') ?? '';
+  return subject
+    .replace(/\?=\s+=\?/g, '?==?')
+    .replace(/=\?([^?]+)\?([BQbq])\?([^?]*)\?=/g, (_, _charset: string, encoding: string, text: string) =>
+      encoding.toUpperCase() === 'B'
+        ? Buffer.from(text, 'base64').toString('utf8')
+        : Buffer.from(
+            text
+              .replace(/_/g, ' ')
+              .replace(/=([0-9A-F]{2})/gi, (_match, hex: string) =>
+                String.fromCharCode(Number.parseInt(hex, 16)),
+              ),
+            'latin1',
+          ).toString('utf8'),
+    );
+}

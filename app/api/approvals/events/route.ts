@@ -1,6 +1,9 @@
 import type { NextRequest } from 'next/server';
 import { z } from 'zod';
+import { localeOfRequest } from '@/app/request-locale';
+import { localeStorageKey } from '@/components/i18n';
 import { approvalEventStream } from '@/lib/approvals';
+import { rememberUserLocale } from '@/lib/auth/remember-user-locale';
 import { withSession } from '@/lib/auth/with-session';
 import { describeZodError, jsonError } from '@/lib/http/json';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
@@ -14,12 +17,17 @@ const querySchema = z.union([
 /**
  * Server-sent events when an approval of a chat (`?chatId=`, its owner), one approval
  * (`?approvalId=`, whoever may see it) or any approval this user may see (`?inbox=1`, the
- * approvers' inbox) changes: asked, a step decided, settled, more time.
+ * approvers' inbox) changes: asked, a step decided, settled, more time. Opening one also
+ * remembers the page's language for mail to this user: a role holder's chat and approvals
+ * pages open the inbox's.
  */
 export const GET = withUnavailableAs503(
   withSession(async (request: NextRequest, user) => {
     const parsed = querySchema.safeParse(Object.fromEntries(request.nextUrl.searchParams));
     if (!parsed.success) return jsonError(400, describeZodError(parsed.error));
+    // Only a language the request states (a browser always does): a script's default is nobody's choice.
+    if (request.cookies.has(localeStorageKey) || request.headers.has('accept-language'))
+      await rememberUserLocale(user, localeOfRequest(request));
     const stream = await approvalEventStream(parsed.data, user, request.signal);
     if (stream === undefined) return jsonError(404, 'Nothing to follow with that id');
     if (stream === 'too-many') {
