@@ -16,7 +16,7 @@ import {
   setDefaultTestCookie,
   userMessage,
 } from '../support/chat-client';
-import { configureServerOn } from '../support/server-env';
+import { configureServerOn, retireDeadlineKeeper } from '../support/server-env';
 import { mailHeader, type SmtpCapture, startSmtpCapture } from '../support/smtp-capture';
 import { databaseEngines } from '../support/test-database';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -70,13 +70,6 @@ async function view(approvalId: string, cookie = defaultTestCookie()): Promise<V
   });
   expect(response.status).toBe(200);
   return (await response.json()) as View;
-}
-
-/** This process's deadline keeper, gone as with its process: its one timer cleared, its memory dropped. */
-function dropDeadlineKeeper() {
-  const globals = globalThis as { __toolgateApprovalDeadlines?: { timer?: ReturnType<typeof setTimeout> } };
-  clearTimeout(globals.__toolgateApprovalDeadlines?.timer);
-  delete globals.__toolgateApprovalDeadlines;
 }
 
 describe.each(databaseEngines)('escalation, on %s', (engine) => {
@@ -176,7 +169,19 @@ describe.each(databaseEngines)('escalation, on %s', (engine) => {
     await signUpWithRole(`esc-man2-${engine}@example.com`, 'manager');
     const asked = Date.now();
     const { approvalId } = await ask(`chat-restart-${engine}`, 'create a ticket: escalate me later');
-    dropDeadlineKeeper();
+    // The card can reach the client before the request has told the keeper: wait until it has.
+    const escalateAt = async () =>
+      (
+        await (
+          await getDb()
+        )
+          .selectFrom('approvals')
+          .select('escalate_at')
+          .where('id', '=', approvalId)
+          .executeTakeFirst()
+      )?.escalate_at ?? null;
+    await expect.poll(escalateAt).not.toBeNull();
+    await retireDeadlineKeeper();
     // Past the escalation's moment: with no keeper, nothing has happened.
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, asked + 3500 - Date.now())));
     expect((await view(approvalId)).steps).toEqual([{ kind: 'role', role: 'supervisor' }]);
