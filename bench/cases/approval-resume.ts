@@ -1,6 +1,7 @@
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
-import { type AppServer, sessionHeaders, startApp } from '../support/next-app';
+import { type AppServer, serverProfileDirectory, sessionHeaders, startApp } from '../support/next-app';
 import { median, nowMs, quantile, round, signTestPValue } from '../support/stats';
 import type { BenchCase, BenchResult } from '../support/types';
 import { readUIChunks, userMessage } from '../support/ui-stream';
@@ -47,6 +48,23 @@ async function drain(chunks: AsyncGenerator<UIMessageChunk>): Promise<void> {
 }
 
 /**
+ * The measured spans of the rounds, per path, in microseconds of the monotonic clock
+ * (`process.hrtime`), the clock a V8 CPU profile's timestamps use: a profiled run
+ * (`--cpu-prof`) writes them beside the server's profile, so `bench/cpu-profile-summary.mjs
+ * --windows=… --window=live` sums only the samples taken while a decision was under way.
+ */
+type Windows = Record<'live' | 'resubmit' | 'parked', [number, number][]>;
+let windows: Windows | undefined;
+
+function monotonicMicros(): number {
+  return Number(process.hrtime.bigint() / 1000n);
+}
+
+function recordWindow(path: keyof Windows, startMicros: number): void {
+  windows?.[path].push([startMicros, monotonicMicros()]);
+}
+
+/**
  * Ours: the turn waits inside the open response. Measured from sending
  * `POST /api/chat/approve` to the `tool-output-available` chunk of that response.
  */
@@ -60,6 +78,7 @@ async function ourResume(server: AppServer, index: number): Promise<number> {
   await expectStatus(response, 200, '/api/chat');
   const chunks = readUIChunks(response);
   const request = await nextOfType(chunks, 'tool-approval-request');
+  const startMicros = monotonicMicros();
   const start = nowMs();
   const decision = post(`${server.url}/api/chat/approve`, {
     approvalId: request.approvalId,
@@ -68,6 +87,7 @@ async function ourResume(server: AppServer, index: number): Promise<number> {
   });
   const output = await nextOfType(chunks, 'tool-output-available');
   const elapsed = nowMs() - start;
+  recordWindow('live', startMicros);
   await expectStatus(await decision, 200, '/api/chat/approve');
   if (output.toolCallId !== request.toolCallId) throw new Error('The output belongs to another call');
   await drain(chunks);
@@ -105,6 +125,7 @@ async function parkedResume(server: AppServer, index: number): Promise<number> {
     if (waited > 30_000) throw new Error('The turn did not park within 30 s');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+  const startMicros = monotonicMicros();
   const start = nowMs();
   const decision = await post(`${server.url}/api/chat/approve`, {
     approvalId: request.approvalId,
@@ -118,6 +139,7 @@ async function parkedResume(server: AppServer, index: number): Promise<number> {
     const saved = await fetch(`${server.url}/api/chats/${chatId}`, { headers: sessionHeaders(server.url) });
     await expectStatus(saved, 200, `GET /api/chats/${chatId}`);
     const elapsed = nowMs() - start;
+    recordWindow('parked', startMicros);
     if (!(await saved.text()).includes('"output-available"')) throw new Error('The saved chat has no output');
     return elapsed;
   }
@@ -125,6 +147,7 @@ async function parkedResume(server: AppServer, index: number): Promise<number> {
   const chunks = readUIChunks(continued);
   const output = await nextOfType(chunks, 'tool-output-available');
   const elapsed = nowMs() - start;
+  recordWindow('parked', startMicros);
   if (output.toolCallId !== request.toolCallId) throw new Error('The output belongs to another call');
   await drain(chunks);
   return elapsed;
@@ -162,12 +185,14 @@ async function resubmitResume(server: AppServer, index: number): Promise<number>
     ),
   };
   const body = JSON.stringify({ messages: [user, answered] });
+  const startMicros = monotonicMicros();
   const start = nowMs();
   const second = await fetch(path, { method: 'POST', headers: sessionHeaders(path), body });
   await expectStatus(second, 200, '/api/bench/resubmit (resubmitted)');
   const secondChunks = readUIChunks(second);
   await nextOfType(secondChunks, 'tool-output-available');
   const elapsed = nowMs() - start;
+  recordWindow('resubmit', startMicros);
   await drain(secondChunks);
   return elapsed;
 }
@@ -250,6 +275,8 @@ export const approvalResume: BenchCase = async ({ quick, log, scratch }) => {
       await parkedResume(server, -index - 1);
     }
     log(`approval resume: ${rounds} rounds`);
+    const profileDirectory = serverProfileDirectory();
+    if (profileDirectory !== undefined) windows = { live: [], resubmit: [], parked: [] };
     const ours: number[] = [];
     const resubmit: number[] = [];
     const parked: number[] = [];
@@ -262,6 +289,12 @@ export const approvalResume: BenchCase = async ({ quick, log, scratch }) => {
         ours.push(await ourResume(server, index));
       }
       parked.push(await parkedResume(server, index));
+    }
+    if (profileDirectory !== undefined && windows !== undefined) {
+      const file = join(profileDirectory, 'approval-resume-windows.json');
+      writeFileSync(file, `${JSON.stringify(windows)}\n`);
+      windows = undefined;
+      log(`the rounds' time windows: ${file} (--windows=… --window=live|resubmit|parked)`);
     }
     const speedup = median(resubmit) / median(ours);
     // Parity is judged on the paired rounds (each round runs both flows back to back):
