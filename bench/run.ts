@@ -9,6 +9,10 @@
  *   The production build is reused when no source changed since it was made.
  * - `--no-build`: never build; the HTTP cases use the existing `.next-bench`.
  * - `--only=a,b`: run only these cases (names as in `bench/cases/index.ts`).
+ * - `--against=<dist dir>`: `approval-resume` also runs its live path on a second server
+ *   serving that build (e.g. `.next-bench-before`, the code before a change, built with
+ *   `NEXT_DIST_DIR=.next-bench-before TOOLGATE_BENCH_BUILD=1 next build`), in the same
+ *   alternating rounds, and adds a row comparing the two builds.
  * - `--cpu-prof`: every app server the cases start writes a V8 CPU profile into
  *   `bench/.tmp/run-…/cpu-profiles/` (the profiler slows the servers: the rows of a
  *   profiled run are not results). Summarise one with `bench/cpu-profile-summary.mjs`;
@@ -35,6 +39,9 @@ type Options = { quick: boolean; build: boolean; cpuProfile: boolean; only?: str
 
 function parseArguments(argv: string[]): Options {
   const only = argv.find((argument) => argument.startsWith('--only='));
+  const against = argv.find((argument) => argument.startsWith('--against='));
+  // The cases read it from the environment of their process.
+  if (against !== undefined) process.env.BENCH_AGAINST_DIST_DIR = against.slice('--against='.length);
   const options: Options = {
     quick: argv.includes('--quick'),
     build: !argv.includes('--no-build'),

@@ -250,6 +250,38 @@ async function longChatRow(server: AppServer, quick: boolean, log: (line: string
   };
 }
 
+/** `--against`: the live path of this build against another's, round by round (sign test). */
+function buildComparisonRow(distDir: string, other: number[], ours: number[]): BenchResult {
+  const decided = ours
+    .map((ms, index) => ms - (other[index] as number))
+    .filter((difference) => difference !== 0);
+  const slowerRounds = decided.filter((difference) => difference > 0).length;
+  const roundRatios = ours.map((ms, index) => (other[index] as number) / ms);
+  return {
+    name: 'approval-resume/live-path-against-build',
+    baseline: {
+      label: `in-stream approval, build ${distDir}`,
+      medianMs: round(median(other)),
+      p90Ms: round(quantile(other, 0.9)),
+      rounds: other.length,
+    },
+    subject: {
+      label: 'in-stream approval, this build',
+      medianMs: round(median(ours)),
+      p90Ms: round(quantile(ours, 0.9)),
+      slowerInRounds: `${slowerRounds}/${decided.length}`,
+      pSlower: round(signTestPValue(slowerRounds, decided.length)),
+      pFaster: round(signTestPValue(decided.length - slowerRounds, decided.length)),
+      medianRoundRatio: round(median(roundRatios)),
+      ratioSpread: `${round(quantile(roundRatios, 0.1))}–${round(quantile(roundRatios, 0.9))}`,
+    },
+    ratio: round(median(other) / median(ours)),
+    ratioOf: 'speed-up at the median, other build ÷ this build',
+    target: 'report',
+    pass: null,
+  };
+}
+
 /**
  * Time from a person's decision to the tool's output, Toolgate's live path (the
  * decision wakes the turn, which streams the output) against the AI SDK's
@@ -266,11 +298,22 @@ export const approvalResume: BenchCase = async ({ quick, log, scratch }) => {
     // Parked rounds wait for their turn to park; the live rounds always have a reader.
     environment: { TOOLGATE_PARK_AFTER_MS: '200' },
   });
+  // `--against=<dist dir>`: the live path of another build (the code before a change), same rounds.
+  const againstDistDir = process.env.BENCH_AGAINST_DIST_DIR || undefined;
+  const against =
+    againstDistDir === undefined
+      ? undefined
+      : await startApp({
+          databasePath: join(scratch, 'approval-against.db'),
+          environment: { TOOLGATE_PARK_AFTER_MS: '200' },
+          distDir: againstDistDir,
+        });
   try {
     const rounds = quick ? 5 : 30;
     // Warm-up: compiles both routes and the approve route.
     for (let index = 0; index < (quick ? 2 : 5); index += 1) {
       await ourResume(server, -index - 1);
+      if (against !== undefined) await ourResume(against, -index - 1);
       await resubmitResume(server, -index - 1);
       await parkedResume(server, -index - 1);
     }
@@ -280,12 +323,15 @@ export const approvalResume: BenchCase = async ({ quick, log, scratch }) => {
     const ours: number[] = [];
     const resubmit: number[] = [];
     const parked: number[] = [];
+    const otherBuild: number[] = [];
     for (let index = 0; index < rounds; index += 1) {
       if (index % 2 === 0) {
         ours.push(await ourResume(server, index));
+        if (against !== undefined) otherBuild.push(await ourResume(against, index));
         resubmit.push(await resubmitResume(server, index));
       } else {
         resubmit.push(await resubmitResume(server, index));
+        if (against !== undefined) otherBuild.push(await ourResume(against, index));
         ours.push(await ourResume(server, index));
       }
       parked.push(await parkedResume(server, index));
@@ -349,8 +395,10 @@ export const approvalResume: BenchCase = async ({ quick, log, scratch }) => {
       },
       await longChatRow(server, quick, log),
     ];
+    if (againstDistDir !== undefined) rows.push(buildComparisonRow(againstDistDir, otherBuild, ours));
     return rows;
   } finally {
+    await against?.stop();
     await server.stop();
   }
 };

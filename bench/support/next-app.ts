@@ -107,8 +107,11 @@ export async function startApp({
   databasePath,
   environment = {},
   nodeArguments = [],
+  distDir = benchDistDir,
 }: {
   databasePath: string;
+  /** Another build of the app to serve (e.g. the code before a change, for `--against`). */
+  distDir?: string;
   environment?: Record<string, string | undefined>;
   /** Flags for the server's Node, e.g. `['--cpu-prof']` when profiling (NODE_OPTIONS refuses some). */
   nodeArguments?: string[];
@@ -123,7 +126,7 @@ export async function startApp({
     NODE_ENV: 'production',
     BETTER_AUTH_SECRET: 'bench-secret-that-is-long-enough-for-better-auth',
     NEXT_TELEMETRY_DISABLED: '1',
-    NEXT_DIST_DIR: benchDistDir,
+    NEXT_DIST_DIR: distDir,
     AI_MODEL: 'offline',
     OFFLINE_MODEL_DELAY_MS: '0',
     DATABASE_PATH: databasePath,
