@@ -5,9 +5,10 @@ import { POST as chat } from '@/app/api/chat/route';
 import { bootstrapListedUsers } from '@/lib/auth/bootstrap-roles';
 import { listRoleHolders } from '@/lib/auth/role-admin';
 import { getConfig, resetConfig } from '@/lib/config';
-import { getDb, listAccountEvents, storedRolesOf } from '@/lib/db';
+import { getDb, storedRolesOf } from '@/lib/db';
 import { signUpWithRole, testPolicy, writePolicyFile } from '../support/approval-policy';
 import { ChatStreamReader, jsonRequest, userMessage } from '../support/chat-client';
+import { listAccountEvents } from '../support/database-reads';
 import { configureServerOn } from '../support/server-env';
 import { databaseEngines } from '../support/test-database';
 
