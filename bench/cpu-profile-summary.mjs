@@ -3,10 +3,12 @@
 // to the innermost module of ours on its stack. Frames in the production build (`.next-bench`) are read
 // through the build's source maps, so they carry their source file, line and name.
 //
-// Usage: node bench/cpu-profile-summary.mjs <file.cpuprofile> [top=25] [--windows=<file.json> --window=<name>]
+// Usage: node bench/cpu-profile-summary.mjs <file.cpuprofile> [top=25] [--windows=<file.json> --window=<name>] [--focus=<regex>]
 //   --windows: a JSON object of named lists of [startMicros, endMicros] spans of the monotonic clock
 //              (what `process.hrtime` reads, the clock of the profile's timestamps); with --window=<name>
 //              only the samples inside that list's spans count (bench/cases/approval-resume.ts writes one).
+//   --focus:   also lists the samples whose own function matches <regex> (e.g. `executeQuery`) by the
+//              innermost function of ours on their stack: which of our calls spend that time.
 // (Node writes one file per thread; the busy one is the main thread.)
 import { existsSync, readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
@@ -21,6 +23,7 @@ const flag = (name) =>
 const [file, topArgument = '25'] = positional;
 const windowsFile = flag('windows');
 const windowName = flag('window');
+const focus = flag('focus') === undefined ? undefined : new RegExp(flag('focus'));
 if (
   file === undefined ||
   Number.isNaN(Number(topArgument)) ||
@@ -145,6 +148,7 @@ const selfByKind = new Map();
 const inclusiveByFunction = new Map();
 const inclusiveByKind = new Map();
 const chargedToOurs = new Map();
+const focusedByOurs = new Map();
 let totalMicros = 0;
 let busyMicros = 0;
 const add = (map, key, micros) => map.set(key, (map.get(key) ?? 0) + micros);
@@ -163,13 +167,18 @@ profile.samples.forEach((id, index) => {
   const seenFunctions = new Set();
   const seenKinds = new Set();
   let charged;
+  let chargedFunction;
   for (let at = id; at !== undefined; at = parentById.get(at)) {
     const outer = frameOf(at);
     if (outer.name === '(root)') break;
     seenFunctions.add(label(outer));
     seenKinds.add(outer.kind);
-    if (charged === undefined && outer.kind === 'ours') charged = `${outer.source}`;
+    if (charged === undefined && outer.kind === 'ours') {
+      charged = `${outer.source}`;
+      chargedFunction = label(outer);
+    }
   }
+  if (focus?.test(label(frame))) add(focusedByOurs, chargedFunction ?? '(not under our code)', micros);
   for (const key of seenFunctions) add(inclusiveByFunction, key, micros);
   for (const key of seenKinds) add(inclusiveByKind, key, micros);
   add(chargedToOurs, charged ?? `(not under our code) ${frame.kind}`, micros);
@@ -195,3 +204,4 @@ print('self time by kind of code', selfByKind, 15);
 print('inclusive time by function (on the stack)', inclusiveByFunction, top);
 print('inclusive time by kind of code (on the stack)', inclusiveByKind, 15);
 print('each sample charged to the innermost module of ours on its stack', chargedToOurs, top);
+if (focus !== undefined) print(`samples in ${focus} by the innermost function of ours`, focusedByOurs, top);

@@ -53,7 +53,7 @@ async function drain(chunks: AsyncGenerator<UIMessageChunk>): Promise<void> {
  * (`--cpu-prof`) writes them beside the server's profile, so `bench/cpu-profile-summary.mjs
  * --windows=… --window=live` sums only the samples taken while a decision was under way.
  */
-type Windows = Record<'live' | 'resubmit' | 'parked', [number, number][]>;
+type Windows = Record<'live' | 'liveAgainst' | 'resubmit' | 'parked', [number, number][]>;
 let windows: Windows | undefined;
 
 function monotonicMicros(): number {
@@ -68,7 +68,7 @@ function recordWindow(path: keyof Windows, startMicros: number): void {
  * Ours: the turn waits inside the open response. Measured from sending
  * `POST /api/chat/approve` to the `tool-output-available` chunk of that response.
  */
-async function ourResume(server: AppServer, index: number): Promise<number> {
+async function ourResume(server: AppServer, index: number, path: keyof Windows = 'live'): Promise<number> {
   const chatId = `resume-ours-${process.pid}-${index}`;
   const response = await post(`${server.url}/api/chat`, {
     id: chatId,
@@ -87,7 +87,7 @@ async function ourResume(server: AppServer, index: number): Promise<number> {
   });
   const output = await nextOfType(chunks, 'tool-output-available');
   const elapsed = nowMs() - start;
-  recordWindow('live', startMicros);
+  recordWindow(path, startMicros);
   await expectStatus(await decision, 200, '/api/chat/approve');
   if (output.toolCallId !== request.toolCallId) throw new Error('The output belongs to another call');
   await drain(chunks);
@@ -319,7 +319,7 @@ export const approvalResume: BenchCase = async ({ quick, log, scratch }) => {
     }
     log(`approval resume: ${rounds} rounds`);
     const profileDirectory = serverProfileDirectory();
-    if (profileDirectory !== undefined) windows = { live: [], resubmit: [], parked: [] };
+    if (profileDirectory !== undefined) windows = { live: [], liveAgainst: [], resubmit: [], parked: [] };
     const ours: number[] = [];
     const resubmit: number[] = [];
     const parked: number[] = [];
@@ -327,11 +327,11 @@ export const approvalResume: BenchCase = async ({ quick, log, scratch }) => {
     for (let index = 0; index < rounds; index += 1) {
       if (index % 2 === 0) {
         ours.push(await ourResume(server, index));
-        if (against !== undefined) otherBuild.push(await ourResume(against, index));
+        if (against !== undefined) otherBuild.push(await ourResume(against, index, 'liveAgainst'));
         resubmit.push(await resubmitResume(server, index));
       } else {
         resubmit.push(await resubmitResume(server, index));
-        if (against !== undefined) otherBuild.push(await ourResume(against, index));
+        if (against !== undefined) otherBuild.push(await ourResume(against, index, 'liveAgainst'));
         ours.push(await ourResume(server, index));
       }
       parked.push(await parkedResume(server, index));
@@ -340,7 +340,7 @@ export const approvalResume: BenchCase = async ({ quick, log, scratch }) => {
       const file = join(profileDirectory, 'approval-resume-windows.json');
       writeFileSync(file, `${JSON.stringify(windows)}\n`);
       windows = undefined;
-      log(`the rounds' time windows: ${file} (--windows=… --window=live|resubmit|parked)`);
+      log(`the rounds' time windows: ${file} (--windows=… --window=live|liveAgainst|resubmit|parked)`);
     }
     const speedup = median(resubmit) / median(ours);
     // Parity is judged on the paired rounds (each round runs both flows back to back):

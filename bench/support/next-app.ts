@@ -185,19 +185,20 @@ export async function startApp({
     throw error;
   }
   if (profiling === undefined) return { url, process: managed, stop: () => managed.stop() };
-  const before = new Set(profilesIn(profiling));
+  // Node names a profile CPU.<date>.<time>.<pid>.<thread>.<sequence>.cpuprofile.
+  const ofThisServer = (name: string) => name.split('.')[3] === String(managed.child.pid);
   return {
     url,
     process: managed,
     stop: async () => {
       await managed.stop(profiledStopGraceMs);
-      const written = profilesIn(profiling).filter((name) => !before.has(name));
+      const written = profilesIn(profiling).filter(ofThisServer);
       if (written.length === 0 && existsSync(profiling)) {
         throw new Error(
           `The profiled server on ${url} exited without writing a profile:\n${managed.output()}`,
         );
       }
-      for (const name of written) console.error(`  · CPU profile: ${join(profiling, name)}`);
+      for (const name of written) console.error(`  · CPU profile of ${distDir}: ${join(profiling, name)}`);
     },
   };
 }
