@@ -485,18 +485,14 @@ export async function lockPendingForDecision(
   id: string,
   now: number,
 ): Promise<number | undefined> {
-  const result = await transaction
+  // One statement: the new version comes back with the update (no second read of the row).
+  const row = await transaction
     .updateTable('approvals')
     .set((eb) => ({ version: eb('version', '+', 1), updated_at: new Date().toISOString() }))
     .where('id', '=', id)
     .where('status', '=', 'pending')
     .where('expires_at', '>', now)
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) !== 1) return undefined;
-  const row = await transaction
-    .selectFrom('approvals')
-    .select('version')
-    .where('id', '=', id)
+    .returning('version')
     .executeTakeFirst();
   return row === undefined ? undefined : Number(row.version);
 }

@@ -4,9 +4,11 @@ import {
   getApproval,
   insertApprovalRow,
   listChatApprovals,
+  lockPendingForDecision,
   moveApproval,
 } from '@/lib/approvals/approval-rows';
-import { type Db, saveChat } from '@/lib/db';
+import { type Db, saveChat, writeTransaction } from '@/lib/db';
+import { countQueries } from '../support/count-queries';
 import { databaseEngines, openTestDatabase } from '../support/test-database';
 
 describe.each(databaseEngines)('the approval rows on %s', (engine) => {
@@ -88,6 +90,28 @@ describe.each(databaseEngines)('the approval rows on %s', (engine) => {
     } else {
       expect(row).toMatchObject({ status: 'expired', claimed: true });
     }
+  });
+
+  it('locks a pending approval for a decision in one statement, and not one past its deadline', async () => {
+    const id = await pending();
+    let statements = 0;
+    const version = await writeTransaction(db, async (transaction) => {
+      const counter = countQueries(db);
+      try {
+        return await lockPendingForDecision(transaction, id, Date.now());
+      } finally {
+        statements = counter.count();
+        counter.stop();
+      }
+    });
+    // The update bumps the version and returns it: no second read of the row under the lock.
+    expect(statements).toBe(1);
+    expect(version).toBe(((await getApproval(db, id))?.version ?? 0) as number);
+    expect(version).toBeGreaterThan(0);
+    const late = await pending(Date.now() - 1);
+    expect(
+      await writeTransaction(db, (transaction) => lockPendingForDecision(transaction, late, Date.now())),
+    ).toBeUndefined();
   });
 
   it('refuses a move the life cycle does not allow', async () => {
