@@ -1,6 +1,7 @@
 import 'server-only';
-import { generateId, UI_MESSAGE_STREAM_HEADERS } from 'ai';
+import { generateId } from 'ai';
 import { getChatModel } from '@/lib/ai/models';
+import { chatStreamHeaders } from '@/lib/http/event-stream-headers';
 import { getApprovalRegistry } from '@/lib/server/stores';
 import { settleChatAsSuperseded } from './end-chat-approvals';
 import { prepareChatTurn } from './prepare-chat-turn';
@@ -31,5 +32,5 @@ export async function streamChatTurn(request: ChatTurnRequest): Promise<Response
     baseParts: -1,
     followed: true,
   });
-  return new Response(stream.pipeThrough(new TextEncoderStream()), { headers: UI_MESSAGE_STREAM_HEADERS });
+  return new Response(stream.pipeThrough(new TextEncoderStream()), { headers: chatStreamHeaders });
 }
