@@ -1,7 +1,6 @@
 import 'server-only';
-import { generateId } from 'ai';
+import { generateId, UI_MESSAGE_STREAM_HEADERS } from 'ai';
 import { getChatModel } from '@/lib/ai/models';
-import { chatStreamHeaders } from '@/lib/http/event-stream-headers';
 import { getApprovalRegistry } from '@/lib/server/stores';
 import { settleChatAsSuperseded } from './end-chat-approvals';
 import { prepareChatTurn } from './prepare-chat-turn';
@@ -32,5 +31,5 @@ export async function streamChatTurn(request: ChatTurnRequest): Promise<Response
     baseParts: -1,
     followed: true,
   });
-  return new Response(stream.pipeThrough(new TextEncoderStream()), { headers: chatStreamHeaders });
+  return new Response(stream.pipeThrough(new TextEncoderStream()), { headers: UI_MESSAGE_STREAM_HEADERS });
 }

@@ -1,7 +1,7 @@
+import { UI_MESSAGE_STREAM_HEADERS } from 'ai';
 import type { NextRequest } from 'next/server';
 import { withSession } from '@/lib/auth/with-session';
 import { resumeChatStream } from '@/lib/chat/resume-chat-stream';
-import { chatStreamHeaders } from '@/lib/http/event-stream-headers';
 import { jsonError } from '@/lib/http/json';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 
@@ -12,6 +12,6 @@ export const GET = withUnavailableAs503(
     const stream = await resumeChatStream({ chatId: id, ownerId: user.id });
     if (stream === undefined) return jsonError(404, 'Chat not found');
     if (stream === null) return new Response(null, { status: 204 });
-    return new Response(stream.pipeThrough(new TextEncoderStream()), { headers: chatStreamHeaders });
+    return new Response(stream.pipeThrough(new TextEncoderStream()), { headers: UI_MESSAGE_STREAM_HEADERS });
   }),
 );
