@@ -130,8 +130,14 @@ export async function takeParkedDecision(
   return { row, approved };
 }
 
+/**
+ * Tells the decision's request that a turn took the call on, once the work already queued
+ * has run: the claim is committed, and the request's answer (which waits for this) is then
+ * written after the call has run and its output is on its way, not in the middle of it.
+ */
 function taken(row: ApprovalRecord): void {
-  publishApprovalEvent({ type: 'taken', approvalId: row.id, chatId: row.chatId });
+  const event = { type: 'taken', approvalId: row.id, chatId: row.chatId } as const;
+  setImmediate(() => publishApprovalEvent(event));
 }
 
 /** continue: records how an approved call's execution ended. */
