@@ -23,6 +23,15 @@ const nextConfig: NextConfig = {
       },
       // API answers are one user's data: no browser or proxy may keep a copy.
       { source: '/api/:path*', headers: [{ key: 'Cache-Control', value: 'no-store' }] },
+      // A chat turn's stream (a new turn, a resume) is not re-encoded either: with `no-transform`
+      // neither a proxy nor Next.js's response compression gzips it. Compressed, each chunk
+      // waits for the compressor's round trip through the thread pool, behind whatever the
+      // server does next, before it reaches the socket; every chunk is flushed on its own, so
+      // little is gained. (A later rule wins for the same header.)
+      ...['/api/chat', '/api/chat/:id/stream'].map((source) => ({
+        source,
+        headers: [{ key: 'Cache-Control', value: 'no-store, no-transform' }],
+      })),
     ];
   },
 };

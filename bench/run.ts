@@ -9,6 +9,15 @@
  *   The production build is reused when no source changed since it was made.
  * - `--no-build`: never build; the HTTP cases use the existing `.next-bench`.
  * - `--only=a,b`: run only these cases (names as in `bench/cases/index.ts`).
+ * - `--against=<dist dir>`: `approval-resume` also runs its live path on a second server
+ *   serving that build (e.g. `.next-bench-before`, the code before a change, built with
+ *   `NEXT_DIST_DIR=.next-bench-before TOOLGATE_BENCH_BUILD=1 next build`), in the same
+ *   alternating rounds, and adds a row comparing the two builds.
+ * - `--cpu-prof`: every app server the cases start writes a V8 CPU profile into
+ *   `bench/.tmp/run-…/cpu-profiles/` (the profiler slows the servers: the rows of a
+ *   profiled run are not results). Summarise one with `bench/cpu-profile-summary.mjs`;
+ *   `approval-resume` also writes the time windows of its rounds there, so the summary
+ *   can be limited to the decision path.
  *
  * Exit status: non-zero only when a case crashed or single-flight executed a
  * call other than exactly once. A missed target prints FAIL in its row and in
@@ -26,13 +35,17 @@ import { benchDistDir, buildApp, buildExists, buildIsFresh, repoRoot, scratchDir
 import { markdownTable } from './support/table';
 import type { BenchResult } from './support/types';
 
-type Options = { quick: boolean; build: boolean; only?: string[] };
+type Options = { quick: boolean; build: boolean; cpuProfile: boolean; only?: string[] };
 
 function parseArguments(argv: string[]): Options {
   const only = argv.find((argument) => argument.startsWith('--only='));
+  const against = argv.find((argument) => argument.startsWith('--against='));
+  // The cases read it from the environment of their process.
+  if (against !== undefined) process.env.BENCH_AGAINST_DIST_DIR = against.slice('--against='.length);
   const options: Options = {
     quick: argv.includes('--quick'),
     build: !argv.includes('--no-build'),
+    cpuProfile: argv.includes('--cpu-prof'),
     only: only?.slice('--only='.length).split(','),
   };
   const unknown = (options.only ?? []).filter((name) => !benchCaseNames.includes(name));
@@ -43,7 +56,11 @@ function parseArguments(argv: string[]): Options {
 }
 
 /** Runs one case in a child process; resolves to its rows, or to a CRASHED row. */
-function runCase(name: string, scratch: string, quick: boolean): Promise<BenchResult[]> {
+function runCase(
+  name: string,
+  scratch: string,
+  { quick, profileDir }: { quick: boolean; profileDir?: string },
+): Promise<BenchResult[]> {
   const outFile = join(scratch, `${name}.json`);
   const args = [
     '--expose-gc',
@@ -56,6 +73,7 @@ function runCase(name: string, scratch: string, quick: boolean): Promise<BenchRe
     outFile,
     scratch,
     ...(quick ? ['--quick'] : []),
+    ...(profileDir === undefined ? [] : [`--cpu-prof=${profileDir}`]),
   ];
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'inherit', 'inherit'] });
@@ -84,6 +102,7 @@ async function main(): Promise<number> {
   const started = Date.now();
   const scratch = scratchDir(`run-${new Date().toISOString().replaceAll(/[:.]/g, '-')}`);
   const names = benchCaseNames.filter((name) => options.only === undefined || options.only.includes(name));
+  const profileDir = options.cpuProfile ? join(scratch, 'cpu-profiles') : undefined;
   const results: BenchResult[] = [];
   let built = false;
   for (const name of names) {
@@ -99,16 +118,22 @@ async function main(): Promise<number> {
     if (caseNeedsBuild(name) && !buildExists()) {
       throw new Error(`No build in ${benchDistDir}: run without --no-build, or build it first.`);
     }
-    results.push(...(await runCase(name, scratch, options.quick)));
+    results.push(...(await runCase(name, scratch, { quick: options.quick, profileDir })));
   }
 
   const table = markdownTable(results);
   console.log(`\n${table}\n`);
   const seconds = Math.round((Date.now() - started) / 1000);
   console.log(`${options.quick ? 'Quick' : 'Full'} run, ${seconds} s. Missed targets do not fail the run.`);
+  if (profileDir !== undefined) {
+    console.log(
+      `CPU profiles (the rows above ran under the profiler): ${profileDir.slice(repoRoot.length + 1)}\n` +
+        'Summarise: node bench/cpu-profile-summary.mjs <file.cpuprofile> [--windows=<case>-windows.json --window=<name>]',
+    );
+  }
 
   // Only a complete full run replaces the committed results.
-  const complete = !options.quick && options.only === undefined;
+  const complete = !options.quick && options.only === undefined && !options.cpuProfile;
   const outFile = complete
     ? join(repoRoot, 'bench', 'results.json')
     : join(repoRoot, 'bench', '.tmp', options.quick ? 'results-quick.json' : 'results-partial.json');

@@ -1,6 +1,7 @@
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
-import { type AppServer, sessionHeaders, startApp } from '../support/next-app';
+import { type AppServer, serverProfileDirectory, sessionHeaders, startApp } from '../support/next-app';
 import { median, nowMs, quantile, round, signTestPValue } from '../support/stats';
 import type { BenchCase, BenchResult } from '../support/types';
 import { readUIChunks, userMessage } from '../support/ui-stream';
@@ -47,10 +48,27 @@ async function drain(chunks: AsyncGenerator<UIMessageChunk>): Promise<void> {
 }
 
 /**
+ * The measured spans of the rounds, per path, in microseconds of the monotonic clock
+ * (`process.hrtime`), the clock a V8 CPU profile's timestamps use: a profiled run
+ * (`--cpu-prof`) writes them beside the server's profile, so `bench/cpu-profile-summary.mjs
+ * --windows=… --window=live` sums only the samples taken while a decision was under way.
+ */
+type Windows = Record<'live' | 'liveAgainst' | 'resubmit' | 'parked', [number, number][]>;
+let windows: Windows | undefined;
+
+function monotonicMicros(): number {
+  return Number(process.hrtime.bigint() / 1000n);
+}
+
+function recordWindow(path: keyof Windows, startMicros: number): void {
+  windows?.[path].push([startMicros, monotonicMicros()]);
+}
+
+/**
  * Ours: the turn waits inside the open response. Measured from sending
  * `POST /api/chat/approve` to the `tool-output-available` chunk of that response.
  */
-async function ourResume(server: AppServer, index: number): Promise<number> {
+async function ourResume(server: AppServer, index: number, path: keyof Windows = 'live'): Promise<number> {
   const chatId = `resume-ours-${process.pid}-${index}`;
   const response = await post(`${server.url}/api/chat`, {
     id: chatId,
@@ -60,6 +78,7 @@ async function ourResume(server: AppServer, index: number): Promise<number> {
   await expectStatus(response, 200, '/api/chat');
   const chunks = readUIChunks(response);
   const request = await nextOfType(chunks, 'tool-approval-request');
+  const startMicros = monotonicMicros();
   const start = nowMs();
   const decision = post(`${server.url}/api/chat/approve`, {
     approvalId: request.approvalId,
@@ -68,6 +87,7 @@ async function ourResume(server: AppServer, index: number): Promise<number> {
   });
   const output = await nextOfType(chunks, 'tool-output-available');
   const elapsed = nowMs() - start;
+  recordWindow(path, startMicros);
   await expectStatus(await decision, 200, '/api/chat/approve');
   if (output.toolCallId !== request.toolCallId) throw new Error('The output belongs to another call');
   await drain(chunks);
@@ -105,6 +125,7 @@ async function parkedResume(server: AppServer, index: number): Promise<number> {
     if (waited > 30_000) throw new Error('The turn did not park within 30 s');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+  const startMicros = monotonicMicros();
   const start = nowMs();
   const decision = await post(`${server.url}/api/chat/approve`, {
     approvalId: request.approvalId,
@@ -118,6 +139,7 @@ async function parkedResume(server: AppServer, index: number): Promise<number> {
     const saved = await fetch(`${server.url}/api/chats/${chatId}`, { headers: sessionHeaders(server.url) });
     await expectStatus(saved, 200, `GET /api/chats/${chatId}`);
     const elapsed = nowMs() - start;
+    recordWindow('parked', startMicros);
     if (!(await saved.text()).includes('"output-available"')) throw new Error('The saved chat has no output');
     return elapsed;
   }
@@ -125,6 +147,7 @@ async function parkedResume(server: AppServer, index: number): Promise<number> {
   const chunks = readUIChunks(continued);
   const output = await nextOfType(chunks, 'tool-output-available');
   const elapsed = nowMs() - start;
+  recordWindow('parked', startMicros);
   if (output.toolCallId !== request.toolCallId) throw new Error('The output belongs to another call');
   await drain(chunks);
   return elapsed;
@@ -162,12 +185,14 @@ async function resubmitResume(server: AppServer, index: number): Promise<number>
     ),
   };
   const body = JSON.stringify({ messages: [user, answered] });
+  const startMicros = monotonicMicros();
   const start = nowMs();
   const second = await fetch(path, { method: 'POST', headers: sessionHeaders(path), body });
   await expectStatus(second, 200, '/api/bench/resubmit (resubmitted)');
   const secondChunks = readUIChunks(second);
   await nextOfType(secondChunks, 'tool-output-available');
   const elapsed = nowMs() - start;
+  recordWindow('resubmit', startMicros);
   await drain(secondChunks);
   return elapsed;
 }
@@ -225,6 +250,38 @@ async function longChatRow(server: AppServer, quick: boolean, log: (line: string
   };
 }
 
+/** `--against`: the live path of this build against another's, round by round (sign test). */
+function buildComparisonRow(distDir: string, other: number[], ours: number[]): BenchResult {
+  const decided = ours
+    .map((ms, index) => ms - (other[index] as number))
+    .filter((difference) => difference !== 0);
+  const slowerRounds = decided.filter((difference) => difference > 0).length;
+  const roundRatios = ours.map((ms, index) => (other[index] as number) / ms);
+  return {
+    name: 'approval-resume/live-path-against-build',
+    baseline: {
+      label: `in-stream approval, build ${distDir}`,
+      medianMs: round(median(other)),
+      p90Ms: round(quantile(other, 0.9)),
+      rounds: other.length,
+    },
+    subject: {
+      label: 'in-stream approval, this build',
+      medianMs: round(median(ours)),
+      p90Ms: round(quantile(ours, 0.9)),
+      slowerInRounds: `${slowerRounds}/${decided.length}`,
+      pSlower: round(signTestPValue(slowerRounds, decided.length)),
+      pFaster: round(signTestPValue(decided.length - slowerRounds, decided.length)),
+      medianRoundRatio: round(median(roundRatios)),
+      ratioSpread: `${round(quantile(roundRatios, 0.1))}–${round(quantile(roundRatios, 0.9))}`,
+    },
+    ratio: round(median(other) / median(ours)),
+    ratioOf: 'speed-up at the median, other build ÷ this build',
+    target: 'report',
+    pass: null,
+  };
+}
+
 /**
  * Time from a person's decision to the tool's output, Toolgate's live path (the
  * decision wakes the turn, which streams the output) against the AI SDK's
@@ -241,27 +298,49 @@ export const approvalResume: BenchCase = async ({ quick, log, scratch }) => {
     // Parked rounds wait for their turn to park; the live rounds always have a reader.
     environment: { TOOLGATE_PARK_AFTER_MS: '200' },
   });
+  // `--against=<dist dir>`: the live path of another build (the code before a change), same rounds.
+  const againstDistDir = process.env.BENCH_AGAINST_DIST_DIR || undefined;
+  const against =
+    againstDistDir === undefined
+      ? undefined
+      : await startApp({
+          databasePath: join(scratch, 'approval-against.db'),
+          environment: { TOOLGATE_PARK_AFTER_MS: '200' },
+          distDir: againstDistDir,
+        });
   try {
     const rounds = quick ? 5 : 30;
     // Warm-up: compiles both routes and the approve route.
     for (let index = 0; index < (quick ? 2 : 5); index += 1) {
       await ourResume(server, -index - 1);
+      if (against !== undefined) await ourResume(against, -index - 1);
       await resubmitResume(server, -index - 1);
       await parkedResume(server, -index - 1);
     }
     log(`approval resume: ${rounds} rounds`);
+    const profileDirectory = serverProfileDirectory();
+    if (profileDirectory !== undefined) windows = { live: [], liveAgainst: [], resubmit: [], parked: [] };
     const ours: number[] = [];
     const resubmit: number[] = [];
     const parked: number[] = [];
+    const otherBuild: number[] = [];
     for (let index = 0; index < rounds; index += 1) {
       if (index % 2 === 0) {
         ours.push(await ourResume(server, index));
+        if (against !== undefined) otherBuild.push(await ourResume(against, index, 'liveAgainst'));
         resubmit.push(await resubmitResume(server, index));
       } else {
         resubmit.push(await resubmitResume(server, index));
+        if (against !== undefined) otherBuild.push(await ourResume(against, index, 'liveAgainst'));
         ours.push(await ourResume(server, index));
       }
       parked.push(await parkedResume(server, index));
+    }
+    if (profileDirectory !== undefined && windows !== undefined) {
+      const file = join(profileDirectory, 'approval-resume-windows.json');
+      writeFileSync(file, `${JSON.stringify(windows)}\n`);
+      windows = undefined;
+      log(`the rounds' time windows: ${file} (--windows=… --window=live|liveAgainst|resubmit|parked)`);
     }
     const speedup = median(resubmit) / median(ours);
     // Parity is judged on the paired rounds (each round runs both flows back to back):
@@ -316,8 +395,10 @@ export const approvalResume: BenchCase = async ({ quick, log, scratch }) => {
       },
       await longChatRow(server, quick, log),
     ];
+    if (againstDistDir !== undefined) rows.push(buildComparisonRow(againstDistDir, otherBuild, ours));
     return rows;
   } finally {
+    await against?.stop();
     await server.stop();
   }
 };

@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { freePort, type ManagedProcess, runToCompletion, startProcess, waitUntil } from './processes';
 
@@ -55,6 +55,31 @@ export async function buildApp(): Promise<void> {
   });
 }
 
+/**
+ * When set (`npm run bench -- --cpu-prof`), every server `startApp` starts writes a V8 CPU
+ * profile into this folder. Node writes it only on a normal exit: `next start` exits by
+ * itself on SIGTERM once its connections have closed, and the profile of a long run takes
+ * seconds to write, so a profiled server is given a long grace before SIGKILL.
+ */
+let profileDirectory: string | undefined;
+
+/** Profiles every server started from now on into `directory` (sampling every 100 µs). */
+export function profileServersInto(directory: string): void {
+  mkdirSync(directory, { recursive: true });
+  profileDirectory = directory;
+}
+
+/** The folder servers are profiled into, if any. */
+export function serverProfileDirectory(): string | undefined {
+  return profileDirectory;
+}
+
+const profiledStopGraceMs = 120_000;
+
+function profilesIn(directory: string): string[] {
+  return readdirSync(directory).filter((name) => name.endsWith('.cpuprofile'));
+}
+
 /** A running `next start` of the bench build. */
 export type AppServer = { url: string; process: ManagedProcess; stop: () => Promise<void> };
 
@@ -82,20 +107,26 @@ export async function startApp({
   databasePath,
   environment = {},
   nodeArguments = [],
+  distDir = benchDistDir,
 }: {
   databasePath: string;
+  /** Another build of the app to serve (e.g. the code before a change, for `--against`). */
+  distDir?: string;
   environment?: Record<string, string | undefined>;
   /** Flags for the server's Node, e.g. `['--cpu-prof']` when profiling (NODE_OPTIONS refuses some). */
   nodeArguments?: string[];
 }): Promise<AppServer> {
   const port = await freePort();
+  const profiling = profileDirectory;
+  const profileArguments =
+    profiling === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profiling}`, '--cpu-prof-interval=100'];
   const env: Record<string, string | undefined> = { ...process.env };
   for (const name of clearedVariables) delete env[name];
   Object.assign(env, {
     NODE_ENV: 'production',
     BETTER_AUTH_SECRET: 'bench-secret-that-is-long-enough-for-better-auth',
     NEXT_TELEMETRY_DISABLED: '1',
-    NEXT_DIST_DIR: benchDistDir,
+    NEXT_DIST_DIR: distDir,
     AI_MODEL: 'offline',
     OFFLINE_MODEL_DELAY_MS: '0',
     DATABASE_PATH: databasePath,
@@ -109,6 +140,7 @@ export async function startApp({
   const managed = startProcess(
     process.execPath,
     [
+      ...profileArguments,
       ...nodeArguments,
       join(repoRoot, 'node_modules', 'next', 'dist', 'bin', 'next'),
       'start',
@@ -152,7 +184,23 @@ export async function startApp({
     await managed.stop();
     throw error;
   }
-  return { url, process: managed, stop: () => managed.stop() };
+  if (profiling === undefined) return { url, process: managed, stop: () => managed.stop() };
+  // Node names a profile CPU.<date>.<time>.<pid>.<thread>.<sequence>.cpuprofile.
+  const ofThisServer = (name: string) => name.split('.')[3] === String(managed.child.pid);
+  return {
+    url,
+    process: managed,
+    stop: async () => {
+      await managed.stop(profiledStopGraceMs);
+      const written = profilesIn(profiling).filter(ofThisServer);
+      if (written.length === 0 && existsSync(profiling)) {
+        throw new Error(
+          `The profiled server on ${url} exited without writing a profile:\n${managed.output()}`,
+        );
+      }
+      for (const name of written) console.error(`  · CPU profile of ${distDir}: ${join(profiling, name)}`);
+    },
+  };
 }
 
 const cookieByUrl = new Map<string, string>();

@@ -89,13 +89,19 @@ export function subscribeApprovalEvents(
 }
 
 /**
- * Resolves true when `event` of `approvalId` arrives or `isDone()` already holds, false
- * after `timeoutMs`. Subscribes before the first check, so nothing falls between them.
+ * Listens for `event` of `approvalId`, then runs `start` (what should bring it about):
+ * resolves false at once when `start` says it brought nothing about, true when the event
+ * arrives, and after `timeoutMs` whatever `isDone()` says (a last look, for an event lost on
+ * the way). Listening starts before `start`, so nothing falls between them.
  */
 export async function waitForApprovalEvent(
   approvalId: string,
   type: ApprovalEvent['type'],
-  { timeoutMs, isDone }: { timeoutMs: number; isDone: () => Promise<boolean> },
+  {
+    start,
+    timeoutMs,
+    isDone,
+  }: { start: () => Promise<boolean>; timeoutMs: number; isDone: () => Promise<boolean> },
 ): Promise<boolean> {
   let resolveWait!: (value: boolean) => void;
   const arrived = new Promise<boolean>((resolve) => {
@@ -105,10 +111,11 @@ export async function waitForApprovalEvent(
     (event) => event.approvalId === approvalId && event.type === type,
     () => resolveWait(true),
   );
-  const timer = setTimeout(() => resolveWait(false), timeoutMs);
+  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    if (await isDone()) return true;
-    return await arrived;
+    if (!(await start())) return false;
+    timer = setTimeout(() => resolveWait(false), timeoutMs);
+    return (await arrived) || (await isDone());
   } finally {
     clearTimeout(timer);
     stop();

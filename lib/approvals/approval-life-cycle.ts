@@ -19,6 +19,7 @@ import {
   insertApprovalRow,
   lockPendingForDecision,
   moveApproval,
+  moveApprovalReturning,
   type NewApproval,
   pushDeadline,
   reopenAllowedSteps,
@@ -65,6 +66,11 @@ export async function takeWokenDecision(
   approvalId: string,
   wake: ApprovalDecision,
 ): Promise<ApprovalDecision | undefined> {
+  if (wake.approved) {
+    // The usual wake-up, an allow: claimed in one statement that returns the row, no read before it.
+    const row = await moveApprovalReturning(db, approvalId, 'approved', 'executing', { claim: true });
+    if (row !== undefined) return approvedTaken(db, row);
+  }
   const own = wake.approved ? undefined : statusByRegistryReason[wake.reason];
   let claimed = own !== undefined && (await moveApproval(db, approvalId, 'pending', own, { claim: true }));
   let row = await getApproval(db, approvalId);
@@ -80,12 +86,7 @@ export async function takeWokenDecision(
   }
   if (row.status === 'approved') {
     if (await moveApproval(db, approvalId, 'approved', 'executing', { claim: true })) {
-      taken(row);
-      return {
-        approved: true,
-        ...(row.editedInput !== undefined && { input: row.editedInput }),
-        ...(await decisionRecordOf(db, row)),
-      };
+      return approvedTaken(db, row);
     }
   } else if (isDeniedStatus(row.status)) {
     if (claimed || (await claimDecision(db, approvalId, row.status))) {
@@ -99,6 +100,15 @@ export async function takeWokenDecision(
     }
   }
   return undefined;
+}
+
+async function approvedTaken(db: Db, row: ApprovalRecord): Promise<ApprovalDecision> {
+  taken(row);
+  return {
+    approved: true,
+    ...(row.editedInput !== undefined && { input: row.editedInput }),
+    ...(await decisionRecordOf(db, row)),
+  };
 }
 
 /**
@@ -120,27 +130,36 @@ export async function takeParkedDecision(
   return { row, approved };
 }
 
+/**
+ * Tells the decision's request that a turn took the call on, once the work already queued
+ * has run: the claim is committed, and the request's answer (which waits for this) is then
+ * written after the call has run and its output is on its way, not in the middle of it.
+ */
 function taken(row: ApprovalRecord): void {
-  publishApprovalEvent({ type: 'taken', approvalId: row.id, chatId: row.chatId });
+  const event = { type: 'taken', approvalId: row.id, chatId: row.chatId } as const;
+  setImmediate(() => publishApprovalEvent(event));
 }
 
 /** continue: records how an approved call's execution ended. */
 export async function finishExecution(db: Db, approvalId: string | undefined, ok: boolean): Promise<void> {
   if (approvalId === undefined) return;
-  const row = await getApproval(db, approvalId);
-  if (await moveApproval(db, approvalId, 'executing', ok ? 'executed' : 'failed')) {
-    if (row !== undefined) publishApprovalChange(db, row);
-  }
+  // One statement: the move returns the id, chat and owner the change event names.
+  const row = await moveApprovalReturning(db, approvalId, 'executing', ok ? 'executed' : 'failed');
+  // Its steps are read for the event once the call's output is on its way, not before.
+  if (row !== undefined) setImmediate(() => publishApprovalChange(db, row));
 }
 
 /**
- * After a decision woke a live turn: resolves true once that turn says it took the
- * decision on (a notification, in this process or over Redis), false when it has not
- * within `approvalTiming.takeOverMs` (its instance is presumed gone; the caller
- * continues the turn from the database).
+ * Wakes a live turn with `wake` and resolves true once that turn says it took the decision
+ * on (a notification, in this process or over Redis); false when `wake` woke nothing, or
+ * when the turn has not said so within `approvalTiming.takeOverMs` and the row is not
+ * claimed either (its instance is presumed gone; the caller continues the turn from the
+ * database). Listens before waking, so the row is read only at that bound, never while the
+ * woken turn needs the database.
  */
-export function awaitTakeOver(db: Db, approvalId: string): Promise<boolean> {
+export function awaitTakeOver(db: Db, approvalId: string, wake: () => Promise<boolean>): Promise<boolean> {
   return waitForApprovalEvent(approvalId, 'taken', {
+    start: wake,
     timeoutMs: approvalTiming.takeOverMs,
     isDone: async () => {
       const row = await getApproval(db, approvalId);
@@ -249,34 +268,31 @@ function planFor(
  * nobody's-to-decide approvals all answer `not-found`.
  */
 export async function recordDecision(db: Db, decision: StepDecision, now = Date.now()): Promise<StepOutcome> {
-  const before = await getApproval(db, decision.approvalId);
-  if (before === undefined || (decision.chatId !== undefined && before.chatId !== decision.chatId)) {
-    return { status: 'not-found' };
-  }
-  if (before.status !== 'pending' || before.expiresAt <= now) return { status: 'not-found', row: before };
-  const stepsBefore = await getApprovalSteps(db, before.id);
-  if (planFor(before, stepsBefore, decision) === undefined) {
-    return { status: 'not-found' };
-  }
-  let outcome: StepOutcome;
+  let decided: { outcome: StepOutcome & { row: ApprovalRecord }; steps: readonly ApprovalStepRecord[] };
   try {
-    outcome = await writeTransaction(db, async (transaction) => {
-      if ((await lockPendingForDecision(transaction, decision.approvalId, now)) === undefined) {
+    // Everything is judged under the row's lock, on the row the lock returns: no read before it.
+    decided = await writeTransaction(db, async (transaction) => {
+      const row = await lockPendingForDecision(transaction, decision.approvalId, now);
+      if (row === undefined || (decision.chatId !== undefined && row.chatId !== decision.chatId)) {
         throw new NotDecidable();
       }
-      const row = (await getApproval(transaction, decision.approvalId)) as ApprovalRecord;
       let steps = await getApprovalSteps(transaction, row.id);
+      const stepsBefore = steps;
       const plan = planFor(row, steps, decision);
       if (plan === undefined) throw new NotDecidable();
       // Under the row's lock: an edit by another approver cannot slip between this check and the decision.
       if (isStaleDigest(row, decision.inputDigest)) throw new StaleInput();
-      if (plan.kind === 'repeat') return { status: 'waiting' as const, row };
+      const done = (status: 'approved' | 'denied' | 'waiting') => ({
+        outcome: { status, row },
+        steps: stepsBefore,
+      });
+      if (plan.kind === 'repeat') return done('waiting');
       const userId = decision.decider.userId ?? '';
       if (!decision.approved) {
         if (plan.kind === 'fill')
           await fillStep(transaction, row.id, plan.position, { decision: 'deny', userId });
         await moveApproval(transaction, row.id, 'pending', 'denied', { decision: { note: decision.note } });
-        return { status: 'denied' as const, row };
+        return done('denied');
       }
       if (plan.kind !== 'fill') throw new NotDecidable();
       if (decision.editedInput !== undefined) {
@@ -286,23 +302,38 @@ export async function recordDecision(db: Db, decision: StepDecision, now = Date.
       }
       await fillStep(transaction, row.id, plan.position, { decision: 'allow', userId });
       const complete = steps.every((step) => step.position === plan.position || step.decision === 'allow');
-      if (!complete) return { status: 'waiting' as const, row };
+      if (!complete) return done('waiting');
       await moveApproval(transaction, row.id, 'pending', 'approved', {
         decision: { editedInput: decision.editedInput },
       });
-      return { status: 'approved' as const, row };
+      return done('approved');
     });
   } catch (error) {
-    if (error instanceof NotDecidable) return { status: 'not-found' };
+    if (error instanceof NotDecidable) return notDecided(db, decision, now);
     if (error instanceof StaleInput) return { status: 'stale' };
     throw error;
   }
-  // A decision never changes which roles the steps name: the steps read before tell who may see it.
-  publishApprovalChange(db, before, stepsBefore);
+  const { outcome, steps } = decided;
+  // A decision never changes which roles the steps name: the steps read under the lock tell who may see it.
+  publishApprovalChange(db, outcome.row, steps);
   if (outcome.status === 'approved' || outcome.status === 'denied') {
     announceApproval(db, decision.approvalId, { type: 'approval.settled', status: outcome.status });
   }
   return outcome;
+}
+
+/**
+ * The `not-found` of a decision nothing came of, with the row when it is a pending one of the
+ * decision's chat past its deadline (the caller settles it). Read only on this path.
+ */
+async function notDecided(db: Db, decision: StepDecision, now: number): Promise<StepOutcome> {
+  const row = await getApproval(db, decision.approvalId);
+  const expired =
+    row !== undefined &&
+    (decision.chatId === undefined || row.chatId === decision.chatId) &&
+    row.status === 'pending' &&
+    row.expiresAt <= now;
+  return expired ? { status: 'not-found', row } : { status: 'not-found' };
 }
 
 /** Why an extension was refused: gone (answered as unknown) or out of extensions. */

@@ -422,17 +422,43 @@ export type MoveGuard = {
 /**
  * Moves one approval from `from` to `to` if, and only if, it is still in `from`
  * (and the guard holds). Returns whether this call made the move. The one place a
- * status is written; a move not in the transition table throws.
+ * status is written (with {@link moveApprovalReturning}); a move not in the transition table throws.
  */
 export async function moveApproval(
   db: Db,
   id: string,
   from: ApprovalStatus,
   to: ApprovalStatus,
-  { chatId, ownerId, before, version, claim = false, decision, endReason }: MoveGuard = {},
+  guard: MoveGuard = {},
 ): Promise<boolean> {
+  const result = await moveStatement(db, id, from, to, guard).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * {@link moveApproval} in one statement with the row it moved (as it is after the move), or
+ * undefined when it did not: no read before or after.
+ */
+export async function moveApprovalReturning(
+  db: Db,
+  id: string,
+  from: ApprovalStatus,
+  to: ApprovalStatus,
+  guard: MoveGuard = {},
+): Promise<ApprovalRecord | undefined> {
+  const row = await moveStatement(db, id, from, to, guard).returningAll().executeTakeFirst();
+  return row === undefined ? undefined : toApproval(row);
+}
+
+function moveStatement(
+  db: Db,
+  id: string,
+  from: ApprovalStatus,
+  to: ApprovalStatus,
+  { chatId, ownerId, before, version, claim = false, decision, endReason }: MoveGuard,
+) {
   assertTransition(from, to);
-  const result = await db
+  return db
     .updateTable('approvals')
     .set({
       status: to,
@@ -454,9 +480,7 @@ export async function moveApproval(
     )
     .$if(before !== undefined, (query) => query.where('expires_at', '>', before as number))
     .$if(version !== undefined, (query) => query.where('version', '=', version as number))
-    .$if(claim, (query) => query.where('claimed', '=', 0))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+    .$if(claim, (query) => query.where('claimed', '=', 0));
 }
 
 /**
@@ -478,27 +502,23 @@ export async function claimDecision(db: Db, id: string, status: ApprovalStatus):
  * Locks a pending approval for one step decision: bumps its version if it is still
  * pending and before its deadline. On Postgres the UPDATE holds the row lock until the
  * transaction ends, so two instances deciding two steps at once take turns, and the
- * second reads the first's step. Returns the new version, or undefined.
+ * second reads the first's step. Returns the row as locked (its new version), or undefined.
  */
 export async function lockPendingForDecision(
   transaction: Db,
   id: string,
   now: number,
-): Promise<number | undefined> {
-  const result = await transaction
+): Promise<ApprovalRecord | undefined> {
+  // One statement: the row comes back with the update (no second read of it under the lock).
+  const row = await transaction
     .updateTable('approvals')
     .set((eb) => ({ version: eb('version', '+', 1), updated_at: new Date().toISOString() }))
     .where('id', '=', id)
     .where('status', '=', 'pending')
     .where('expires_at', '>', now)
+    .returningAll()
     .executeTakeFirst();
-  if (Number(result.numUpdatedRows) !== 1) return undefined;
-  const row = await transaction
-    .selectFrom('approvals')
-    .select('version')
-    .where('id', '=', id)
-    .executeTakeFirst();
-  return row === undefined ? undefined : Number(row.version);
+  return row === undefined ? undefined : toApproval(row);
 }
 
 /** Records a decision on one open step (inside the transaction that locked the row). */

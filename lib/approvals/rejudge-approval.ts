@@ -79,6 +79,17 @@ function keepAllows(
   });
 }
 
+/** Whether `row` waits under another version of the policy than `current` (which exists), pending and before its deadline. */
+function mayBeRejudged(row: ApprovalRecord, current: string | undefined, now: number): boolean {
+  return (
+    current !== undefined &&
+    row.policyVersion !== undefined &&
+    row.policyVersion !== current &&
+    row.status === 'pending' &&
+    row.expiresAt > now
+  );
+}
+
 class NotRejudged extends Error {}
 
 class ChangedMeanwhile extends Error {}
@@ -98,12 +109,10 @@ export async function rejudgeApproval(db: Db, approvalId: string, now = Date.now
     const row = await getApproval(db, approvalId);
     const asked = row?.policyVersion;
     if (
-      current === undefined ||
       row === undefined ||
       asked === undefined ||
-      asked === current ||
-      row.status !== 'pending' ||
-      row.expiresAt <= now
+      current === undefined ||
+      !mayBeRejudged(row, current, now)
     ) {
       return { kind: 'unchanged' };
     }
@@ -114,7 +123,7 @@ export async function rejudgeApproval(db: Db, approvalId: string, now = Date.now
       kind = await writeTransaction(db, async (transaction) => {
         const locked = await lockPendingForDecision(transaction, approvalId, now);
         if (locked === undefined) throw new NotRejudged();
-        if (locked !== row.version + 1) throw new ChangedMeanwhile();
+        if (locked.version !== row.version + 1) throw new ChangedMeanwhile();
         const moved = await movePolicyVersion(transaction, approvalId, {
           from: asked,
           to: current,
@@ -184,6 +193,8 @@ export async function rejudgeBeforeDecision(
 ): Promise<RejudgedDecision> {
   const row = await getApproval(db, approvalId);
   if (row === undefined || (chatId !== undefined && row.chatId !== chatId)) return { kind: 'proceed' };
+  // The usual case, asked under the policy in force: nothing to re-judge, nothing more to read.
+  if (!mayBeRejudged(row, policyInForce()?.version, now)) return { kind: 'proceed' };
   if (!mayView(row, await getApprovalSteps(db, approvalId), decider)) return { kind: 'proceed' };
   const rejudged = await rejudgeApproval(db, approvalId, now);
   if (rejudged.kind === 'unchanged') return { kind: 'proceed' };
@@ -199,12 +210,13 @@ export async function rejudgeBeforeDecision(
  * caller then continues the turn from the database.
  */
 export async function wakeSettledCall(db: Db, row: ApprovalRecord, approved: boolean): Promise<boolean> {
-  let woken = false;
-  try {
-    // The registry's session is the chat id.
-    woken = await getApprovalRegistry().resolve(row.id, row.chatId, approved, row.ownerId ?? undefined);
-  } catch {
-    // Redis unreachable: the call cannot be woken; the decision is on the row, so continue here.
-  }
-  return woken && (await awaitTakeOver(db, row.id));
+  return awaitTakeOver(db, row.id, async () => {
+    try {
+      // The registry's session is the chat id.
+      return await getApprovalRegistry().resolve(row.id, row.chatId, approved, row.ownerId ?? undefined);
+    } catch {
+      // Redis unreachable: the call cannot be woken; the decision is on the row, so continue here.
+      return false;
+    }
+  });
 }

@@ -1,20 +1,13 @@
 import 'server-only';
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { spendAuthLimit } from '@/lib/server/auth-limits';
+import { asyncScopeSlot } from '@/lib/shared/async-scope';
 import { mailboxOf } from '@/lib/shared/normalize-email';
 
 /** A unit of one mailbox's mail budget that the auth route spent on the request it is serving. */
 type SpentUnit = { mailbox: string; used: boolean };
 
-// On globalThis: the auth instance (and its mail sender) is shared by every module copy.
-const globalForBudget = globalThis as typeof globalThis & {
-  __toolgateMailBudgetSpent?: AsyncLocalStorage<SpentUnit>;
-};
-
-function spentUnits(): AsyncLocalStorage<SpentUnit> {
-  globalForBudget.__toolgateMailBudgetSpent ??= new AsyncLocalStorage<SpentUnit>();
-  return globalForBudget.__toolgateMailBudgetSpent;
-}
+// A slot of the server's one async-context store, which every module copy shares.
+const spentUnits = asyncScopeSlot<SpentUnit>('mailBudget');
 
 /**
  * Runs `work` (better-auth serving one request) knowing that the route already spent one
@@ -24,7 +17,7 @@ function spentUnits(): AsyncLocalStorage<SpentUnit> {
  */
 export function withMailBudgetSpentFor<T>(email: string | undefined, work: () => Promise<T>): Promise<T> {
   if (email === undefined) return work();
-  return spentUnits().run({ mailbox: mailboxOf(email), used: false }, work);
+  return spentUnits.run({ mailbox: mailboxOf(email), used: false }, work);
 }
 
 /**
@@ -33,7 +26,7 @@ export function withMailBudgetSpentFor<T>(email: string | undefined, work: () =>
  */
 export async function spendMailBudget(email: string): Promise<boolean> {
   const mailbox = mailboxOf(email);
-  const spent = spentUnits().getStore();
+  const spent = spentUnits.getStore();
   if (spent !== undefined && spent.mailbox === mailbox && !spent.used) {
     spent.used = true;
     return true;

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { type Db, isPostgresUrl, markEngine } from './engine';
 import { migrate } from './migrations';
 import type { DatabaseSchema } from './schema';
+import { cachePreparedStatements } from './statement-cache';
 
 /** Where the data lives: a Postgres URL, or else an SQLite file. */
 export type DatabaseTarget = {
@@ -89,7 +90,7 @@ function createSqliteDialect({ path = '.data/toolgate.db', busyTimeoutMs = 5000 
     database.close();
     throw error;
   }
-  return new SqliteDialect({ database });
+  return new SqliteDialect({ database: cachePreparedStatements(database) });
 }
 
 /**

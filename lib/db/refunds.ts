@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import { type Db, engineOf } from './engine';
 import type { RefundTable } from './schema';
-import { writeTransaction } from './write-transaction';
 
 /** A refund as the product shows it. */
 export type Refund = {
@@ -144,11 +143,6 @@ export async function insertRefund(transaction: Db, refund: NewRefund): Promise<
   };
 }
 
-/** `insertRefund` in a write transaction of its own. */
-export function refundOrder(db: Db, refund: NewRefund): Promise<RefundAttempt> {
-  return writeTransaction(db, (transaction) => insertRefund(transaction, refund));
-}
-
 /**
  * Takes back one of this user's issued refunds (it no longer counts against the order's total).
  * Returns it voided, or undefined when there is no such issued refund of this user: someone
@@ -169,19 +163,4 @@ export async function voidRefund(
     .returningAll()
     .executeTakeFirst();
   return row === undefined ? undefined : toRefund(row);
-}
-
-/** One user's refunds, newest first. */
-export async function listRefunds(
-  db: Db,
-  { userId, limit = 100 }: { userId: string; limit?: number },
-): Promise<Refund[]> {
-  const rows = await db
-    .selectFrom('refunds')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
-  return rows.map(toRefund);
 }

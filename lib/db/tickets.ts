@@ -89,12 +89,3 @@ export async function listTickets(
   const rows = await newestOwnedRows(db, 'tickets', { userId, status, limit });
   return rows.map(toTicket);
 }
-
-/** How many tickets exist, of every user. */
-export async function countTickets(db: Db): Promise<number> {
-  const row = await db
-    .selectFrom('tickets')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .executeTakeFirst();
-  return Number(row?.count ?? 0);
-}

@@ -212,15 +212,3 @@ export async function recordAccountEvent(db: Db, event: AccountEvent): Promise<v
     })
     .execute();
 }
-
-/** The account audit, oldest first (for operators and tests). */
-export async function listAccountEvents(db: Db): Promise<(AccountEvent & { createdAt: string })[]> {
-  const rows = await db.selectFrom('account_audit').selectAll().orderBy('id').execute();
-  return rows.map((row) => ({
-    actorId: row.actor_id,
-    action: row.action,
-    targetUserId: row.target_user_id,
-    ...(row.detail === null ? {} : { detail: JSON.parse(row.detail) as Record<string, unknown> }),
-    createdAt: row.created_at,
-  }));
-}

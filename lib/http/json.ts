@@ -5,6 +5,21 @@ export function jsonError(status: number, error: string): Response {
   return Response.json({ error }, { status });
 }
 
+/**
+ * `Response.json` with its Content-Length: a body under 1 KB is then sent as it is, where
+ * without a length Next.js's response compression starts a gzip stream for a few bytes.
+ */
+export function jsonWithLength(body: unknown, init: { status: number }): Response {
+  const text = JSON.stringify(body);
+  return new Response(text, {
+    status: init.status,
+    headers: {
+      'content-type': 'application/json',
+      'content-length': String(new TextEncoder().encode(text).byteLength),
+    },
+  });
+}
+
 /** The largest request body any route accepts (1 MiB). */
 export const maxBodyBytes = 1024 * 1024;
 

@@ -1,17 +1,11 @@
 import 'server-only';
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { getConfig } from '@/lib/config';
+import { asyncScopeSlot } from '@/lib/shared/async-scope';
 import { addressBudgetKey, clientAddressOf } from './client-address';
 
-// On globalThis: route handlers, server actions and the turn's code are separate module copies.
-const globalForAddress = globalThis as typeof globalThis & {
-  __toolgateRequestAddress?: AsyncLocalStorage<string>;
-};
-
-function scope(): AsyncLocalStorage<string> {
-  globalForAddress.__toolgateRequestAddress ??= new AsyncLocalStorage<string>();
-  return globalForAddress.__toolgateRequestAddress;
-}
+// A slot of the server's one async-context store, which route handlers, server actions and
+// the turn's code (separate module copies) share.
+const scope = asyncScopeSlot<string>('clientAddress');
 
 /**
  * Runs `work` knowing which client address (its budget key, `addressBudgetKey`) the request
@@ -21,10 +15,10 @@ function scope(): AsyncLocalStorage<string> {
 export function runWithClientAddress<T>(headers: Headers, work: () => T): T {
   const request = { headers } as Request;
   const address = clientAddressOf(request, { trustProxy: getConfig().TOOLGATE_TRUST_PROXY });
-  return scope().run(addressBudgetKey(address), work);
+  return scope.run(addressBudgetKey(address), work);
 }
 
 /** The budget key of the client address of the request being served, if any (undefined in a timer). */
 export function currentClientAddress(): string | undefined {
-  return scope().getStore();
+  return scope.getStore();
 }

@@ -1,5 +1,5 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Span, Context as TraceContext } from '@opentelemetry/api';
+import { type AsyncScopeSlot, asyncScopeSlot } from '@/lib/shared/async-scope';
 
 /** One tool call as the tracing shells observe it, from the outermost shell to the tool. */
 export type ToolCallObservation = {
@@ -34,15 +34,12 @@ export type TelemetryScope = {
   traceContext?: TraceContext;
 };
 
-// On globalThis: every bundle that runs shells or writes audit rows must share one store.
-const globalForScope = globalThis as typeof globalThis & {
-  __toolgateTelemetryScope?: AsyncLocalStorage<TelemetryScope>;
-};
+// A slot of the server's one async-context store (lib/shared/async-scope.ts), which every bundle shares.
+const scope = asyncScopeSlot<TelemetryScope>('telemetry');
 
 /** The store of the current tool call's telemetry. */
-export function telemetryScope(): AsyncLocalStorage<TelemetryScope> {
-  globalForScope.__toolgateTelemetryScope ??= new AsyncLocalStorage();
-  return globalForScope.__toolgateTelemetryScope;
+export function telemetryScope(): AsyncScopeSlot<TelemetryScope> {
+  return scope;
 }
 
 /** The tool call running in this async context, if any. */

@@ -4,7 +4,7 @@ import type { Db } from '@/lib/db/engine';
 import { deleteTodo, insertTodo, selectTodos } from '@/lib/db/todos';
 import { addTodoFacts } from './add-todo-facts';
 import { commitWrite } from './commit-write';
-import { similarTitles } from './similar-title';
+import { recentOpenItemsCompared, similarOpenItemsPreview } from './similar-title';
 import type { ToolContext } from './tool-context';
 import { defineTool, type ToolPreview } from './tool-descriptor';
 
@@ -34,24 +34,17 @@ export function createAddTodoTool(db: Db, { userId }: ToolContext) {
   });
 }
 
-/** How many of the user's most recent open to-dos a preview compares with: bounded work per card. */
-const recentOpenTodos = 50;
-
 /** What the card warns of: an open to-do of this user with the same or a similar title. */
 async function previewTodo(
   db: Db,
   { title }: z.output<typeof addTodoInput>,
   { userId }: ToolContext,
 ): Promise<ToolPreview> {
-  const open = await selectTodos(db, { userId, status: 'open', limit: recentOpenTodos });
-  const similar = similarTitles(title, open).slice(0, 3);
-  return {
-    lines: [],
-    warnings: similar.map((todo) => ({
-      en: `Already on your open to-dos: “${todo.title}”.`,
-      zh: `你的待办里已有相近的一项：「${todo.title}」。`,
-    })),
-  };
+  const open = await selectTodos(db, { userId, status: 'open', limit: recentOpenItemsCompared });
+  return similarOpenItemsPreview(title, open, (todo) => ({
+    en: `Already on your open to-dos: “${todo.title}”.`,
+    zh: `你的待办里已有相近的一项：「${todo.title}」。`,
+  }));
 }
 
 /** `addTodo`, declared once: its facts, its factory and its preview. */

@@ -5,7 +5,7 @@ import { cancelTicket, insertTicket, listTickets } from '@/lib/db/tickets';
 import { commitWrite } from './commit-write';
 import { createTicketFacts } from './create-ticket-facts';
 import { orderIdSchema } from './order-id-schema';
-import { similarTitles } from './similar-title';
+import { recentOpenItemsCompared, similarOpenItemsPreview } from './similar-title';
 import type { ToolContext } from './tool-context';
 import { defineTool, type ToolPreview } from './tool-descriptor';
 
@@ -46,24 +46,17 @@ export function createCreateTicketTool(db: Db, { userId, chatId }: ToolContext) 
   });
 }
 
-/** How many of the user's most recent open tickets a preview compares with: bounded work per card. */
-const recentOpenTickets = 50;
-
 /** What the card warns of: an open ticket of this user (never anyone else's) with a similar title. */
 async function previewTicket(
   db: Db,
   { title }: z.output<typeof createTicketInput>,
   { userId }: ToolContext,
 ): Promise<ToolPreview> {
-  const open = await listTickets(db, { userId, status: 'open', limit: recentOpenTickets });
-  const similar = similarTitles(title, open).slice(0, 3);
-  return {
-    lines: [],
-    warnings: similar.map((ticket) => ({
-      en: `You already have an open ticket with a similar title: ${ticket.ticketId} “${ticket.title}”.`,
-      zh: `你已有一个标题相近的未关闭工单：${ticket.ticketId}「${ticket.title}」。`,
-    })),
-  };
+  const open = await listTickets(db, { userId, status: 'open', limit: recentOpenItemsCompared });
+  return similarOpenItemsPreview(title, open, (ticket) => ({
+    en: `You already have an open ticket with a similar title: ${ticket.ticketId} “${ticket.title}”.`,
+    zh: `你已有一个标题相近的未关闭工单：${ticket.ticketId}「${ticket.title}」。`,
+  }));
 }
 
 /** `createTicket`, declared once: its facts, its factory and its preview. */

@@ -1,7 +1,6 @@
 /** The product's tools: their facts (client-safe), the registry of descriptors, the worker tables. */
 export { orderIdSchema } from './order-id-schema';
 export {
-  createToolbox,
   createWorkerTools,
   type Toolbox,
   toolRegistry,

@@ -35,18 +35,11 @@ type SameNames = [Descriptor['name']] extends [ToolName]
 const sameNames: SameNames = true;
 void sameNames;
 
-/** Every tool the product has, keyed by name, as the registry builds them. */
+/** Every tool the product has, keyed by name, as the registry's factories build them. */
 export type Toolbox = { [NAME in ToolName]: ReturnType<Extract<Descriptor, { name: NAME }>['create']> };
 
 /** The tool table of worker `WORKER`. */
 export type WorkerTools<WORKER extends WorkerName> = Pick<Toolbox, WorkerToolName<WORKER>>;
-
-/** Builds every tool the product has, keyed by name (for reading their schemas). */
-export function createToolbox(db: Db, context: ToolContext): Toolbox {
-  return Object.fromEntries(
-    toolRegistry.map((descriptor) => [descriptor.name, descriptor.create(db, context)]),
-  ) as Toolbox;
-}
 
 /**
  * A new object holding exactly `worker`'s tools and nothing else. Only that worker's

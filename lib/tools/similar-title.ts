@@ -1,3 +1,6 @@
+import type { ToolPreview } from './tool-descriptor';
+import type { Localized } from './tool-facts';
+
 /**
  * Folds a title for comparison: full-width to half-width and compatibility forms (NFKC),
  * case, punctuation and symbols dropped, runs of space collapsed.
@@ -57,4 +60,24 @@ export function similarTitles<ITEM extends { title: string }>(
     .filter(({ score }) => score >= threshold)
     .sort((first, second) => second.score - first.score)
     .map(({ item }) => item);
+}
+
+/** How many of a user's most recent open items (tickets, to-dos) a card's preview compares with: bounded work per card. */
+export const recentOpenItemsCompared = 50;
+
+/**
+ * The preview of a call that adds an item: a warning for each of the user's `open` items
+ * whose title is like `title` (at most three, most similar first), worded by `warning`.
+ */
+export function similarOpenItemsPreview<ITEM extends { title: string }>(
+  title: string,
+  open: readonly ITEM[],
+  warning: (item: ITEM) => Localized,
+): ToolPreview {
+  return {
+    lines: [],
+    warnings: similarTitles(title, open)
+      .slice(0, 3)
+      .map((item) => warning(item)),
+  };
 }

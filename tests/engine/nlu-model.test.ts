@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { heldOutSource, trainSource } from '@/lib/ai/nlu/corpus-templates';
-import { evaluateNlu } from '@/lib/ai/nlu/evaluate-nlu';
 import { extractTitle } from '@/lib/ai/nlu/extract-title';
 import { generateCorpus } from '@/lib/ai/nlu/generate-corpus';
 import { nluWeights } from '@/lib/ai/nlu/load-weights';
 import { trainNluModel } from '@/lib/ai/nlu/train-nlu-model';
 import { intentLabels } from '@/lib/tools/intent-labels';
+import { evaluateNlu } from '../support/evaluate-nlu';
 
 const train = generateCorpus('train');
 const heldOut = generateCorpus('heldOut');

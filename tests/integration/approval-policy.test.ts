@@ -11,7 +11,7 @@ import { GET as tickets } from '@/app/api/tickets/route';
 import { requestApproval } from '@/lib/approvals/approval-life-cycle';
 import { guestRequestEndedNote } from '@/lib/approvals/settle-approvals';
 import { getSessionUser } from '@/lib/auth/session-user';
-import { findAccountByEmail, getDb, listRefunds, markEmailVerified } from '@/lib/db';
+import { findAccountByEmail, getDb, markEmailVerified } from '@/lib/db';
 import { revokeRoleOf, signUpWithRole, writePolicyFile } from '../support/approval-policy';
 import { signIn, signUp } from '../support/auth-client';
 import {
@@ -22,6 +22,7 @@ import {
   setDefaultTestCookie,
   userMessage,
 } from '../support/chat-client';
+import { listRefunds } from '../support/database-reads';
 import { configureServerOn, signInGuest } from '../support/server-env';
 import { databaseEngines } from '../support/test-database';
 

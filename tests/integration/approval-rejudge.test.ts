@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { getConfig } from '@/lib/config';
-import { getDb, listRefunds } from '@/lib/db';
+import { getDb } from '@/lib/db';
 import { policyInForce } from '@/lib/policy';
 import { watchPolicyFile } from '@/lib/policy/policy-store';
 import { createMailSender } from '@/lib/webhooks/start-mail-deliveries';
@@ -9,6 +9,7 @@ import { createWebhookDeliveryLoop, type WebhookDeliveryLoop } from '@/lib/webho
 import { signUpWithRole, writePolicyFile } from '../support/approval-policy';
 import { decideAs, lastSavedMessage, readApprovalAs, sendToChat } from '../support/approval-requests';
 import { setDefaultTestCookie } from '../support/chat-client';
+import { listRefunds } from '../support/database-reads';
 import { configureServerOn } from '../support/server-env';
 import { mailHeader, type SmtpCapture, startSmtpCapture } from '../support/smtp-capture';
 import { databaseEngines } from '../support/test-database';

@@ -4,7 +4,7 @@ import { GET as guest } from '@/app/api/auth/guest/route';
 import { POST as chat } from '@/app/api/chat/route';
 import { GET as listChats } from '@/app/api/chats/route';
 import { getSessionUser } from '@/lib/auth/session-user';
-import { findAccountByEmail, getDb, listAccountEvents, markEmailVerified } from '@/lib/db';
+import { findAccountByEmail, getDb, markEmailVerified } from '@/lib/db';
 import { authRequest, callAuth, signIn, signUp } from '../support/auth-client';
 import {
   ChatStreamReader,
@@ -13,6 +13,7 @@ import {
   jsonRequest,
   userMessage,
 } from '../support/chat-client';
+import { listAccountEvents } from '../support/database-reads';
 import { configureServer, cookieHeaderOf } from '../support/server-env';
 import { type SmtpCapture, startSmtpCapture, verificationLinkOf } from '../support/smtp-capture';
 

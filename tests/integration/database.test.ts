@@ -8,7 +8,6 @@ import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  countTickets,
   type Db,
   deleteChat,
   getChat,
@@ -26,6 +25,7 @@ import {
   searchArticles,
   selectTodos,
 } from '@/lib/db';
+import { countTickets } from '../support/database-reads';
 import { createEmptyDatabase, databaseEngines, type EmptyDatabase } from '../support/test-database';
 
 const cleanups: (() => Promise<void>)[] = [];

@@ -6,9 +6,10 @@ import { POST as complete } from '@/app/api/chat/complete/route';
 import { POST as chat } from '@/app/api/chat/route';
 import { POST as undo } from '@/app/api/chat/undo/route';
 import { DELETE as deleteChat, GET as readChat } from '@/app/api/chats/[id]/route';
-import { countTickets, getDb } from '@/lib/db';
+import { getDb } from '@/lib/db';
 import { getApprovalRegistry } from '@/lib/server/stores';
 import { ChatStreamReader, defaultTestCookie, jsonRequest } from '../support/chat-client';
+import { countTickets } from '../support/database-reads';
 import {
   asBodyText,
   deeplyNestedChatBody,

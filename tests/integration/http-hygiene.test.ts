@@ -70,22 +70,39 @@ describe('the production server under hostile use', () => {
       for (const answer of answers) {
         expectHardened(answer);
         expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
-        expect(answer.headers.get('cache-control')).toBe('no-store');
+        // The chat route's answers, its errors included, are also never re-encoded (see below).
+        const chat = new URL(answer.url).pathname === '/api/chat';
+        expect(answer.headers.get('cache-control')).toBe(chat ? 'no-store, no-transform' : 'no-store');
         await answer.body?.cancel();
       }
     });
 
-    it('marks the chat stream Cache-Control: no-store too', async () => {
+    it('marks the chat stream Cache-Control: no-store too, and sends it uncompressed, chunk by chunk', async () => {
       const body = JSON.stringify({
         id: 'headers-stream',
         message: { id: 'headers-m', role: 'user', parts: [{ type: 'text', text: 'hello' }] },
       });
-      const response = await post('/api/chat', body, bystander);
+      const response = await fetch(`${server.url}/api/chat`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'accept-encoding': 'gzip, deflate',
+          cookie: bystander,
+        },
+        body,
+      });
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
       expectHardened(response);
-      expect(response.headers.get('cache-control')).toBe('no-store');
+      expect(response.headers.get('cache-control')).toBe('no-store, no-transform');
+      expect(response.headers.get('content-encoding')).toBeNull();
       await new ChatStreamReader(response).rest();
+      const resumed = await fetch(`${server.url}/api/chat/headers-stream/stream`, {
+        headers: { 'accept-encoding': 'gzip, deflate', cookie: bystander },
+      });
+      expect(resumed.headers.get('cache-control')).toBe('no-store, no-transform');
+      expect(resumed.headers.get('content-encoding')).toBeNull();
+      await resumed.body?.cancel();
     });
   });
 

@@ -2,11 +2,11 @@ import { convertToModelMessages, generateText, stepCountIs, type ToolSet, type U
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOfflineModel } from '@/lib/ai/offline-model';
 import { routeWorker } from '@/lib/ai/router';
-import { countTickets, type Db, selectTodos } from '@/lib/db';
+import { type Db, selectTodos } from '@/lib/db';
 import { wrapToolsWithApproval } from '@/lib/shells';
 import { createMemoryApprovalRegistry } from '@/lib/stores';
 import { createWorkerTools, type WorkerName } from '@/lib/tools';
-
+import { countTickets } from '../support/database-reads';
 import { openTestDatabase } from '../support/test-database';
 
 const testUser = { userId: 'user-a' };

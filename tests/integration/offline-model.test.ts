@@ -3,12 +3,12 @@ import { generateText, stepCountIs, streamText, type ToolSet } from 'ai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOfflineModel, isOfflineModel } from '@/lib/ai/offline-model';
 import { routeWorker } from '@/lib/ai/router';
-import { countTickets, type Db, selectTodos } from '@/lib/db';
+import { type Db, selectTodos } from '@/lib/db';
 import { PublicError } from '@/lib/errors/public-error';
 import { wrapToolsWithApproval } from '@/lib/shells';
 import { createMemoryApprovalRegistry } from '@/lib/stores';
 import { createWorkerTools, type WorkerName } from '@/lib/tools';
-
+import { countTickets } from '../support/database-reads';
 import { openTestDatabase } from '../support/test-database';
 
 const testUser = { userId: 'user-a' };

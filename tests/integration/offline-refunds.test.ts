@@ -2,10 +2,10 @@ import { convertToModelMessages, generateText, stepCountIs, type ToolSet, type U
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOfflineModel } from '@/lib/ai/offline-model';
 import { routeWorker } from '@/lib/ai/router';
-import { type Db, getRefundBalance, listRefunds } from '@/lib/db';
+import { type Db, getRefundBalance } from '@/lib/db';
 import { toolDenial } from '@/lib/shells/wrap-tools-with-approval';
 import { createWorkerTools, type WorkerName } from '@/lib/tools';
-
+import { listRefunds } from '../support/database-reads';
 import { openTestDatabase } from '../support/test-database';
 
 const testUser = { userId: 'user-a' };

@@ -9,17 +9,16 @@ import {
   getOrder,
   getRefundBalance,
   insertRefund,
-  listRefunds,
   migrate,
   migrations,
   openDatabase,
-  refundOrder,
   voidRefund,
   writeTransaction,
 } from '@/lib/db';
 import { sampleOrders } from '@/lib/db/seed-data';
 import { createWorkerTools } from '@/lib/tools';
 import { createIssueRefundTool, issueRefundTool } from '@/lib/tools/issue-refund';
+import { listRefunds, refundOrder } from '../support/database-reads';
 import { createEmptyDatabase, databaseEngines, type EmptyDatabase } from '../support/test-database';
 
 const cleanups: (() => Promise<void>)[] = [];

@@ -1,11 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { countTickets, type Db, listTickets } from '@/lib/db';
+import { type Db, listTickets } from '@/lib/db';
 import { migrations } from '@/lib/db/migrations';
 import { commitToolEffect, deleteToolEffectsOfScope } from '@/lib/db/tool-effects';
 import { downstreamIdempotencyKey, type EffectRecorder, wrapToolsWithIdempotency } from '@/lib/shells';
 import { createMemoryIdempotencyStore } from '@/lib/stores';
 import { createCreateTicketTool } from '@/lib/tools/create-ticket';
 import { call } from '../support/call-tool';
+import { countTickets } from '../support/database-reads';
 import { databaseEngines, openTestDatabase } from '../support/test-database';
 
 /** The app's recorder over a test database, with its clock. */

@@ -1,14 +1,14 @@
 import type { Tool } from 'ai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ZodType } from 'zod';
-import { countTickets, type Db } from '@/lib/db';
-import { createToolbox, createWorkerTools, toolNamesByWorker, workerNames } from '@/lib/tools';
+import type { Db } from '@/lib/db';
+import { createWorkerTools, toolNamesByWorker, toolRegistry, workerNames } from '@/lib/tools';
 import { createAddTodoTool } from '@/lib/tools/add-todo';
 import { createCreateTicketTool } from '@/lib/tools/create-ticket';
 import { createGetOrderStatusTool } from '@/lib/tools/get-order-status';
 import { createListTodosTool } from '@/lib/tools/list-todos';
 import { createSearchKnowledgeBaseTool } from '@/lib/tools/search-knowledge-base';
-
+import { countTickets } from '../support/database-reads';
 import { databaseEngines, openTestDatabase } from '../support/test-database';
 
 /** Runs a tool's execute the way the AI SDK does after validation. */
@@ -207,9 +207,11 @@ describe.each(databaseEngines)('tools on %s', (engine) => {
     });
   });
 
-  describe('createToolbox', () => {
+  describe('toolRegistry', () => {
     it('holds all six tools, each with a description and an input schema', () => {
-      const toolbox = createToolbox(db, testUser);
+      const toolbox = Object.fromEntries(
+        toolRegistry.map((descriptor) => [descriptor.name, descriptor.create(db, testUser)]),
+      );
       expect(Object.keys(toolbox).sort()).toEqual(
         [
           'addTodo',

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { getSessionUser } from '@/lib/auth/session-user';
-import { findAccountByEmail, getDb, listAccountEvents } from '@/lib/db';
+import { findAccountByEmail, getDb } from '@/lib/db';
 import { signIn, signUp } from '../support/auth-client';
+import { listAccountEvents } from '../support/database-reads';
 import { configureServerOn } from '../support/server-env';
 import { databaseEngines } from '../support/test-database';
 

@@ -3,7 +3,7 @@
 // how each ended (one word a line): run as a separate process, so two of them started together
 // are two instances refunding the same order at once.
 import { openDatabase } from '../../lib/db/open-database';
-import { refundOrder } from '../../lib/db/refunds';
+import { refundOrder } from './database-reads';
 
 async function main([target = '', orderId = '', amountMinor = '0', count = '1', startAt = '0']: string[]) {
   const db = await openDatabase(target.startsWith('postgres') ? { url: target } : { path: target });

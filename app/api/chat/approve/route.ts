@@ -1,7 +1,7 @@
 import type { NextRequest } from 'next/server';
 import { withSession } from '@/lib/auth/with-session';
 import { carryOutDecision } from '@/lib/chat/carry-out-decision';
-import { describeZodError, jsonError, readJsonBody } from '@/lib/http/json';
+import { describeZodError, jsonError, jsonWithLength, readJsonBody } from '@/lib/http/json';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 import { approvalDecisionSchema } from './schema';
 
@@ -13,6 +13,6 @@ export const POST = withUnavailableAs503(
     const decision = approvalDecisionSchema.safeParse(body.value);
     if (!decision.success) return jsonError(400, describeZodError(decision.error));
     const result = await carryOutDecision(decision.data, user);
-    return Response.json(result.body, { status: result.status });
+    return jsonWithLength(result.body, { status: result.status });
   }),
 );

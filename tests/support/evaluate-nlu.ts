@@ -1,8 +1,8 @@
+import { classifyIntent } from '@/lib/ai/nlu/classify-intent';
+import { extractTitle } from '@/lib/ai/nlu/extract-title';
+import { findOrderIds } from '@/lib/ai/nlu/features';
+import type { Utterance } from '@/lib/ai/nlu/generate-corpus';
 import { type IntentLabel, intentLabels } from '@/lib/tools/intent-labels';
-import { classifyIntent } from './classify-intent';
-import { extractTitle } from './extract-title';
-import { findOrderIds } from './features';
-import type { Utterance } from './generate-corpus';
 
 /** How the shipped model does on a labelled corpus. */
 export type NluEvaluation = {
