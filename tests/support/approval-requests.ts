@@ -14,6 +14,13 @@ export async function sendToChat(chatId: string, text: string, cookie = defaultT
   return new ChatStreamReader(response);
 }
 
+/** Sends `text` and reads the turn to its approval card: the card's approval id and the rest of the stream. */
+export async function askForApproval(chatId: string, text: string, cookie = defaultTestCookie()) {
+  const reader = await sendToChat(chatId, text, cookie);
+  const request = await reader.until('tool-approval-request');
+  return { approvalId: request.approvalId as string, reader };
+}
+
 /** `POST /api/chat/approve` from the person behind `cookie`, with no chat id (approvers need not know it). */
 export async function decideAs(
   approvalId: string,
