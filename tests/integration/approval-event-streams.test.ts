@@ -2,11 +2,10 @@ import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { POST as revokeRole } from '@/app/api/admin/roles/revoke/route';
 import { GET as readApproval } from '@/app/api/approvals/[approvalId]/route';
-import { GET as approvalEvents } from '@/app/api/approvals/events/route';
 import { GET as listTickets } from '@/app/api/tickets/route';
 import { getDb } from '@/lib/db';
 import { signUpWithRole, writePolicyFile } from '../support/approval-policy';
-import { askForApproval, decideAs } from '../support/approval-requests';
+import { askForApproval, decideAs, openApprovalEvents } from '../support/approval-requests';
 import { callAuth, signIn } from '../support/auth-client';
 import { defaultTestCookie, getRequest, jsonRequest } from '../support/chat-client';
 import { countQueries } from '../support/count-queries';
@@ -17,14 +16,7 @@ const password = 'a long unusual passphrase for tests';
 
 /** Opens `/api/approvals/events?<query>` as `cookie`; `close()` is the browser leaving. */
 async function follow(query: string, cookie: string | undefined) {
-  const controller = new AbortController();
-  const response = await approvalEvents(
-    jsonRequest(`/api/approvals/events?${query}`, undefined, {
-      method: 'GET',
-      cookie,
-      signal: controller.signal,
-    }),
-  );
+  const { response, controller } = await openApprovalEvents(query, cookie);
   const events = response.status === 200 ? eventStreamReader(response) : undefined;
   return {
     response,

@@ -1,11 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { GET as approvalEvents } from '@/app/api/approvals/events/route';
 import { mailApprovers } from '@/lib/approvals/approval-mail';
 import { getDb } from '@/lib/db';
 import { useApprovalDeliveries } from '../support/approval-deliveries';
 import { signUpWithRole, testPolicy, writePolicyFile } from '../support/approval-policy';
-import { askForApproval, decideAs, readApprovalAs } from '../support/approval-requests';
-import { defaultTestCookie, jsonRequest, setDefaultTestCookie } from '../support/chat-client';
+import { askForApproval, decideAs, openApprovalEvents, readApprovalAs } from '../support/approval-requests';
+import { defaultTestCookie, setDefaultTestCookie } from '../support/chat-client';
 import { configureServerOn, signInGuest } from '../support/server-env';
 import { type CapturedMail, mailHeader, mailSubject, mailText } from '../support/smtp-capture';
 import { databaseEngines } from '../support/test-database';
@@ -26,13 +25,9 @@ const policy = {
 
 /** Opens the approver's inbox stream from a page in `locale` (the language switch's cookie), then leaves. */
 async function openInboxIn(cookie: string, locale: 'en' | 'zh') {
-  const controller = new AbortController();
-  const response = await approvalEvents(
-    jsonRequest('/api/approvals/events?inbox=1', undefined, {
-      method: 'GET',
-      cookie: `${cookie}; toolgate-locale=${locale}`,
-      signal: controller.signal,
-    }),
+  const { response, controller } = await openApprovalEvents(
+    'inbox=1',
+    `${cookie}; toolgate-locale=${locale}`,
   );
   expect(response.status).toBe(200);
   controller.abort();

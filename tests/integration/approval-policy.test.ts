@@ -1,6 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { GET as activity } from '@/app/api/activity/route';
-import { GET as approvalEvents } from '@/app/api/approvals/events/route';
 import { GET as listApprovals } from '@/app/api/approvals/route';
 import { GET as tickets } from '@/app/api/tickets/route';
 import { requestApproval } from '@/lib/approvals/approval-life-cycle';
@@ -8,9 +7,15 @@ import { guestRequestEndedNote } from '@/lib/approvals/settle-approvals';
 import { getSessionUser } from '@/lib/auth/session-user';
 import { findAccountByEmail, getDb, listRefunds, markEmailVerified } from '@/lib/db';
 import { revokeRoleOf, signUpWithRole, writePolicyFile } from '../support/approval-policy';
-import { decideAs, lastSavedMessage, readApprovalAs, sendToChat } from '../support/approval-requests';
+import {
+  decideAs,
+  lastSavedMessage,
+  openApprovalEvents,
+  readApprovalAs,
+  sendToChat,
+} from '../support/approval-requests';
 import { signIn, signUp } from '../support/auth-client';
-import { defaultTestCookie, getRequest, jsonRequest, setDefaultTestCookie } from '../support/chat-client';
+import { defaultTestCookie, getRequest, setDefaultTestCookie } from '../support/chat-client';
 import { configureServerOn, signInGuest } from '../support/server-env';
 import { databaseEngines } from '../support/test-database';
 
@@ -290,24 +295,15 @@ describe.each(databaseEngines)('approvals decided by other people on %s', (engin
     const reader = await sendToChat('chat-events', 'create a ticket: big refund');
     const request = await reader.until('tool-approval-request');
     await reader.rest();
-    const follow = async (query: string, cookie: string | undefined) => {
-      const controller = new AbortController();
-      const response = await approvalEvents(
-        jsonRequest(`/api/approvals/events?${query}`, undefined, {
-          method: 'GET',
-          cookie,
-          signal: controller.signal,
-        }),
-      );
-      return { response, controller };
-    };
     const stranger = await signInGuest();
-    expect((await follow('chatId=chat-events', stranger)).response.status).toBe(404);
-    expect((await follow(`approvalId=${request.approvalId}`, stranger)).response.status).toBe(404);
-    expect((await follow('nothing=1', defaultTestCookie())).response.status).toBe(400);
+    expect((await openApprovalEvents('chatId=chat-events', stranger)).response.status).toBe(404);
+    expect((await openApprovalEvents(`approvalId=${request.approvalId}`, stranger)).response.status).toBe(
+      404,
+    );
+    expect((await openApprovalEvents('nothing=1', defaultTestCookie())).response.status).toBe(400);
 
-    const requesterPage = await follow('chatId=chat-events', defaultTestCookie());
-    const approverPage = await follow(`approvalId=${request.approvalId}`, second.cookie);
+    const requesterPage = await openApprovalEvents('chatId=chat-events', defaultTestCookie());
+    const approverPage = await openApprovalEvents(`approvalId=${request.approvalId}`, second.cookie);
     expect(requesterPage.response.headers.get('content-type')).toBe('text/event-stream');
     const firstEvent = async (response: Response) => {
       const text = response.body?.pipeThrough(new TextDecoderStream()).getReader();

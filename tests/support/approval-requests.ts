@@ -1,5 +1,6 @@
 import type { UIMessage } from 'ai';
 import { GET as readApproval } from '@/app/api/approvals/[approvalId]/route';
+import { GET as approvalEvents } from '@/app/api/approvals/events/route';
 import { POST as approve } from '@/app/api/chat/approve/route';
 import { POST as chat } from '@/app/api/chat/route';
 import { GET as readChat } from '@/app/api/chats/[id]/route';
@@ -51,4 +52,17 @@ export async function lastSavedMessage(chatId: string, cookie = defaultTestCooki
     params: Promise.resolve({ id: chatId }),
   });
   return ((await response.json()) as { messages: UIMessage[] }).messages.at(-1);
+}
+
+/** Opens `GET /api/approvals/events?<query>` as the person behind `cookie`; aborting `controller` is the browser leaving. */
+export async function openApprovalEvents(query: string, cookie: string | undefined) {
+  const controller = new AbortController();
+  const response = await approvalEvents(
+    jsonRequest(`/api/approvals/events?${query}`, undefined, {
+      method: 'GET',
+      cookie,
+      signal: controller.signal,
+    }),
+  );
+  return { response, controller };
 }
