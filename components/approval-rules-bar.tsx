@@ -1,10 +1,9 @@
 'use client';
 
-import { ShieldCheck, X } from 'lucide-react';
+import { ShieldCheck } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { type ApprovalRules, fetchJson } from './api-types';
-import { Badge } from './ui/badge';
-import { Button } from './ui/button';
+import { RevocableBar, RevocableItem } from './revocable-bar';
 import { useWorkspace } from './workspace-provider';
 
 /**
@@ -53,28 +52,16 @@ export function ApprovalRulesBar({
 
   if (rules.length === 0) return null;
   return (
-    <section
-      aria-label={t.approvalRules}
-      className="flex flex-wrap items-center gap-2 border-b border-border px-4 py-2 text-xs"
-      data-testid="approval-rules"
-    >
-      <ShieldCheck className="size-4 text-muted-foreground" aria-hidden="true" />
-      <span className="text-muted-foreground">{t.approvalRules}:</span>
+    <RevocableBar label={t.approvalRules} icon={ShieldCheck} testId="approval-rules">
       {rules.map((rule) => (
-        <Badge key={rule.toolName} variant="outline" className="gap-1">
+        <RevocableItem
+          key={rule.toolName}
+          revokeLabel={t.revokeRule(rule.toolName)}
+          onRevoke={() => void revoke(rule.toolName)}
+        >
           <span className="font-mono">{rule.toolName}</span>
-          <Button
-            variant="ghost"
-            size="sm"
-            className="h-5 px-1"
-            aria-label={t.revokeRule(rule.toolName)}
-            onClick={() => void revoke(rule.toolName)}
-          >
-            <X aria-hidden="true" />
-            {t.revoke}
-          </Button>
-        </Badge>
+        </RevocableItem>
       ))}
-    </section>
+    </RevocableBar>
   );
 }

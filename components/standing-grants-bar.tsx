@@ -1,10 +1,9 @@
 'use client';
 
-import { Clock, X } from 'lucide-react';
+import { Clock } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { fetchJson, type StandingGrants } from './api-types';
-import { Badge } from './ui/badge';
-import { Button } from './ui/button';
+import { RevocableBar, RevocableItem } from './revocable-bar';
 import { useWorkspace } from './workspace-provider';
 
 const symbols: Record<string, string> = { eq: '=', ne: '≠', gt: '>', gte: '≥', lt: '<', lte: '≤', in: 'in' };
@@ -62,30 +61,18 @@ export function StandingGrantsBar({ chatId, version }: { chatId: string; version
   if (grants.length === 0) return null;
   const time = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' });
   return (
-    <section
-      aria-label={t.standingGrants}
-      className="flex flex-wrap items-center gap-2 border-b border-border px-4 py-2 text-xs"
-      data-testid="standing-grants"
-    >
-      <Clock className="size-4 text-muted-foreground" aria-hidden="true" />
-      <span className="text-muted-foreground">{t.standingGrants}:</span>
+    <RevocableBar label={t.standingGrants} icon={Clock} testId="standing-grants">
       {grants.map((grant) => (
-        <Badge key={grant.id} variant="outline" className="gap-1">
+        <RevocableItem
+          key={grant.id}
+          revokeLabel={t.revokeGrant(grant.toolName)}
+          onRevoke={() => void revoke(grant.id)}
+        >
           <span className="font-mono">{t.grantCovers(grant.toolName, conditionsText(grant.when))}</span>
           {grant.scope === 'me' && <span>· {t.grantEverywhere}</span>}
           <span>· {t.grantEnds(time.format(grant.expiresAt))}</span>
-          <Button
-            variant="ghost"
-            size="sm"
-            className="h-5 px-1"
-            aria-label={t.revokeGrant(grant.toolName)}
-            onClick={() => void revoke(grant.id)}
-          >
-            <X aria-hidden="true" />
-            {t.revoke}
-          </Button>
-        </Badge>
+        </RevocableItem>
       ))}
-    </section>
+    </RevocableBar>
   );
 }

@@ -56,6 +56,21 @@ async function signInVerified(
   await page.reload();
 }
 
+/**
+ * Signs the chat's browser in as a verified requester and asks for a ticket titled `title`:
+ * its card, once it says whom it waits for, and the approval's id.
+ */
+async function askAsVerifiedRequester(chatPage: ChatPage, baseURL: string | undefined, title: string) {
+  await chatPage.goto('/');
+  await signInVerified(chatPage.page, baseURL, '申请人');
+  await chatPage.send(`帮我创建一个工单：${title}`);
+  const card = chatPage.toolCards('createTicket').last();
+  await expect(card.getByTestId('approval-waiting-for')).toBeVisible();
+  const approvalId = (await card.getAttribute('data-approval-id')) ?? '';
+  expect(approvalId).not.toBe('');
+  return { card, approvalId };
+}
+
 test('a guest who asks for a supervisor gets no card and is told to sign in', async ({ chatPage }) => {
   await chatPage.goto('/');
   await chatPage.send('帮我创建一个工单：需要主管');
@@ -68,16 +83,11 @@ test('a signed-in user asks, a supervisor approves on the approval page, the req
   browser,
   baseURL,
 }) => {
-  await chatPage.goto('/');
-  await signInVerified(chatPage.page, baseURL, '申请人');
-  await chatPage.send('帮我创建一个工单：需要主管');
-  const card = chatPage.toolCards('createTicket').last();
+  const { card, approvalId } = await askAsVerifiedRequester(chatPage, baseURL, '需要主管');
   // The requester's card says whom it waits for, and offers no Allow: the step is not theirs.
   await expect(card.getByTestId('approval-waiting-for')).toHaveText('等待主管批准 · 0 / 1');
   await expect(chatPage.allowButton(card)).toHaveCount(0);
   await expect(chatPage.denyButton(card)).toBeEnabled();
-  const approvalId = (await card.getAttribute('data-approval-id')) ?? '';
-  expect(approvalId).not.toBe('');
 
   // The supervisor, in a browser of their own.
   const supervisorContext = await browser.newContext({ baseURL, locale: 'zh-CN' });
@@ -123,13 +133,7 @@ test('the approval page is the 404 page for a signed-in account that may not dec
   browser,
   baseURL,
 }) => {
-  await chatPage.goto('/');
-  await signInVerified(chatPage.page, baseURL, '申请人');
-  await chatPage.send('帮我创建一个工单：需要主管');
-  const card = chatPage.toolCards('createTicket').last();
-  await expect(card.getByTestId('approval-waiting-for')).toBeVisible();
-  const approvalId = (await card.getAttribute('data-approval-id')) ?? '';
-  expect(approvalId).not.toBe('');
+  const { approvalId } = await askAsVerifiedRequester(chatPage, baseURL, '需要主管');
 
   const guestContext = await browser.newContext({ baseURL, locale: 'zh-CN' });
   const guest = await guestContext.newPage();
@@ -193,12 +197,8 @@ test('a supervisor’s inbox receives a signed-in user’s request live and deci
   test.setTimeout(90_000);
   const first = await supervisorInbox(browser, baseURL, '主管甲', 'first');
   const second = await supervisorInbox(browser, baseURL, '主管乙', 'second');
-  await chatPage.goto('/');
-  await signInVerified(chatPage.page, baseURL, '申请人');
-  await chatPage.send('帮我创建一个工单：需要主管');
-  const card = chatPage.toolCards('createTicket').last();
+  const { card, approvalId } = await askAsVerifiedRequester(chatPage, baseURL, '需要主管');
   await expect(card.getByTestId('approval-waiting-for')).toHaveText('等待主管批准 · 0 / 1');
-  const approvalId = (await card.getAttribute('data-approval-id')) ?? '';
 
   // Both inboxes show it without a reload; the sidebar and the tab title count it.
   for (const { page } of [first, second]) {
@@ -245,13 +245,7 @@ test('an allow given to an input another supervisor has since edited is refused 
   baseURL,
 }) => {
   test.setTimeout(90_000);
-  await chatPage.goto('/');
-  await signInVerified(chatPage.page, baseURL, '申请人');
-  await chatPage.send('帮我创建一个工单：两位主管');
-  const card = chatPage.toolCards('createTicket').last();
-  await expect(card.getByTestId('approval-waiting-for')).toBeVisible();
-  const approvalId = (await card.getAttribute('data-approval-id')) ?? '';
-  expect(approvalId).not.toBe('');
+  const { card, approvalId } = await askAsVerifiedRequester(chatPage, baseURL, '两位主管');
 
   const first = await supervisorInbox(browser, baseURL, '主管丁', 'stale-first');
   const second = await supervisorInbox(browser, baseURL, '主管戊', 'stale-second');
@@ -300,13 +294,7 @@ test('in the inbox, d opens the reason of a denial, and letters typed there stay
   baseURL,
 }) => {
   const inbox = await supervisorInbox(browser, baseURL, '主管丙', 'third');
-  await chatPage.goto('/');
-  await signInVerified(chatPage.page, baseURL, '申请人');
-  await chatPage.send('帮我创建一个工单：需要主管');
-  const card = chatPage.toolCards('createTicket').last();
-  await expect(card.getByTestId('approval-waiting-for')).toBeVisible();
-  const approvalId = (await card.getAttribute('data-approval-id')) ?? '';
-  expect(approvalId).not.toBe('');
+  const { card, approvalId } = await askAsVerifiedRequester(chatPage, baseURL, '需要主管');
   const item = inbox.page.locator(`[data-inbox-item="${approvalId}"]`);
   await expect(item).toBeVisible({ timeout: 15_000 });
   await item.focus();
@@ -352,13 +340,8 @@ test('a supervisor is mailed when a request waits for them, follows the link, si
   await users('verify', email);
   await users('grant', email, 'supervisor');
 
-  await chatPage.goto('/');
-  await signInVerified(chatPage.page, baseURL, '申请人');
-  await chatPage.send('帮我创建一个工单：需要主管');
-  const card = chatPage.toolCards('createTicket').last();
+  const { card, approvalId } = await askAsVerifiedRequester(chatPage, baseURL, '需要主管');
   await expect(card.getByTestId('approval-waiting-for')).toHaveText('等待主管批准 · 0 / 1');
-  const approvalId = (await card.getAttribute('data-approval-id')) ?? '';
-  expect(approvalId).not.toBe('');
 
   // The mail: the call, who asked, the wait as people read it, and the link to the approval.
   const mailsOfApproval = () =>

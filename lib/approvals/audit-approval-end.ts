@@ -3,12 +3,10 @@ import { insertAuditRow } from '@/lib/db/audit';
 import type { AuditDetail } from '@/lib/db/audit-chain';
 import type { Db } from '@/lib/db/engine';
 import { isTainted } from '@/lib/provenance';
-import { revealHiddenInSummary } from '@/lib/shared/reveal-hidden-characters';
-import { hashToolArguments } from '@/lib/shells/wrap-tools-with-audit';
 import { observeParkedDenial } from '@/lib/telemetry/observe-audited-call';
-import { summarizeToolCall } from '@/lib/tools/tool-summaries';
 import { type ApprovalRecord, decisionRecordOf } from './approval-rows';
 import { type DeniedStatus, reasonByStatus } from './approval-states';
+import { auditFieldsOfApproval } from './audit-fields-of-approval';
 
 /**
  * The audit row of a call that waited while no turn held it (parked, or its server
@@ -33,7 +31,6 @@ export async function auditApprovalEnd(
     ...(row.provenance !== undefined && { tainted: isTainted(row.provenance) }),
   });
   try {
-    const summary = summarizeToolCall(row.toolName, row.input);
     const allDetail: AuditDetail = {
       ...(await decisionRecordOf(db, row)),
       ...(row.provenance !== undefined &&
@@ -51,15 +48,9 @@ export async function auditApprovalEnd(
       ...(row.note !== undefined && { note: row.note }),
     };
     await insertAuditRow(db, {
-      userId: row.ownerId,
-      chatId: row.chatId,
-      worker: row.worker,
-      toolName: row.toolName,
-      toolCallId: row.toolCallId,
-      argsHash: hashToolArguments(row.input),
+      ...auditFieldsOfApproval(row),
       outcome,
       ...(Object.keys(allDetail).length > 0 && { detail: allDetail }),
-      ...(summary !== undefined && { summary: revealHiddenInSummary(summary) }),
       durationMs: Math.max(0, Date.now() - startedAt),
       createdAt: row.createdAt,
     });

@@ -4,13 +4,11 @@ import { insertAuditRow } from '@/lib/db/audit';
 import type { Db } from '@/lib/db/engine';
 import { writeTransaction } from '@/lib/db/write-transaction';
 import { escalationOfRule } from '@/lib/policy';
-import { revealHiddenInSummary } from '@/lib/shared/reveal-hidden-characters';
-import { hashToolArguments } from '@/lib/shells/wrap-tools-with-audit';
-import { summarizeToolCall } from '@/lib/tools/tool-summaries';
 import { announceApproval } from './announce-approval';
 import { publishApprovalChange } from './approval-events';
 import { mailApprovers } from './approval-mail';
 import { getApproval, getApprovalSteps, type NewApproval } from './approval-rows';
+import { auditFieldsOfApproval } from './audit-fields-of-approval';
 
 /** What the row keeps of its rule's escalation: the role, and the wait that restarts. */
 type StoredEscalation = { to: string; timeoutMs: number };
@@ -123,21 +121,14 @@ async function tellOfEscalation(
     console.error(`[toolgate] mail: could not tell the new approvers of approval ${approvalId}:`, error),
   );
   try {
-    const summary = summarizeToolCall(row.toolName, row.input);
     await insertAuditRow(db, {
-      userId: row.ownerId,
-      chatId: row.chatId,
-      worker: row.worker,
-      toolName: row.toolName,
-      toolCallId: row.toolCallId,
-      argsHash: hashToolArguments(row.input),
+      ...auditFieldsOfApproval(row),
       outcome: 'escalated',
       detail: {
         escalatedTo: escalation.to,
         ...(row.ruleLabel !== undefined && { rule: row.ruleLabel }),
         waitMs: Math.max(0, now - Date.parse(row.createdAt)),
       },
-      ...(summary !== undefined && { summary: revealHiddenInSummary(summary) }),
       durationMs: Math.max(0, now - Date.parse(row.createdAt)),
       createdAt: new Date(now).toISOString(),
     });

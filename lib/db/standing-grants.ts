@@ -1,4 +1,6 @@
+import type { Selectable } from 'kysely';
 import type { Db } from './engine';
+import type { StandingGrantTable } from './schema';
 
 /** A stored standing grant (see `lib/approvals/standing-grants.ts`). */
 export type StandingGrantRecord = {
@@ -14,16 +16,8 @@ export type StandingGrantRecord = {
   expiresAt: number;
 };
 
-type Row = {
-  id: string;
-  owner_id: string;
-  tool_name: string;
-  chat_id: string | null;
-  conditions: string | null;
-  approval_id: string;
-  created_at: string;
-  expires_at: number;
-};
+/** The columns read back: every column but `revoked_at` (reads take only grants in force). */
+type Row = Omit<Selectable<StandingGrantTable>, 'revoked_at'>;
 
 function toRecord(row: Row): StandingGrantRecord {
   return {

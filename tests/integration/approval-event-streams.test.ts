@@ -2,20 +2,12 @@ import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { POST as revokeRole } from '@/app/api/admin/roles/revoke/route';
 import { GET as readApproval } from '@/app/api/approvals/[approvalId]/route';
-import { GET as approvalEvents } from '@/app/api/approvals/events/route';
-import { POST as approve } from '@/app/api/chat/approve/route';
-import { POST as chat } from '@/app/api/chat/route';
 import { GET as listTickets } from '@/app/api/tickets/route';
 import { getDb } from '@/lib/db';
 import { signUpWithRole, writePolicyFile } from '../support/approval-policy';
+import { askForApproval, decideAs, openApprovalEvents } from '../support/approval-requests';
 import { callAuth, signIn } from '../support/auth-client';
-import {
-  ChatStreamReader,
-  defaultTestCookie,
-  getRequest,
-  jsonRequest,
-  userMessage,
-} from '../support/chat-client';
+import { defaultTestCookie, getRequest, jsonRequest } from '../support/chat-client';
 import { countQueries } from '../support/count-queries';
 import { eventStreamReader } from '../support/event-stream-reader';
 import { configureServer, signInGuest } from '../support/server-env';
@@ -24,14 +16,7 @@ const password = 'a long unusual passphrase for tests';
 
 /** Opens `/api/approvals/events?<query>` as `cookie`; `close()` is the browser leaving. */
 async function follow(query: string, cookie: string | undefined) {
-  const controller = new AbortController();
-  const response = await approvalEvents(
-    jsonRequest(`/api/approvals/events?${query}`, undefined, {
-      method: 'GET',
-      cookie,
-      signal: controller.signal,
-    }),
-  );
+  const { response, controller } = await openApprovalEvents(query, cookie);
   const events = response.status === 200 ? eventStreamReader(response) : undefined;
   return {
     response,
@@ -43,20 +28,9 @@ async function follow(query: string, cookie: string | undefined) {
   };
 }
 
-/** Asks for a call and reads to its card. */
-async function ask(chatId: string, text: string, cookie = defaultTestCookie()) {
-  const response = await chat(
-    jsonRequest('/api/chat', { id: chatId, message: userMessage(text) }, { cookie }),
-  );
-  expect(response.status).toBe(200);
-  const reader = new ChatStreamReader(response);
-  const request = await reader.until('tool-approval-request');
-  return { approvalId: request.approvalId as string, reader };
-}
-
+/** A decision's answer body. */
 async function decide(approvalId: string, cookie: string | undefined, approved: boolean) {
-  const response = await approve(jsonRequest('/api/chat/approve', { approvalId, approved }, { cookie }));
-  return (await response.json()) as { status?: string };
+  return (await decideAs(approvalId, cookie, approved)).body as { status?: string };
 }
 
 const median = (values: number[]) =>
@@ -92,7 +66,7 @@ describe('approval event streams', () => {
     await approver.events?.until(': listening');
 
     // The requester's card still follows its own calls, as a guest.
-    const { approvalId, reader } = await ask('streams-own', 'create a ticket: printer', guest);
+    const { approvalId, reader } = await askForApproval('streams-own', 'create a ticket: printer', guest);
     const ownChat = await follow('chatId=streams-own', guest);
     const ownCall = await follow(`approvalId=${approvalId}`, guest);
     expect([ownChat.response.status, ownCall.response.status]).toEqual([200, 200]);
@@ -131,7 +105,7 @@ describe('approval event streams', () => {
       try {
         for (let cycle = 0; cycle < cycles; cycle += 1) {
           const before = counter.count();
-          const { approvalId, reader: turn } = await ask(
+          const { approvalId, reader: turn } = await askForApproval(
             `streams-load-${label}-${cycle}`,
             'create a ticket: printer',
           );
@@ -177,7 +151,7 @@ describe('approval event streams', () => {
 
   it('ends an approver’s open streams when an admin revokes their role: no further approval ids', async () => {
     const approver = await signUpWithRole('streams-revoked@example.com', 'supervisor');
-    const { approvalId: seen } = await ask(
+    const { approvalId: seen } = await askForApproval(
       'streams-revoke-1',
       'create a ticket: small refund',
       requester.cookie,
@@ -196,7 +170,7 @@ describe('approval event streams', () => {
       ),
     );
     expect(revoked.status).toBe(200);
-    const { approvalId: later } = await ask(
+    const { approvalId: later } = await askForApproval(
       'streams-revoke-2',
       'create a ticket: small refund',
       requester.cookie,
@@ -214,7 +188,11 @@ describe('approval event streams', () => {
     await inbox.events?.until(': listening');
     const answer = await callAuth('/admin/ban-user', { userId: banned.id }, { cookie: admin.cookie });
     expect(answer.status).toBe(200);
-    const { approvalId } = await ask('streams-ban', 'create a ticket: small refund', requester.cookie);
+    const { approvalId } = await askForApproval(
+      'streams-ban',
+      'create a ticket: small refund',
+      requester.cookie,
+    );
     expect(await inbox.events?.end()).not.toContain(approvalId);
   });
 
@@ -227,7 +205,11 @@ describe('approval event streams', () => {
     await staying.events?.until(': listening');
 
     expect((await callAuth('/sign-out', {}, { cookie: leaver.cookie })).status).toBe(200);
-    const { approvalId } = await ask('streams-sign-out', 'create a ticket: small refund', requester.cookie);
+    const { approvalId } = await askForApproval(
+      'streams-sign-out',
+      'create a ticket: small refund',
+      requester.cookie,
+    );
     await staying.events?.until(`"approvalId":"${approvalId}"`);
     expect(await leaving.events?.end()).not.toContain(approvalId);
     await staying.close();
@@ -262,7 +244,7 @@ describe('approval event streams have a bounded life', () => {
   it('ends a chat’s, an approval page’s and the inbox’s stream after its life; reconnected, the page still learns of every decision', async () => {
     const second = await signUpWithRole('life-sup2@example.com', 'supervisor');
     // Two supervisors must allow it: one decides while no stream is open, the other after the reconnect.
-    const { approvalId } = await ask('life-chat', 'create a ticket: big refund', requester.cookie);
+    const { approvalId } = await askForApproval('life-chat', 'create a ticket: big refund', requester.cookie);
     const opened = Date.now();
     const streams = [
       await follow('chatId=life-chat', requester.cookie),
@@ -294,7 +276,7 @@ describe('approval event streams have a bounded life', () => {
 
   it('lets a session that expired keep no stream: it ends, and reopening it is refused with 401', async () => {
     const owner = await signUpWithRole('life-expiring@example.com', 'supervisor');
-    await ask('life-expiring', 'create a ticket: printer', owner.cookie);
+    await askForApproval('life-expiring', 'create a ticket: printer', owner.cookie);
     const chat = await follow('chatId=life-expiring', owner.cookie);
     const inbox = await follow('inbox=1', owner.cookie);
     expect([chat.response.status, inbox.response.status]).toEqual([200, 200]);

@@ -1,31 +1,12 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { GET as readApproval } from '@/app/api/approvals/[approvalId]/route';
-import { GET as approvalEvents } from '@/app/api/approvals/events/route';
-import { POST as approve } from '@/app/api/chat/approve/route';
-import { POST as chat } from '@/app/api/chat/route';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { mailApprovers } from '@/lib/approvals/approval-mail';
-import { getConfig } from '@/lib/config';
 import { getDb } from '@/lib/db';
-import { createMailSender } from '@/lib/webhooks/start-mail-deliveries';
-import { createWebhookDeliveryLoop, type WebhookDeliveryLoop } from '@/lib/webhooks/webhook-delivery-loop';
+import { useApprovalDeliveries } from '../support/approval-deliveries';
 import { signUpWithRole, testPolicy, writePolicyFile } from '../support/approval-policy';
-import {
-  ChatStreamReader,
-  defaultTestCookie,
-  getRequest,
-  jsonRequest,
-  setDefaultTestCookie,
-  userMessage,
-} from '../support/chat-client';
+import { askForApproval, decideAs, openApprovalEvents, readApprovalAs } from '../support/approval-requests';
+import { defaultTestCookie, setDefaultTestCookie } from '../support/chat-client';
 import { configureServerOn, signInGuest } from '../support/server-env';
-import {
-  type CapturedMail,
-  mailHeader,
-  mailSubject,
-  mailText,
-  type SmtpCapture,
-  startSmtpCapture,
-} from '../support/smtp-capture';
+import { type CapturedMail, mailHeader, mailSubject, mailText } from '../support/smtp-capture';
 import { databaseEngines } from '../support/test-database';
 
 /** The test policy, with a supervisor rule whose four-second wait puts the reminder two seconds in. */
@@ -42,25 +23,11 @@ const policy = {
   ],
 };
 
-async function ask(chatId: string, text: string) {
-  const response = await chat(
-    jsonRequest('/api/chat', { id: chatId, message: userMessage(text) }, { cookie: defaultTestCookie() }),
-  );
-  expect(response.status).toBe(200);
-  const reader = new ChatStreamReader(response);
-  const request = await reader.until('tool-approval-request');
-  return { approvalId: request.approvalId as string, reader };
-}
-
 /** Opens the approver's inbox stream from a page in `locale` (the language switch's cookie), then leaves. */
 async function openInboxIn(cookie: string, locale: 'en' | 'zh') {
-  const controller = new AbortController();
-  const response = await approvalEvents(
-    jsonRequest('/api/approvals/events?inbox=1', undefined, {
-      method: 'GET',
-      cookie: `${cookie}; toolgate-locale=${locale}`,
-      signal: controller.signal,
-    }),
+  const { response, controller } = await openApprovalEvents(
+    'inbox=1',
+    `${cookie}; toolgate-locale=${locale}`,
   );
   expect(response.status).toBe(200);
   controller.abort();
@@ -68,53 +35,29 @@ async function openInboxIn(cookie: string, locale: 'en' | 'zh') {
 }
 
 describe.each(databaseEngines)('mail to approvers, on %s', (engine) => {
-  let smtp: SmtpCapture;
-  const loops: WebhookDeliveryLoop[] = [];
-  /** The approval mails (not sign-up mail) the sink got, as [recipient, kind] pairs. */
+  const deliveries = useApprovalDeliveries();
+  /** The approval mails (not sign-up mail) the sink got. */
   const approvalMails = (approvalId: string): CapturedMail[] =>
-    smtp.mails.filter((mail) => mailHeader(mail, 'X-Toolgate-Approval') === approvalId);
-  const kinds = (approvalId: string) =>
-    approvalMails(approvalId)
-      .map((mail) => `${mail.to.join(',')} ${mailHeader(mail, 'X-Toolgate-Event')}`)
-      .sort();
-
-  beforeAll(async () => {
-    smtp = await startSmtpCapture();
-  });
-  afterAll(async () => {
-    await smtp.stop();
-  });
+    deliveries.smtp.mails.filter((mail) => mailHeader(mail, 'X-Toolgate-Approval') === approvalId);
 
   beforeEach(async () => {
     await configureServerOn(engine, {
       TOOLGATE_POLICY: writePolicyFile(policy),
       TOOLGATE_PARK_AFTER_MS: '50',
-      SMTP_URL: smtp.url,
+      ...deliveries.mailEnvironment(),
     });
     // Two instances' mail loops on one database: each mail still leaves once.
-    for (let index = 0; index < 2; index++)
-      loops.push(
-        createWebhookDeliveryLoop({
-          db: getDb,
-          channel: 'mail',
-          send: createMailSender(getConfig()),
-          intervalMs: 50,
-        }),
-      );
+    deliveries.startMailLoops(2);
     setDefaultTestCookie((await signUpWithRole(`mail-req-${engine}@example.com`, 'supervisor')).cookie);
-  });
-
-  afterEach(async () => {
-    await Promise.all(loops.splice(0).map((loop) => loop.stop()));
   });
 
   it('mails each verified supervisor once, with the summary, the requester, the wait and the link; the link leads to a decision', async () => {
     const first = await signUpWithRole(`mail-sup1-${engine}@example.com`, 'supervisor');
     await signUpWithRole(`mail-sup2-${engine}@example.com`, 'supervisor');
     await signUpWithRole(`mail-clerk-${engine}@example.com`);
-    const { approvalId } = await ask(`chat-mail-${engine}`, 'create a ticket: small refund');
+    const { approvalId } = await askForApproval(`chat-mail-${engine}`, 'create a ticket: small refund');
     await expect
-      .poll(() => kinds(approvalId), { timeout: 20_000 })
+      .poll(() => deliveries.mailEventsOf(approvalId), { timeout: 20_000 })
       .toEqual([
         `mail-sup1-${engine}@example.com approval.mail.requested`,
         `mail-sup2-${engine}@example.com approval.mail.requested`,
@@ -129,21 +72,13 @@ describe.each(databaseEngines)('mail to approvers, on %s', (engine) => {
     expect(link?.[1]).toBe(approvalId);
 
     // The link alone grants nothing: a guest who opens it learns nothing.
-    const asGuest = await readApproval(
-      getRequest(`/api/approvals/${approvalId}`, { cookie: await signInGuest() }),
-      { params: Promise.resolve({ approvalId }) },
-    );
+    const asGuest = await readApprovalAs(approvalId, await signInGuest());
     expect(asGuest.status).toBe(404);
     // Signed in, the supervisor reads and decides it.
-    const asSupervisor = await readApproval(
-      getRequest(`/api/approvals/${approvalId}`, { cookie: first.cookie }),
-      { params: Promise.resolve({ approvalId }) },
-    );
+    const asSupervisor = await readApprovalAs(approvalId, first.cookie);
     expect(asSupervisor.status).toBe(200);
-    const decided = await approve(
-      jsonRequest('/api/chat/approve', { approvalId, approved: true }, { cookie: first.cookie }),
-    );
-    expect(await decided.json()).toEqual({ status: 'approved' });
+    const decided = await decideAs(approvalId, first.cookie, true);
+    expect(decided.body).toEqual({ status: 'approved' });
 
     // Asked again (a second instance, a retry): nobody gets a second mail of the kind.
     await Promise.all([
@@ -162,7 +97,10 @@ describe.each(databaseEngines)('mail to approvers, on %s', (engine) => {
     // The last language used counts.
     await openInboxIn(english.cookie, 'zh');
     await openInboxIn(english.cookie, 'en');
-    const { approvalId } = await ask(`chat-mail-language-${engine}`, 'create a ticket: small refund');
+    const { approvalId } = await askForApproval(
+      `chat-mail-language-${engine}`,
+      'create a ticket: small refund',
+    );
     await expect.poll(() => approvalMails(approvalId).length, { timeout: 20_000 }).toBe(3);
     const mailTo = (who: string) => {
       const mail = approvalMails(approvalId).find((candidate) => candidate.to.join() === who);
@@ -188,29 +126,23 @@ describe.each(databaseEngines)('mail to approvers, on %s', (engine) => {
 
   it('reminds at half the wait only those who have not decided, and mails nothing for a requester step', async () => {
     await signUpWithRole(`mail-late-${engine}@example.com`, 'supervisor');
-    const { approvalId: plain, reader } = await ask(
+    const { approvalId: plain, reader } = await askForApproval(
       `chat-plain-${engine}`,
       'create a ticket: printer on fire',
     );
-    const { approvalId } = await ask(`chat-remind-${engine}`, 'create a ticket: remind me');
+    const { approvalId } = await askForApproval(`chat-remind-${engine}`, 'create a ticket: remind me');
     await expect
-      .poll(() => kinds(approvalId), { timeout: 20_000 })
+      .poll(() => deliveries.mailEventsOf(approvalId), { timeout: 20_000 })
       .toEqual([`mail-late-${engine}@example.com approval.mail.requested`]);
     await expect
-      .poll(() => kinds(approvalId), { timeout: 20_000 })
+      .poll(() => deliveries.mailEventsOf(approvalId), { timeout: 20_000 })
       .toEqual([
         `mail-late-${engine}@example.com approval.mail.reminder`,
         `mail-late-${engine}@example.com approval.mail.requested`,
       ]);
     expect(mailText(approvalMails(approvalId)[1])).toMatch(/Answer within: \d+ s/);
     expect(approvalMails(plain)).toEqual([]);
-    await approve(
-      jsonRequest(
-        '/api/chat/approve',
-        { approvalId: plain, approved: false },
-        { cookie: defaultTestCookie() },
-      ),
-    );
+    await decideAs(plain, defaultTestCookie(), false);
     await reader.rest();
   });
 });

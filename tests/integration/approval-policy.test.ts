@@ -1,27 +1,21 @@
-import type { UIMessage } from 'ai';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { GET as activity } from '@/app/api/activity/route';
-import { GET as readApproval } from '@/app/api/approvals/[approvalId]/route';
-import { GET as approvalEvents } from '@/app/api/approvals/events/route';
 import { GET as listApprovals } from '@/app/api/approvals/route';
-import { POST as approve } from '@/app/api/chat/approve/route';
-import { POST as chat } from '@/app/api/chat/route';
-import { GET as readChat } from '@/app/api/chats/[id]/route';
 import { GET as tickets } from '@/app/api/tickets/route';
 import { requestApproval } from '@/lib/approvals/approval-life-cycle';
 import { guestRequestEndedNote } from '@/lib/approvals/settle-approvals';
 import { getSessionUser } from '@/lib/auth/session-user';
 import { findAccountByEmail, getDb, markEmailVerified } from '@/lib/db';
 import { revokeRoleOf, signUpWithRole, writePolicyFile } from '../support/approval-policy';
-import { signIn, signUp } from '../support/auth-client';
 import {
-  ChatStreamReader,
-  defaultTestCookie,
-  getRequest,
-  jsonRequest,
-  setDefaultTestCookie,
-  userMessage,
-} from '../support/chat-client';
+  decideAs,
+  lastSavedMessage,
+  openApprovalEvents,
+  readApprovalAs,
+  sendToChat,
+} from '../support/approval-requests';
+import { signIn, signUp } from '../support/auth-client';
+import { defaultTestCookie, getRequest, setDefaultTestCookie } from '../support/chat-client';
 import { listRefunds } from '../support/database-reads';
 import { configureServerOn, signInGuest } from '../support/server-env';
 import { databaseEngines } from '../support/test-database';
@@ -40,32 +34,6 @@ type View = {
   chatExcerpt?: string;
 };
 
-const params = <T extends Record<string, string>>(value: T) => ({ params: Promise.resolve(value) });
-
-async function send(chatId: string, text: string, cookie = defaultTestCookie()) {
-  const response = await chat(
-    jsonRequest('/api/chat', { id: chatId, message: userMessage(text) }, { cookie }),
-  );
-  expect(response.status).toBe(200);
-  return new ChatStreamReader(response);
-}
-
-/** A decision from the person behind `cookie`, with no chat id (approvers need not know it). */
-async function decide(approvalId: string, cookie: string | undefined, approved: boolean, extra = {}) {
-  const response = await approve(
-    jsonRequest('/api/chat/approve', { approvalId, approved, ...extra }, { cookie }),
-  );
-  return { status: response.status, body: (await response.json()) as { status?: string; error?: string } };
-}
-
-async function view(approvalId: string, cookie: string | undefined) {
-  const response = await readApproval(
-    getRequest(`/api/approvals/${approvalId}`, { cookie }),
-    params({ approvalId }),
-  );
-  return { status: response.status, body: (await response.json()) as View };
-}
-
 async function inbox(cookie: string, query = '') {
   const response = await listApprovals(getRequest(`/api/approvals${query}`, { cookie }));
   return {
@@ -77,11 +45,6 @@ async function inbox(cookie: string, query = '') {
 async function ticketTitles(cookie = defaultTestCookie()): Promise<string[]> {
   const rows = (await (await tickets(getRequest('/api/tickets', { cookie }))).json()) as { title: string }[];
   return rows.map((row) => row.title);
-}
-
-async function savedLast(chatId: string, cookie = defaultTestCookie()) {
-  const response = await readChat(getRequest(`/api/chats/${chatId}`, { cookie }), params({ id: chatId }));
-  return ((await response.json()) as { messages: UIMessage[] }).messages.at(-1);
 }
 
 async function auditRows(cookie = defaultTestCookie()) {
@@ -105,7 +68,7 @@ describe.each(databaseEngines)('approvals decided by other people on %s', (engin
   });
 
   it('refuses a call a rule denies without a card: a policy denial for the model, audited', async () => {
-    const reader = await send('chat-deny', 'create a ticket: forbidden');
+    const reader = await sendToChat('chat-deny', 'create a ticket: forbidden');
     const chunks = await reader.rest();
     expect(chunks.some((chunk) => chunk.type === 'tool-approval-request')).toBe(false);
     const output = chunks.find((chunk) => chunk.type === 'tool-output-available') as { output?: unknown };
@@ -118,12 +81,12 @@ describe.each(databaseEngines)('approvals decided by other people on %s', (engin
   });
 
   it('needs two supervisors for a big refund; the same supervisor twice counts once; the reply follows', async () => {
-    const reader = await send('chat-two', 'create a ticket: big refund');
+    const reader = await sendToChat('chat-two', 'create a ticket: big refund');
     const request = await reader.until('tool-approval-request');
     // The turn parks: the role steps wait hours, not for the requester watching.
     expect((await reader.rest()).some((chunk) => chunk.type === 'tool-output-available')).toBe(false);
 
-    const before = await view(request.approvalId, defaultTestCookie());
+    const before = await readApprovalAs<View>(request.approvalId, defaultTestCookie());
     expect(before.status).toBe(200);
     expect(before.body).toMatchObject({
       approvalId: request.approvalId,
@@ -137,18 +100,18 @@ describe.each(databaseEngines)('approvals decided by other people on %s', (engin
     });
     expect(before.body.remainingMs).toBeGreaterThan(14_000_000);
 
-    expect((await decide(request.approvalId, supervisor.cookie, true)).body).toEqual({ status: 'waiting' });
-    expect((await decide(request.approvalId, supervisor.cookie, true)).body).toEqual({ status: 'waiting' });
-    const between = await view(request.approvalId, supervisor.cookie);
+    expect((await decideAs(request.approvalId, supervisor.cookie, true)).body).toEqual({ status: 'waiting' });
+    expect((await decideAs(request.approvalId, supervisor.cookie, true)).body).toEqual({ status: 'waiting' });
+    const between = await readApprovalAs<View>(request.approvalId, supervisor.cookie);
     expect(between.body.steps.filter((step) => step.decision === 'allow')).toEqual([
       { kind: 'role', role: 'supervisor', decision: 'allow', decidedBy: { name: `sup1-${engine}` } },
     ]);
     expect(await ticketTitles()).toEqual([]);
 
-    expect((await decide(request.approvalId, second.cookie, true)).body).toEqual({ status: 'approved' });
+    expect((await decideAs(request.approvalId, second.cookie, true)).body).toEqual({ status: 'approved' });
     expect(await ticketTitles()).toEqual(['big refund']);
     await expect
-      .poll(async () => (await savedLast('chat-two'))?.parts.some((part) => part.type === 'text'))
+      .poll(async () => (await lastSavedMessage('chat-two'))?.parts.some((part) => part.type === 'text'))
       .toBe(true);
     const executed = (await auditRows()).rows.find((row) => row.outcome === 'executed');
     expect(executed?.detail).toMatchObject({
@@ -159,12 +122,12 @@ describe.each(databaseEngines)('approvals decided by other people on %s', (engin
   });
 
   it('ends approved exactly once when the two steps are decided at the same moment', async () => {
-    const reader = await send('chat-race', 'create a ticket: big refund');
+    const reader = await sendToChat('chat-race', 'create a ticket: big refund');
     const request = await reader.until('tool-approval-request');
     await reader.rest();
     const results = await Promise.all([
-      decide(request.approvalId, supervisor.cookie, true),
-      decide(request.approvalId, second.cookie, true),
+      decideAs(request.approvalId, supervisor.cookie, true),
+      decideAs(request.approvalId, second.cookie, true),
     ]);
     expect(results.map((result) => result.body.status).sort()).toEqual(['approved', 'waiting']);
     expect(await ticketTitles()).toEqual(['big refund']);
@@ -172,56 +135,56 @@ describe.each(databaseEngines)('approvals decided by other people on %s', (engin
 
   it('lets the requester who holds the role deny but not fill the role step', async () => {
     const requester = await signUpWithRole(`req-${engine}@example.com`, 'supervisor');
-    const reader = await send('chat-own', 'create a ticket: small refund', requester.cookie);
+    const reader = await sendToChat('chat-own', 'create a ticket: small refund', requester.cookie);
     const request = await reader.until('tool-approval-request');
     await reader.rest();
-    expect((await decide(request.approvalId, requester.cookie, true)).status).toBe(404);
-    const seen = await view(request.approvalId, requester.cookie);
+    expect((await decideAs(request.approvalId, requester.cookie, true)).status).toBe(404);
+    const seen = await readApprovalAs<View>(request.approvalId, requester.cookie);
     expect(seen.status).toBe(200);
     expect(seen.body.steps).toEqual([{ kind: 'role', role: 'supervisor' }]);
-    expect((await decide(request.approvalId, requester.cookie, false)).body).toEqual({ status: 'denied' });
-    expect((await decide(request.approvalId, supervisor.cookie, true)).status).toBe(404);
+    expect((await decideAs(request.approvalId, requester.cookie, false)).body).toEqual({ status: 'denied' });
+    expect((await decideAs(request.approvalId, supervisor.cookie, true)).status).toBe(404);
     expect(await ticketTitles(requester.cookie)).toEqual([]);
   });
 
   it('answers 404 to anyone else, and to an approver whose role was revoked', async () => {
-    const reader = await send('chat-others', 'create a ticket: small refund');
+    const reader = await sendToChat('chat-others', 'create a ticket: small refund');
     const request = await reader.until('tool-approval-request');
     await reader.rest();
     const stranger = await signInGuest();
     const plain = await signUpWithRole(`plain-${engine}@example.com`);
     for (const cookie of [stranger, plain.cookie]) {
-      expect((await view(request.approvalId, cookie)).status).toBe(404);
-      expect((await decide(request.approvalId, cookie, true)).status).toBe(404);
+      expect((await readApprovalAs<View>(request.approvalId, cookie)).status).toBe(404);
+      expect((await decideAs(request.approvalId, cookie, true)).status).toBe(404);
       expect((await inbox(cookie)).body.approvals).toEqual([]);
     }
-    expect((await view('no-such-approval', supervisor.cookie)).status).toBe(404);
+    expect((await readApprovalAs<View>('no-such-approval', supervisor.cookie)).status).toBe(404);
     await revokeRoleOf(supervisor.id, 'supervisor');
-    expect((await view(request.approvalId, supervisor.cookie)).status).toBe(404);
-    expect((await decide(request.approvalId, supervisor.cookie, true)).status).toBe(404);
-    expect((await decide(request.approvalId, second.cookie, true)).body).toEqual({ status: 'approved' });
+    expect((await readApprovalAs<View>(request.approvalId, supervisor.cookie)).status).toBe(404);
+    expect((await decideAs(request.approvalId, supervisor.cookie, true)).status).toBe(404);
+    expect((await decideAs(request.approvalId, second.cookie, true)).body).toEqual({ status: 'approved' });
   });
 
   it('asks the requester first and then a supervisor when a rule lists both', async () => {
-    const reader = await send('chat-both', 'create a ticket: both');
+    const reader = await sendToChat('chat-both', 'create a ticket: both');
     const request = await reader.until('tool-approval-request');
     await reader.rest();
-    expect((await decide(request.approvalId, supervisor.cookie, true)).body).toEqual({ status: 'waiting' });
-    expect((await decide(request.approvalId, defaultTestCookie(), true)).body).toEqual({
+    expect((await decideAs(request.approvalId, supervisor.cookie, true)).body).toEqual({ status: 'waiting' });
+    expect((await decideAs(request.approvalId, defaultTestCookie(), true)).body).toEqual({
       status: 'approved',
     });
     expect(await ticketTitles()).toEqual(['both']);
   });
 
   it('lets "allow for this chat" stand in only for a requester step: a call that needs a supervisor still asks', async () => {
-    const first = await send('chat-remember', 'create a ticket: both');
+    const first = await sendToChat('chat-remember', 'create a ticket: both');
     const asked = await first.until('tool-approval-request');
     await first.rest();
-    expect((await decide(asked.approvalId, defaultTestCookie(), true, { remember: 'chat' })).body).toEqual({
+    expect((await decideAs(asked.approvalId, defaultTestCookie(), true, { remember: 'chat' })).body).toEqual({
       status: 'waiting',
     });
-    expect((await decide(asked.approvalId, supervisor.cookie, true)).body).toEqual({ status: 'approved' });
-    const again = await send('chat-remember', 'create a ticket: both');
+    expect((await decideAs(asked.approvalId, supervisor.cookie, true)).body).toEqual({ status: 'approved' });
+    const again = await sendToChat('chat-remember', 'create a ticket: both');
     const chunks = await again.rest();
     expect(chunks.some((chunk) => chunk.type === 'tool-approval-request')).toBe(true);
     expect(await ticketTitles()).toEqual(['both']);
@@ -230,7 +193,7 @@ describe.each(databaseEngines)('approvals decided by other people on %s', (engin
   it('lists what a supervisor can decide now, oldest first, with the message that led to it, a page at a time', async () => {
     const ids: string[] = [];
     for (const chatId of ['chat-list-1', 'chat-list-2', 'chat-list-3']) {
-      const reader = await send(chatId, 'create a ticket: small refund');
+      const reader = await sendToChat(chatId, 'create a ticket: small refund');
       ids.push((await reader.until('tool-approval-request')).approvalId);
       await reader.rest();
     }
@@ -241,7 +204,7 @@ describe.each(databaseEngines)('approvals decided by other people on %s', (engin
     const next = await inbox(supervisor.cookie, `?limit=2&cursor=${first.body.nextCursor}`);
     expect(next.body.approvals.map((item) => item.approvalId)).toEqual(ids.slice(2));
     expect(next.body.nextCursor).toBeNull();
-    await decide(ids[0] as string, supervisor.cookie, true);
+    await decideAs(ids[0] as string, supervisor.cookie, true);
     expect((await inbox(supervisor.cookie)).body.approvals.map((item) => item.approvalId)).toEqual(
       ids.slice(1),
     );
@@ -250,20 +213,20 @@ describe.each(databaseEngines)('approvals decided by other people on %s', (engin
   });
 
   it('refuses an edit that would need other approvers, and the call keeps waiting', async () => {
-    const reader = await send('chat-edit', 'create a ticket: printer');
+    const reader = await sendToChat('chat-edit', 'create a ticket: printer');
     const request = await reader.until('tool-approval-request');
-    const edited = await decide(request.approvalId, defaultTestCookie(), true, {
+    const edited = await decideAs(request.approvalId, defaultTestCookie(), true, {
       input: { title: 'big refund' },
     });
     expect(edited.status).toBe(400);
     expect(edited.body.error).toMatch(/other approvers/);
-    const refused = await decide(request.approvalId, defaultTestCookie(), true, {
+    const refused = await decideAs(request.approvalId, defaultTestCookie(), true, {
       input: { title: 'forbidden' },
     });
     expect(refused.status).toBe(400);
-    expect((await view(request.approvalId, defaultTestCookie())).body.status).toBe('pending');
+    expect((await readApprovalAs<View>(request.approvalId, defaultTestCookie())).body.status).toBe('pending');
     expect(
-      (await decide(request.approvalId, defaultTestCookie(), true, { input: { title: 'printer 2' } })).body,
+      (await decideAs(request.approvalId, defaultTestCookie(), true, { input: { title: 'printer 2' } })).body,
     ).toEqual({
       status: 'approved',
     });
@@ -272,10 +235,10 @@ describe.each(databaseEngines)('approvals decided by other people on %s', (engin
   });
 
   it('refuses an allow given to an input another approver has since edited: 409 stale, nothing decided', async () => {
-    const reader = await send('chat-stale', 'create a ticket: big refund');
+    const reader = await sendToChat('chat-stale', 'create a ticket: big refund');
     const request = await reader.until('tool-approval-request');
     await reader.rest();
-    const seenByA = (await view(request.approvalId, supervisor.cookie)).body;
+    const seenByA = (await readApprovalAs<View>(request.approvalId, supervisor.cookie)).body;
     // The card in the chat carries the same digest as the view.
     expect(
       (request as { approvalDescriptor?: { inputDigest?: string } }).approvalDescriptor?.inputDigest,
@@ -284,71 +247,64 @@ describe.each(databaseEngines)('approvals decided by other people on %s', (engin
     expect((await inbox(supervisor.cookie)).body.approvals[0]?.inputDigest).toBe(seenByA.inputDigest);
 
     const edit = { input: { title: 'big refund', detail: 'edited by B' }, inputDigest: seenByA.inputDigest };
-    expect((await decide(request.approvalId, second.cookie, true, edit)).body).toEqual({ status: 'waiting' });
-    const stale = await decide(request.approvalId, supervisor.cookie, true, {
+    expect((await decideAs(request.approvalId, second.cookie, true, edit)).body).toEqual({
+      status: 'waiting',
+    });
+    const stale = await decideAs(request.approvalId, supervisor.cookie, true, {
       inputDigest: seenByA.inputDigest,
     });
     expect(stale).toEqual({ status: 409, body: { error: 'stale' } });
-    const after = (await view(request.approvalId, supervisor.cookie)).body;
+    const after = (await readApprovalAs<View>(request.approvalId, supervisor.cookie)).body;
     expect(after.status).toBe('pending');
     expect(after.steps.filter((step) => step.decision === 'allow')).toHaveLength(1);
     expect(after.inputDigest).not.toBe(seenByA.inputDigest);
     // A stale deny decides nothing either; a bad digest is a malformed body.
     expect(
-      (await decide(request.approvalId, supervisor.cookie, false, { inputDigest: seenByA.inputDigest }))
+      (await decideAs(request.approvalId, supervisor.cookie, false, { inputDigest: seenByA.inputDigest }))
         .status,
     ).toBe(409);
-    expect((await decide(request.approvalId, supervisor.cookie, true, { inputDigest: 'ABC' })).status).toBe(
+    expect((await decideAs(request.approvalId, supervisor.cookie, true, { inputDigest: 'ABC' })).status).toBe(
       400,
     );
     expect(await ticketTitles()).toEqual([]);
 
     expect(
-      (await decide(request.approvalId, supervisor.cookie, true, { inputDigest: after.inputDigest })).body,
+      (await decideAs(request.approvalId, supervisor.cookie, true, { inputDigest: after.inputDigest })).body,
     ).toEqual({ status: 'approved' });
     expect(await ticketTitles()).toEqual(['big refund']);
   });
 
   it('answers 404, as for an unknown id, to someone who may not decide, whatever input they send', async () => {
-    const reader = await send('chat-probe', 'create a ticket: small refund');
+    const reader = await sendToChat('chat-probe', 'create a ticket: small refund');
     const request = await reader.until('tool-approval-request');
     await reader.rest();
     const plain = await signUpWithRole(`probe-${engine}@example.com`);
-    const unknown = await decide('no-such-approval', plain.cookie, true, { input: { title: 'x' } });
+    const unknown = await decideAs('no-such-approval', plain.cookie, true, { input: { title: 'x' } });
     for (const input of [{ title: '' }, { title: 'forbidden' }, { title: 'big refund' }, { title: 'ok' }]) {
-      const answer = await decide(request.approvalId, plain.cookie, true, { input });
+      const answer = await decideAs(request.approvalId, plain.cookie, true, { input });
       expect(answer).toEqual(unknown);
     }
     expect(unknown.status).toBe(404);
     // An approver who may decide still gets the schema's and the policy's reasons.
-    expect((await decide(request.approvalId, supervisor.cookie, true, { input: { title: '' } })).status).toBe(
-      400,
-    );
-    expect((await view(request.approvalId, supervisor.cookie)).body.status).toBe('pending');
+    expect(
+      (await decideAs(request.approvalId, supervisor.cookie, true, { input: { title: '' } })).status,
+    ).toBe(400);
+    expect((await readApprovalAs<View>(request.approvalId, supervisor.cookie)).body.status).toBe('pending');
   });
 
   it('tells the requester’s page and the approver’s page of each step, as server-sent events; 404 for others', async () => {
-    const reader = await send('chat-events', 'create a ticket: big refund');
+    const reader = await sendToChat('chat-events', 'create a ticket: big refund');
     const request = await reader.until('tool-approval-request');
     await reader.rest();
-    const follow = async (query: string, cookie: string | undefined) => {
-      const controller = new AbortController();
-      const response = await approvalEvents(
-        jsonRequest(`/api/approvals/events?${query}`, undefined, {
-          method: 'GET',
-          cookie,
-          signal: controller.signal,
-        }),
-      );
-      return { response, controller };
-    };
     const stranger = await signInGuest();
-    expect((await follow('chatId=chat-events', stranger)).response.status).toBe(404);
-    expect((await follow(`approvalId=${request.approvalId}`, stranger)).response.status).toBe(404);
-    expect((await follow('nothing=1', defaultTestCookie())).response.status).toBe(400);
+    expect((await openApprovalEvents('chatId=chat-events', stranger)).response.status).toBe(404);
+    expect((await openApprovalEvents(`approvalId=${request.approvalId}`, stranger)).response.status).toBe(
+      404,
+    );
+    expect((await openApprovalEvents('nothing=1', defaultTestCookie())).response.status).toBe(400);
 
-    const requesterPage = await follow('chatId=chat-events', defaultTestCookie());
-    const approverPage = await follow(`approvalId=${request.approvalId}`, second.cookie);
+    const requesterPage = await openApprovalEvents('chatId=chat-events', defaultTestCookie());
+    const approverPage = await openApprovalEvents(`approvalId=${request.approvalId}`, second.cookie);
     expect(requesterPage.response.headers.get('content-type')).toBe('text/event-stream');
     const firstEvent = async (response: Response) => {
       const text = response.body?.pipeThrough(new TextDecoderStream()).getReader();
@@ -362,7 +318,7 @@ describe.each(databaseEngines)('approvals decided by other people on %s', (engin
       firstEvent(requesterPage.response),
       firstEvent(approverPage.response),
     ];
-    expect((await decide(request.approvalId, supervisor.cookie, true)).body).toEqual({ status: 'waiting' });
+    expect((await decideAs(request.approvalId, supervisor.cookie, true)).body).toEqual({ status: 'waiting' });
     const expected = { type: 'changed', approvalId: request.approvalId, chatId: 'chat-events' };
     expect(await forRequester).toEqual(expected);
     expect(await forApprover).toEqual(expected);
@@ -371,15 +327,17 @@ describe.each(databaseEngines)('approvals decided by other people on %s', (engin
   });
 
   it('takes the deadline from the rule: a short one expires, audited, and a late allow answers 404', async () => {
-    const reader = await send('chat-hurry', 'create a ticket: hurry');
+    const reader = await sendToChat('chat-hurry', 'create a ticket: hurry');
     const request = await reader.until('tool-approval-request');
     await reader.rest();
-    const seen = await view(request.approvalId, supervisor.cookie);
+    const seen = await readApprovalAs<View>(request.approvalId, supervisor.cookie);
     expect(seen.body.remainingMs).toBeLessThanOrEqual(1500);
     await expect
-      .poll(async () => (await view(request.approvalId, supervisor.cookie)).body.status, { timeout: 8_000 })
+      .poll(async () => (await readApprovalAs<View>(request.approvalId, supervisor.cookie)).body.status, {
+        timeout: 8_000,
+      })
       .toBe('expired');
-    expect((await decide(request.approvalId, supervisor.cookie, true)).status).toBe(404);
+    expect((await decideAs(request.approvalId, supervisor.cookie, true)).status).toBe(404);
     expect((await auditRows()).rows.map((row) => row.outcome)).toContain('timeout');
   });
 });
@@ -407,13 +365,13 @@ describe.each(databaseEngines)('a guest asking for a supervisor on %s', (engine)
 
   it('gets no card but a sign-in denial the reply explains, in English and Chinese, audited; requester-only calls still ask', async () => {
     const guest = await signInGuest();
-    const reader = await send('chat-guest', bigRefund, guest);
+    const reader = await sendToChat('chat-guest', bigRefund, guest);
     const chunks = await reader.rest();
     expect(chunks.some((chunk) => chunk.type === 'tool-approval-request')).toBe(false);
     const output = chunks.find((chunk) => chunk.type === 'tool-output-available') as { output?: unknown };
     expect(output?.output).toMatchObject({ denied: true, reason: 'sign_in_required' });
     expect(reader.text()).toContain('Please sign in to ask a supervisor.');
-    const chinese = await send('chat-guest-zh', '订单 A1002 退 80 元，收到时坏了', guest);
+    const chinese = await sendToChat('chat-guest-zh', '订单 A1002 退 80 元，收到时坏了', guest);
     await chinese.rest();
     expect(chinese.text()).toContain('请登录后再向主管申请');
 
@@ -424,13 +382,13 @@ describe.each(databaseEngines)('a guest asking for a supervisor on %s', (engine)
     expect(rows[0].detail).toMatchObject({ policy: true, signInRequired: true, rule: expect.any(String) });
 
     // A call only its requester decides needs no known identity: the guest's card shows.
-    const own = await send('chat-guest-own', 'create a ticket: printer', guest);
+    const own = await sendToChat('chat-guest-own', 'create a ticket: printer', guest);
     expect((await own.until('tool-approval-request')).approvalId).toEqual(expect.any(String));
   });
 
   it('asks a supervisor for the same request once the guest has signed up and verified', async () => {
     const guest = await signInGuest();
-    await (await send('chat-later', bigRefund, guest)).rest();
+    await (await sendToChat('chat-later', bigRefund, guest)).rest();
     const email = `newcomer-${engine}@example.com`;
     expect((await signUp(email, supervisorPassword, { cookie: guest })).response.status).toBe(200);
     const db = await getDb();
@@ -439,30 +397,32 @@ describe.each(databaseEngines)('a guest asking for a supervisor on %s', (engine)
     const { response, cookie } = await signIn(email, supervisorPassword, { cookie: guest });
     expect(response.status).toBe(200);
 
-    const reader = await send('chat-later', bigRefund, cookie);
+    const reader = await sendToChat('chat-later', bigRefund, cookie);
     const request = await reader.until('tool-approval-request');
     await reader.rest();
-    expect((await view(request.approvalId, cookie)).body.steps).toEqual([
+    expect((await readApprovalAs<View>(request.approvalId, cookie)).body.steps).toEqual([
       { kind: 'role', role: 'supervisor' },
     ]);
-    expect((await decide(request.approvalId, supervisor.cookie, true)).body).toEqual({ status: 'approved' });
+    expect((await decideAs(request.approvalId, supervisor.cookie, true)).body).toEqual({
+      status: 'approved',
+    });
     await expect.poll(async () => (await refundsOf(account?.id as string)).length).toBe(1);
   });
 
   it('never lets a guest who signs in as the supervisor approve their own request', async () => {
     const guest = await signInGuest();
-    await (await send('chat-self', bigRefund, guest)).rest();
+    await (await sendToChat('chat-self', bigRefund, guest)).rest();
     // Nothing reaches the supervisor, who could otherwise allow it and then sign in as the guest.
     expect((await inbox(supervisor.cookie)).body.approvals).toEqual([]);
     const { cookie } = await signIn(`sup1-${engine}@example.com`, supervisorPassword, { cookie: guest });
     expect(await userIdOf(cookie)).toBe(supervisor.id);
 
-    const reader = await send('chat-self', bigRefund, cookie);
+    const reader = await sendToChat('chat-self', bigRefund, cookie);
     const request = await reader.until('tool-approval-request');
     await reader.rest();
-    expect((await decide(request.approvalId, cookie, true)).status).toBe(404);
+    expect((await decideAs(request.approvalId, cookie, true)).status).toBe(404);
     expect((await inbox(cookie)).body.approvals).toEqual([]);
-    expect((await decide(request.approvalId, second.cookie, true)).body).toEqual({ status: 'approved' });
+    expect((await decideAs(request.approvalId, second.cookie, true)).body).toEqual({ status: 'approved' });
     await expect.poll(async () => (await refundsOf(supervisor.id)).length).toBe(1);
   });
 
@@ -485,17 +445,17 @@ describe.each(databaseEngines)('a guest asking for a supervisor on %s', (engine)
       });
     await asked('open', 1);
     await asked('half', 2);
-    expect((await decide('half', supervisor.cookie, true)).body).toEqual({ status: 'waiting' });
+    expect((await decideAs('half', supervisor.cookie, true)).body).toEqual({ status: 'waiting' });
 
     await signIn(`sup1-${engine}@example.com`, supervisorPassword, { cookie: guest });
 
     for (const approvalId of ['open', 'half']) {
-      expect((await decide(approvalId, second.cookie, true)).status).toBe(404);
-      const seen = await view(approvalId, supervisor.cookie);
+      expect((await decideAs(approvalId, second.cookie, true)).status).toBe(404);
+      const seen = await readApprovalAs<View>(approvalId, supervisor.cookie);
       expect(seen.body.status).toBe('denied');
     }
     // The approval the supervisor decided a step of still names the guest as its requester.
-    const half = await view('half', supervisor.cookie);
+    const half = await readApprovalAs<View>('half', supervisor.cookie);
     expect(half.body.requester.name).not.toBe(`sup1-${engine}`);
     const rows = (await auditRows(supervisor.cookie)).rows as {
       outcome: string;

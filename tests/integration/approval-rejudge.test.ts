@@ -1,17 +1,14 @@
 import { writeFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { getConfig } from '@/lib/config';
+import { afterEach, describe, expect, it } from 'vitest';
 import { getDb } from '@/lib/db';
 import { policyInForce } from '@/lib/policy';
 import { watchPolicyFile } from '@/lib/policy/policy-store';
-import { createMailSender } from '@/lib/webhooks/start-mail-deliveries';
-import { createWebhookDeliveryLoop, type WebhookDeliveryLoop } from '@/lib/webhooks/webhook-delivery-loop';
+import { useApprovalDeliveries } from '../support/approval-deliveries';
 import { signUpWithRole, writePolicyFile } from '../support/approval-policy';
-import { decideAs, lastSavedMessage, readApprovalAs, sendToChat } from '../support/approval-requests';
+import { askForApproval, decideAs, lastSavedMessage, readApprovalAs } from '../support/approval-requests';
 import { setDefaultTestCookie } from '../support/chat-client';
 import { listRefunds } from '../support/database-reads';
 import { configureServerOn } from '../support/server-env';
-import { mailHeader, type SmtpCapture, startSmtpCapture } from '../support/smtp-capture';
 import { databaseEngines } from '../support/test-database';
 
 type Step = { kind: string; role?: string; decision?: string; decidedBy?: { name: string } };
@@ -40,15 +37,9 @@ describe.each(databaseEngines)('a decision on an approval asked under an older p
   let stop: (() => void) | undefined;
   let path: string;
   let requester: Account;
-  let smtp: SmtpCapture;
-  const loops: WebhookDeliveryLoop[] = [];
-  beforeAll(async () => {
-    smtp = await startSmtpCapture();
-  });
-  afterAll(() => smtp.stop());
-  afterEach(async () => {
+  const deliveries = useApprovalDeliveries();
+  afterEach(() => {
     stop?.();
-    await Promise.all(loops.splice(0).map((loop) => loop.stop()));
   });
 
   /** A server whose policy file is `policy`, read again every 50 ms; the requester signed in. */
@@ -67,11 +58,7 @@ describe.each(databaseEngines)('a decision on an approval asked under an older p
     await expect.poll(() => policyInForce()?.version, { timeout: 10_000 }).not.toBe(before);
   }
 
-  async function askRefund(chatId: string) {
-    const reader = await sendToChat(chatId, bigRefund);
-    const request = await reader.until('tool-approval-request');
-    return { reader, approvalId: request.approvalId as string };
-  }
+  const askRefund = (chatId: string) => askForApproval(chatId, bigRefund);
 
   const refundsOfRequester = async () => listRefunds(await getDb(), { userId: requester.id });
 
@@ -133,16 +120,9 @@ describe.each(databaseEngines)('a decision on an approval asked under an older p
   it('answers 409 policy_changed to someone whose step is gone, keeps the allow of a step that remains, mails the new role', async () => {
     await serve(refundsAsk({ role: 'supervisor' }, { role: 'manager' }), {
       TOOLGATE_PARK_AFTER_MS: '50',
-      SMTP_URL: smtp.url,
+      ...deliveries.mailEnvironment(),
     });
-    loops.push(
-      createWebhookDeliveryLoop({
-        db: getDb,
-        channel: 'mail',
-        send: createMailSender(getConfig()),
-        intervalMs: 50,
-      }),
-    );
+    deliveries.startMailLoops();
     const supervisor = await signUpWithRole(`rejudge-sup-${engine}@example.com`, 'supervisor');
     const manager = await signUpWithRole(`rejudge-man-${engine}@example.com`, 'manager');
     const auditor = await signUpWithRole(`rejudge-aud-${engine}@example.com`, 'auditor');
@@ -167,14 +147,7 @@ describe.each(databaseEngines)('a decision on an approval asked under an older p
 
     // The new role's holder is told as at a request; nobody is mailed twice.
     await expect
-      .poll(
-        () =>
-          smtp.mails
-            .filter((mail) => mailHeader(mail, 'X-Toolgate-Approval') === approvalId)
-            .map((mail) => `${mail.to[0]} ${mailHeader(mail, 'X-Toolgate-Event')}`)
-            .sort(),
-        { timeout: 15_000 },
-      )
+      .poll(() => deliveries.mailEventsOf(approvalId), { timeout: 15_000 })
       .toEqual([
         `rejudge-aud-${engine}@example.com approval.mail.requested`,
         `rejudge-man-${engine}@example.com approval.mail.requested`,

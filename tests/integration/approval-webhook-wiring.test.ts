@@ -1,59 +1,29 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { POST as approve } from '@/app/api/chat/approve/route';
-import { POST as chat } from '@/app/api/chat/route';
-import { getDb } from '@/lib/db';
-import { createWebhookDeliveryLoop, type WebhookDeliveryLoop } from '@/lib/webhooks/webhook-delivery-loop';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useApprovalDeliveries } from '../support/approval-deliveries';
 import { signUpWithRole, writePolicyFile } from '../support/approval-policy';
-import {
-  ChatStreamReader,
-  defaultTestCookie,
-  jsonRequest,
-  setDefaultTestCookie,
-  userMessage,
-} from '../support/chat-client';
+import { askForApproval, decideAs } from '../support/approval-requests';
+import { defaultTestCookie, setDefaultTestCookie } from '../support/chat-client';
 import { configureServerOn } from '../support/server-env';
 import { databaseEngines } from '../support/test-database';
-import { WebhookReceiver } from '../support/webhook-receiver';
-
-const secret = 'wiring-webhook-test-secret-0123456789';
-
-/** Asks for a call and reads to its card: a role step parks the turn, a requester step keeps it open until decided. */
-async function ask(chatId: string, text: string) {
-  const response = await chat(
-    jsonRequest('/api/chat', { id: chatId, message: userMessage(text) }, { cookie: defaultTestCookie() }),
-  );
-  expect(response.status).toBe(200);
-  const reader = new ChatStreamReader(response);
-  const request = await reader.until('tool-approval-request');
-  return { approvalId: request.approvalId as string, reader };
-}
 
 describe.each(databaseEngines)('the approval webhook, from the approval life cycle, on %s', (engine) => {
-  const receiver = new WebhookReceiver(() => 200);
-  let loop: WebhookDeliveryLoop | undefined;
-  const bodies = () => receiver.received.map((webhook) => JSON.parse(webhook.body));
+  const deliveries = useApprovalDeliveries({ secret: 'wiring-webhook-test-secret-0123456789' });
+  const bodies = () => deliveries.receiver.received.map((webhook) => JSON.parse(webhook.body));
 
   beforeEach(async () => {
-    receiver.received.length = 0;
-    await receiver.start();
+    deliveries.receiver.received.length = 0;
     await configureServerOn(engine, {
       TOOLGATE_POLICY: writePolicyFile(),
       TOOLGATE_PARK_AFTER_MS: '50',
-      TOOLGATE_APPROVAL_WEBHOOK_URL: receiver.url,
-      TOOLGATE_WEBHOOK_SECRET: secret,
+      ...deliveries.webhookEnvironment(),
     });
-    loop = createWebhookDeliveryLoop({ db: getDb, url: receiver.url, secret, intervalMs: 50 });
+    deliveries.startWebhookLoop();
     // Only a signed-in, verified user may ask a supervisor: the requester of these tests is one.
     setDefaultTestCookie((await signUpWithRole(`hook-req-${engine}@example.com`)).cookie);
   });
 
-  afterEach(async () => {
-    await loop?.stop();
-    await receiver.stop();
-  });
-
   it('sends approval.requested when a call needs a supervisor, and approval.settled with the decision', async () => {
-    const { approvalId } = await ask('chat-hook', 'create a ticket: small refund');
+    const { approvalId } = await askForApproval('chat-hook', 'create a ticket: small refund');
     await expect
       .poll(() => bodies().map((body) => body.type), { timeout: 20_000 })
       .toEqual(['approval.requested']);
@@ -65,10 +35,8 @@ describe.each(databaseEngines)('the approval webhook, from the approval life cyc
       url: expect.stringMatching(new RegExp(`/approvals/${approvalId}$`)),
     });
     const supervisor = await signUpWithRole(`hook-sup-${engine}@example.com`, 'supervisor');
-    const decided = await approve(
-      jsonRequest('/api/chat/approve', { approvalId, approved: true }, { cookie: supervisor.cookie }),
-    );
-    expect(await decided.json()).toEqual({ status: 'approved' });
+    const decided = await decideAs(approvalId, supervisor.cookie, true);
+    expect(decided.body).toEqual({ status: 'approved' });
     await expect
       .poll(() => bodies().map((body) => body.type), { timeout: 20_000 })
       .toEqual(['approval.requested', 'approval.settled']);
@@ -76,7 +44,7 @@ describe.each(databaseEngines)('the approval webhook, from the approval life cyc
   });
 
   it('sends approval.settled with status expired when nobody decides in time', async () => {
-    const { approvalId } = await ask('chat-late', 'create a ticket: hurry');
+    const { approvalId } = await askForApproval('chat-late', 'create a ticket: hurry');
     await expect
       .poll(() => bodies().map((body) => [body.type, body.status]), { timeout: 20_000 })
       .toEqual([
@@ -87,14 +55,12 @@ describe.each(databaseEngines)('the approval webhook, from the approval life cyc
   });
 
   it('sends nothing for a call only its requester decides', async () => {
-    const { approvalId, reader } = await ask('chat-plain', 'create a ticket: printer on fire');
-    const decided = await approve(
-      jsonRequest('/api/chat/approve', { approvalId, approved: false }, { cookie: defaultTestCookie() }),
-    );
-    expect(await decided.json()).toEqual({ status: 'denied' });
+    const { approvalId, reader } = await askForApproval('chat-plain', 'create a ticket: printer on fire');
+    const decided = await decideAs(approvalId, defaultTestCookie(), false);
+    expect(decided.body).toEqual({ status: 'denied' });
     await reader.rest();
     // A call with a role step, asked afterwards, arrives alone: nothing came before it.
-    const { approvalId: later } = await ask('chat-after', 'create a ticket: small refund');
+    const { approvalId: later } = await askForApproval('chat-after', 'create a ticket: small refund');
     await expect.poll(() => bodies().map((body) => body.approvalId), { timeout: 20_000 }).toEqual([later]);
   });
 });

@@ -2,18 +2,10 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { GET as decidedByMe } from '@/app/api/approvals/decided/route';
 import { GET as approvalEvents } from '@/app/api/approvals/events/route';
 import { GET as listApprovals } from '@/app/api/approvals/route';
-import { POST as approve } from '@/app/api/chat/approve/route';
-import { POST as chat } from '@/app/api/chat/route';
 import { getDb } from '@/lib/db';
 import { revokeRoleOf, signUpWithRole, writePolicyFile } from '../support/approval-policy';
-import {
-  ChatStreamReader,
-  defaultTestCookie,
-  getRequest,
-  jsonRequest,
-  setDefaultTestCookie,
-  userMessage,
-} from '../support/chat-client';
+import { askForApproval, decideAs } from '../support/approval-requests';
+import { getRequest, jsonRequest, setDefaultTestCookie } from '../support/chat-client';
 import { configureServerOn } from '../support/server-env';
 import { databaseEngines } from '../support/test-database';
 
@@ -30,22 +22,9 @@ type Listed = {
 };
 type Page = { approvals: Listed[]; nextCursor: string | null };
 
-/** Asks for a call and reads to its card: a role step parks the turn, a requester step keeps it open until decided. */
-async function ask(chatId: string, text: string, cookie = defaultTestCookie()) {
-  const response = await chat(
-    jsonRequest('/api/chat', { id: chatId, message: userMessage(text) }, { cookie }),
-  );
-  expect(response.status).toBe(200);
-  const reader = new ChatStreamReader(response);
-  const request = await reader.until('tool-approval-request');
-  return { approvalId: request.approvalId as string, reader };
-}
-
+/** A decision's answer body. */
 async function decide(approvalId: string, cookie: string, approved: boolean, extra = {}) {
-  const response = await approve(
-    jsonRequest('/api/chat/approve', { approvalId, approved, ...extra }, { cookie }),
-  );
-  return (await response.json()) as { status?: string };
+  return (await decideAs(approvalId, cookie, approved, extra)).body as { status?: string };
 }
 
 async function page(route: typeof listApprovals, path: string, cookie: string | undefined) {
@@ -142,7 +121,7 @@ describe.each(databaseEngines)('the approvers’ inbox on %s', (engine) => {
   });
 
   it('lists each item with what an inbox shows: requester, excerpt, summary, input, steps and deadline', async () => {
-    const { approvalId } = await ask('chat-fields', 'create a ticket: small refund');
+    const { approvalId } = await askForApproval('chat-fields', 'create a ticket: small refund');
     const { body } = await page(listApprovals, '/api/approvals', supervisor.cookie);
     expect(body.approvals).toHaveLength(1);
     expect(body.approvals[0]).toMatchObject({
@@ -157,7 +136,7 @@ describe.each(databaseEngines)('the approvers’ inbox on %s', (engine) => {
   });
 
   it('shows nothing to someone without the role, nor to an approver once their role is revoked', async () => {
-    await ask('chat-revoked', 'create a ticket: small refund');
+    await askForApproval('chat-revoked', 'create a ticket: small refund');
     const plain = await signUpWithRole(`inbox-norole-${engine}@example.com`);
     expect((await page(listApprovals, '/api/approvals', plain.cookie)).body.approvals).toEqual([]);
     expect((await page(listApprovals, '/api/approvals', supervisor.cookie)).body.approvals).toHaveLength(1);
@@ -167,7 +146,7 @@ describe.each(databaseEngines)('the approvers’ inbox on %s', (engine) => {
   });
 
   it('never shows the requester their own role-step call, though they hold the role', async () => {
-    await ask('chat-own', 'create a ticket: small refund', supervisor.cookie);
+    await askForApproval('chat-own', 'create a ticket: small refund', supervisor.cookie);
     expect((await page(listApprovals, '/api/approvals', supervisor.cookie)).body.approvals).toEqual([]);
     expect((await page(listApprovals, '/api/approvals', second.cookie)).body.approvals).toHaveLength(1);
   });
@@ -207,7 +186,7 @@ describe.each(databaseEngines)('the approvers’ inbox on %s', (engine) => {
   it('lists what this person decided, newest first, a page at a time; nothing for anyone else', async () => {
     const ids: string[] = [];
     for (const chatId of ['chat-d1', 'chat-d2', 'chat-d3'])
-      ids.push((await ask(chatId, 'create a ticket: small refund')).approvalId);
+      ids.push((await askForApproval(chatId, 'create a ticket: small refund')).approvalId);
     expect(await decide(ids[0] as string, supervisor.cookie, true)).toEqual({ status: 'approved' });
     expect(await decide(ids[1] as string, supervisor.cookie, false, { reason: 'not now' })).toEqual({
       status: 'denied',
@@ -264,10 +243,10 @@ describe.each(databaseEngines)('the approvers’ inbox on %s', (engine) => {
     const auditor = await signUpWithRole(`inbox-auditor-${engine}@example.com`, 'auditor');
     const approver = await follow(supervisor.cookie);
     const other = await follow(auditor.cookie);
-    const { approvalId: asked } = await ask('chat-stream', 'create a ticket: small refund');
+    const { approvalId: asked } = await askForApproval('chat-stream', 'create a ticket: small refund');
     expect(await approver.firstEvent).toMatchObject({ type: 'changed', approvalId: asked });
     // The next event the holder of another role hears is of their own call: the other was never sent.
-    const theirs = await ask('chat-stream-own', 'create a ticket: printer', auditor.cookie);
+    const theirs = await askForApproval('chat-stream-own', 'create a ticket: printer', auditor.cookie);
     expect(await other.firstEvent).toMatchObject({ approvalId: theirs.approvalId });
     expect(await decide(theirs.approvalId, auditor.cookie, false)).toEqual({ status: 'denied' });
     await theirs.reader.rest();

@@ -1,35 +1,16 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { GET as activity } from '@/app/api/activity/route';
-import { POST as approve } from '@/app/api/chat/approve/route';
-import { POST as chat } from '@/app/api/chat/route';
 import { DELETE as revokeGrant } from '@/app/api/grants/[grantId]/route';
 import { GET as listGrants } from '@/app/api/grants/route';
 import { createChainVerifier, getDb, listAuditExportRows } from '@/lib/db';
 import { signUpWithRole, writePolicyFile } from '../support/approval-policy';
-import {
-  ChatStreamReader,
-  defaultTestCookie,
-  getRequest,
-  jsonRequest,
-  setDefaultTestCookie,
-  userMessage,
-} from '../support/chat-client';
+import { decideAs, sendToChat } from '../support/approval-requests';
+import { defaultTestCookie, getRequest, setDefaultTestCookie } from '../support/chat-client';
 import { configureServerOn } from '../support/server-env';
 import { databaseEngines } from '../support/test-database';
 
 const hour = 3_600_000;
 const params = <T extends Record<string, string>>(value: T) => ({ params: Promise.resolve(value) });
-
-function send(chatId: string, text: string, cookie = defaultTestCookie()) {
-  return chat(jsonRequest('/api/chat', { id: chatId, message: userMessage(text) }, { cookie })).then(
-    (response) => new ChatStreamReader(response),
-  );
-}
-
-async function decide(body: Record<string, unknown>, cookie = defaultTestCookie()) {
-  const response = await approve(jsonRequest('/api/chat/approve', body, { cookie }));
-  return { status: response.status, body: (await response.json()) as { status?: string; error?: string } };
-}
 
 type GrantView = { id: string; toolName: string; scope: string; when?: unknown; expiresAt: number };
 
@@ -64,12 +45,12 @@ function revokeAs(id: string, cookie: string) {
 
 /** Sends a refund request and says whether it ran without a card; a card is declined. */
 async function runsWithoutCard(chatId: string, text: string): Promise<boolean> {
-  const reader = await send(chatId, text);
+  const reader = await sendToChat(chatId, text);
   const chunks: { type: string; approvalId?: string }[] = [];
   for (let chunk = await reader.next(); chunk !== undefined; chunk = await reader.next()) {
     chunks.push(chunk);
     if (chunk.type === 'tool-approval-request') {
-      expect((await decide({ approvalId: chunk.approvalId, approved: false })).status).toBe(200);
+      expect((await decideAs(chunk.approvalId as string, defaultTestCookie(), false)).status).toBe(200);
     }
   }
   return !chunks.some((chunk) => chunk.type === 'tool-approval-request');
@@ -83,10 +64,10 @@ describe.each(databaseEngines)('standing grants on %s', (engine) => {
   });
 
   it('runs later matching calls in any chat without a card, audited with the grant; others ask', async () => {
-    const reader = await send('grant-first', 'refund 20 on A1002, it arrived broken');
+    const reader = await sendToChat('grant-first', 'refund 20 on A1002, it arrived broken');
     const request = await reader.until('tool-approval-request');
     const remember = { scope: 'me', ttlMs: hour, when: { amount: { lte: 30 } } };
-    expect(await decide({ approvalId: request.approvalId, approved: true, remember })).toEqual({
+    expect(await decideAs(request.approvalId, defaultTestCookie(), true, { remember })).toEqual({
       status: 200,
       body: { status: 'approved' },
     });
@@ -103,11 +84,9 @@ describe.each(databaseEngines)('standing grants on %s', (engine) => {
   });
 
   it('ends on its own when its time is up: the same call asks again', async () => {
-    const reader = await send('grant-expiry', 'refund 20 on A1002, it arrived broken');
+    const reader = await sendToChat('grant-expiry', 'refund 20 on A1002, it arrived broken');
     const request = await reader.until('tool-approval-request');
-    await decide({
-      approvalId: request.approvalId,
-      approved: true,
+    await decideAs(request.approvalId, defaultTestCookie(), true, {
       remember: { scope: 'chat', ttlMs: 1500 },
     });
     await reader.rest();
@@ -117,45 +96,39 @@ describe.each(databaseEngines)('standing grants on %s', (engine) => {
   });
 
   it('refuses a grant wider than the call, on an unknown field or for too long; nothing is decided', async () => {
-    const reader = await send('grant-wide', 'refund 20 on A1002, it arrived broken');
+    const reader = await sendToChat('grant-wide', 'refund 20 on A1002, it arrived broken');
     const request = await reader.until('tool-approval-request');
-    const wider = await decide({
-      approvalId: request.approvalId,
-      approved: true,
+    const wider = await decideAs(request.approvalId, defaultTestCookie(), true, {
       remember: { scope: 'chat', ttlMs: hour, when: { amount: { lte: 10 } } },
     });
     expect(wider).toMatchObject({
       status: 400,
       body: { error: expect.stringContaining('must cover the call') },
     });
-    const unknownField = await decide({
-      approvalId: request.approvalId,
-      approved: true,
+    const unknownField = await decideAs(request.approvalId, defaultTestCookie(), true, {
       remember: { scope: 'chat', ttlMs: hour, when: { total: { lte: 30 } } },
     });
     expect(unknownField).toMatchObject({
       status: 400,
       body: { error: expect.stringContaining('no input field') },
     });
-    const tooLong = await decide({
-      approvalId: request.approvalId,
-      approved: true,
+    const tooLong = await decideAs(request.approvalId, defaultTestCookie(), true, {
       remember: { scope: 'chat', ttlMs: 30 * 24 * hour },
     });
     expect(tooLong).toMatchObject({ status: 400, body: { error: expect.stringContaining('ttlMs') } });
     expect(await grants()).toEqual([]);
     // Still pending: a plain allow goes through.
-    expect((await decide({ approvalId: request.approvalId, approved: true })).body).toEqual({
+    expect((await decideAs(request.approvalId, defaultTestCookie(), true)).body).toEqual({
       status: 'approved',
     });
     await reader.rest();
   });
 
   it('audits making and revoking a grant: two rows its owner sees, no input values, the chain verifies', async () => {
-    const reader = await send('grant-audit', 'refund 20 on A1002, it arrived broken');
+    const reader = await sendToChat('grant-audit', 'refund 20 on A1002, it arrived broken');
     const request = await reader.until('tool-approval-request');
     const remember = { scope: 'chat', ttlMs: hour, when: { amount: { lte: 30 } } };
-    expect((await decide({ approvalId: request.approvalId, approved: true, remember })).status).toBe(200);
+    expect((await decideAs(request.approvalId, defaultTestCookie(), true, { remember })).status).toBe(200);
     await reader.rest();
     const [grant] = await grants();
     const id = grant?.id ?? '';
@@ -185,11 +158,9 @@ describe.each(databaseEngines)('standing grants on %s', (engine) => {
   });
 
   it('lists a grant to its owner only and revokes it: the next call asks again', async () => {
-    const reader = await send('grant-revoke', 'refund 20 on A1002, it arrived broken');
+    const reader = await sendToChat('grant-revoke', 'refund 20 on A1002, it arrived broken');
     const request = await reader.until('tool-approval-request');
-    await decide({
-      approvalId: request.approvalId,
-      approved: true,
+    await decideAs(request.approvalId, defaultTestCookie(), true, {
       remember: { scope: 'chat', ttlMs: hour },
     });
     await reader.rest();

@@ -1,5 +1,6 @@
 import type { UIMessage } from 'ai';
 import { GET as readApproval } from '@/app/api/approvals/[approvalId]/route';
+import { GET as approvalEvents } from '@/app/api/approvals/events/route';
 import { POST as approve } from '@/app/api/chat/approve/route';
 import { POST as chat } from '@/app/api/chat/route';
 import { GET as readChat } from '@/app/api/chats/[id]/route';
@@ -12,6 +13,13 @@ export async function sendToChat(chatId: string, text: string, cookie = defaultT
   );
   if (response.status !== 200) throw new Error(`POST /api/chat answered ${response.status}`);
   return new ChatStreamReader(response);
+}
+
+/** Sends `text` and reads the turn to its approval card: the card's approval id and the rest of the stream. */
+export async function askForApproval(chatId: string, text: string, cookie = defaultTestCookie()) {
+  const reader = await sendToChat(chatId, text, cookie);
+  const request = await reader.until('tool-approval-request');
+  return { approvalId: request.approvalId as string, reader };
 }
 
 /** `POST /api/chat/approve` from the person behind `cookie`, with no chat id (approvers need not know it). */
@@ -44,4 +52,17 @@ export async function lastSavedMessage(chatId: string, cookie = defaultTestCooki
     params: Promise.resolve({ id: chatId }),
   });
   return ((await response.json()) as { messages: UIMessage[] }).messages.at(-1);
+}
+
+/** Opens `GET /api/approvals/events?<query>` as the person behind `cookie`; aborting `controller` is the browser leaving. */
+export async function openApprovalEvents(query: string, cookie: string | undefined) {
+  const controller = new AbortController();
+  const response = await approvalEvents(
+    jsonRequest(`/api/approvals/events?${query}`, undefined, {
+      method: 'GET',
+      cookie,
+      signal: controller.signal,
+    }),
+  );
+  return { response, controller };
 }

@@ -1,4 +1,4 @@
-import { type IntentLabel, intentLabels } from '@/lib/tools/intent-labels';
+import { type IntentLabel, intentLabels, requestIntentLabels } from '@/lib/tools/intent-labels';
 import type { Language } from '../language';
 import { type CorpusSource, heldOutSource, trainSource } from './corpus-templates';
 
@@ -52,14 +52,7 @@ const framesByLanguage: Record<Language, { prefixes: readonly string[]; suffixes
   zh: { prefixes: ['', '', '', '请', '麻烦', '你好，'], suffixes: ['', '', '。', '？', '！', '，谢谢'] },
 };
 
-const requestIntents = new Set<IntentLabel>([
-  'createTicket',
-  'issueRefund',
-  'getOrderStatus',
-  'searchKnowledgeBase',
-  'addTodo',
-  'listTodos',
-]);
+const requestIntents = new Set<IntentLabel>(requestIntentLabels);
 
 type Realization = { text: string; titleSpan?: [number, number]; orderIds: string[] };
 
