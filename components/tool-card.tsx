@@ -126,7 +126,9 @@ export function ToolCard({
       <CardContent>
         {waiting && outcome === null && <p className="text-sm font-medium">{t.approvalTitle}</p>}
         {waiting && outcome === null && <p className="text-xs text-muted-foreground">{t.approvalExplain}</p>}
-        {steps !== undefined && <ApprovalSteps t={t} steps={steps} isRequester={isRequester} />}
+        {steps !== undefined && (
+          <ApprovalSteps t={t} steps={steps} isRequester={isRequester} ended={outcome !== null} />
+        )}
         {showButtons && !canAllow && (
           <p className="text-xs text-muted-foreground" data-testid="others-decide">
             {t.othersDecide}

@@ -74,4 +74,43 @@ describe('ToolCard under a changed policy', () => {
       dictionaries.en.policyChangedSteps,
     );
   });
+
+  it('waits for nobody once the call has ended: a step nobody filled reads "not decided"', () => {
+    const denial = toolDenial('policy_changed', 'issueRefund');
+    const part = {
+      type: 'tool-issueRefund',
+      toolCallId: 'call-3',
+      state: 'output-denied',
+      input,
+      approval: {
+        id: 'approval-3',
+        approved: false,
+        reason: denialReasonText(denial),
+        descriptor: { steps: [{ kind: 'role', role: 'supervisor' }] },
+      },
+    } as unknown as ToolPart;
+    const view = {
+      approvalId: 'approval-3',
+      chatId: 'chat-1',
+      tool: 'issueRefund',
+      input,
+      inputDigest: '0'.repeat(64),
+      status: 'denied',
+      reason: 'policy_changed',
+      requester: { name: 'ann' },
+      steps: [{ kind: 'role', role: 'supervisor' }],
+      tainted: [],
+      provenance: {},
+      expiresAt: Date.now() + 60_000,
+      remainingMs: 60_000,
+      viewer: { canAllow: false, canDeny: false, isRequester: true },
+    } satisfies ApprovalView;
+    for (const locale of ['en', 'zh'] as const) {
+      const html = render(locale, part, view);
+      expect(html).toContain('data-testid="approval-steps"');
+      expect(html).not.toContain('data-testid="approval-waiting-for"');
+      expect(html).toContain(dictionaries[locale].stepUndecided);
+      expect(html).not.toContain(dictionaries[locale].stepOpen);
+    }
+  });
 });
