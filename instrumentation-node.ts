@@ -7,6 +7,7 @@ import type { Policy } from './lib/policy';
 import { watchPolicyFile } from './lib/policy/policy-store';
 import { captureServerScope } from './lib/server/outside-request';
 import { refuseUnservableRequests } from './lib/server/refuse-unservable-requests';
+import { endStreamsOnSignals } from './lib/server/shutdown';
 import { stampClientAddresses } from './lib/server/stamp-client-address';
 import {
   checkStartupConfiguration,
@@ -21,12 +22,15 @@ import {
  * connected here too, so the first chat finds their tools ready, and approvals left
  * pending by an earlier run get their deadlines back. Every request is stamped with its
  * socket address first, so rate limits key on who really asked, and a method or a target
- * the app does not serve is answered (405, 400) before Next.js would fail on it.
+ * the app does not serve is answered (405, 400) before Next.js would fail on it. Asked to
+ * stop, the process ends its event and turn streams at once, so it exits promptly.
  */
 export async function startServer(): Promise<void> {
   stampClientAddresses();
   refuseUnservableRequests();
   captureServerScope();
+  // Asked to stop, the process ends its open streams, so it exits without waiting minutes on them.
+  endStreamsOnSignals();
   let policy: Policy | undefined;
   try {
     const startup = checkStartupConfiguration();

@@ -138,4 +138,46 @@ describe('a server restart', () => {
     const saved = await getJson('/api/chats/restart-expire');
     expect(JSON.stringify(saved.messages.at(-1))).toContain('output-denied');
   });
+
+  it('ends the streams a page holds open when asked to stop (SIGTERM), exits at once, and the card waits for the next start', async () => {
+    await server?.stop();
+    server = await startNextServer(environment);
+    cookie = await guestCookie(server.url);
+    const turn = await postChat(
+      server.url,
+      singleMessageChat('restart-stop', 'create a ticket: through a stop'),
+      {
+        cookie,
+      },
+    );
+    const waiting = await turn.until('tool-approval-request');
+    const events = await fetch(`${server.url}/api/approvals/events?chatId=restart-stop`, {
+      headers: { cookie },
+    });
+    expect(events.status).toBe(200);
+    const eventsEnded = events.text();
+
+    const { port } = server;
+    const stoppedAt = Date.now();
+    const exited = new Promise((resolve) => server?.process.once('exit', resolve));
+    server.process.kill('SIGTERM');
+    // Both streams end without the client letting go, and the process does not wait on them.
+    await Promise.all([turn.rest(), eventsEnded]);
+    await exited;
+    // Next.js takes about 3 s to stop with nothing open; the streams would have held it for minutes.
+    expect(Date.now() - stoppedAt).toBeLessThan(15_000);
+
+    server = await startNextServer(environment, port);
+    const decision = await postDecision(
+      server.url,
+      { approvalId: waiting.approvalId, sessionId: 'restart-stop', approved: true },
+      { cookie },
+    );
+    expect(await decision.json()).toEqual({ status: 'approved' });
+    await expect
+      .poll(async () => (await getJson('/api/tickets')).map((row: { title: string }) => row.title), {
+        timeout: 20_000,
+      })
+      .toContain('through a stop');
+  });
 });

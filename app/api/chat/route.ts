@@ -4,6 +4,7 @@ import { streamChatTurn } from '@/lib/chat/stream-chat-turn';
 import { jsonError, readJsonBody } from '@/lib/http/json';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
 import { checkClientLimit } from '@/lib/server/client-rate-limits';
+import { endsAtShutdown } from '@/lib/server/shutdown';
 import { checkUserTurnLimit } from '@/lib/server/user-rate-limits';
 import { parseChatRequest } from './schema';
 
@@ -25,6 +26,9 @@ export const POST = withUnavailableAs503(
     // No request.signal: the turn is detached, a client that goes away is not a decision.
     const { id: chatId, ...turn } = parsed.data;
     const result = await streamChatTurn({ ...turn, chatId, ownerId: user.id });
-    return result instanceof Response ? result : jsonError(result.status, result.error);
+    if (!(result instanceof Response)) return jsonError(result.status, result.error);
+    // A stop of the process ends the stream; the turn goes on as when a tab closes.
+    if (result.body === null) return result;
+    return new Response(endsAtShutdown(result.body), { status: result.status, headers: result.headers });
   }),
 );

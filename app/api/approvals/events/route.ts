@@ -7,6 +7,7 @@ import { rememberUserLocale } from '@/lib/auth/remember-user-locale';
 import { withSession } from '@/lib/auth/with-session';
 import { describeZodError, jsonError } from '@/lib/http/json';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
+import { endsAtShutdown } from '@/lib/server/shutdown';
 
 const querySchema = z.union([
   z.strictObject({ chatId: z.string().min(1).max(128) }),
@@ -36,7 +37,7 @@ export const GET = withUnavailableAs503(
         { status: 429, headers: { 'retry-after': '30' } },
       );
     }
-    return new Response(stream.pipeThrough(new TextEncoderStream()), {
+    return new Response(endsAtShutdown(stream.pipeThrough(new TextEncoderStream())), {
       headers: {
         'content-type': 'text/event-stream',
         'cache-control': 'no-cache, no-transform',
