@@ -9,21 +9,22 @@ export function roleLabel(t: Dictionary, role: string): string {
 /**
  * Who an approval waits for and who has decided: "Waiting for a supervisor · 1 of 2",
  * then one line per step with the decider's name once there is one. Once the call has
- * ended (denied, expired, stopped…), nobody is waited for: a step nobody filled reads
- * "not decided".
+ * ended, nobody is waited for: approved, every step was allowed (a view read before the
+ * last allow still shows it open); otherwise (denied, expired, stopped…) a step nobody
+ * filled reads "not decided".
  */
 export function ApprovalSteps({
   t,
   steps,
   isRequester,
-  ended = false,
+  ended,
 }: {
   t: Dictionary;
   steps: readonly ApprovalStepView[];
   /** The page's user asked for the call: the requester step is theirs. */
   isRequester: boolean;
-  /** The call no longer waits for anyone. */
-  ended?: boolean;
+  /** The call no longer waits for anyone: it was approved, or ended otherwise. */
+  ended?: 'approved' | 'otherwise';
 }) {
   const open = steps.filter((step) => step.decision === undefined);
   const who = [
@@ -40,7 +41,7 @@ export function ApprovalSteps({
   const allowed = steps.filter((step) => step.decision === 'allow').length;
   return (
     <div data-testid="approval-steps" className="flex flex-col gap-1 text-xs">
-      {open.length > 0 && !ended && (
+      {open.length > 0 && ended === undefined && (
         <p className="font-medium" data-testid="approval-waiting-for">
           {t.waitingFor(who)} · {t.stepsDone(allowed, steps.length)}
         </p>
@@ -67,9 +68,11 @@ export function ApprovalSteps({
               ? t.stepAllowedBy(step.decidedBy?.name ?? '')
               : step.decision === 'deny'
                 ? t.stepDeniedBy(step.decidedBy?.name ?? '')
-                : ended
-                  ? t.stepUndecided
-                  : t.stepOpen}
+                : ended === 'approved'
+                  ? t.stepAllowed
+                  : ended === 'otherwise'
+                    ? t.stepUndecided
+                    : t.stepOpen}
           </li>
         ))}
       </ol>

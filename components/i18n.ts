@@ -117,6 +117,7 @@ const en = {
   stepDeniedBy: (name: string) => `denied by ${name}`,
   stepOpen: 'waiting',
   stepUndecided: 'not decided',
+  stepAllowed: 'allowed',
   /** A step nobody decided in time went to another role. */
   stepEscalatedTo: (role: string) => `escalated to ${role}`,
   othersDecide: 'Someone else decides this; you can still deny it.',
@@ -432,6 +433,7 @@ const zh: Dictionary = {
   stepDeniedBy: (name: string) => `${name} 已拒绝`,
   stepOpen: '等待中',
   stepUndecided: '未决定',
+  stepAllowed: '已批准',
   stepEscalatedTo: (role: string) => `已升级给${role}`,
   othersDecide: '这一步由其他人批准；你仍然可以拒绝。',
   approvalPageTitle: '审批请求',

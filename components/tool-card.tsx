@@ -127,7 +127,12 @@ export function ToolCard({
         {waiting && outcome === null && <p className="text-sm font-medium">{t.approvalTitle}</p>}
         {waiting && outcome === null && <p className="text-xs text-muted-foreground">{t.approvalExplain}</p>}
         {steps !== undefined && (
-          <ApprovalSteps t={t} steps={steps} isRequester={isRequester} ended={outcome !== null} />
+          <ApprovalSteps
+            t={t}
+            steps={steps}
+            isRequester={isRequester}
+            ended={outcome === null ? undefined : outcome === 'approved' ? 'approved' : 'otherwise'}
+          />
         )}
         {showButtons && !canAllow && (
           <p className="text-xs text-muted-foreground" data-testid="others-decide">

@@ -25,8 +25,17 @@ export function shutDownStreams(): void {
 }
 
 /**
- * Listens for SIGTERM and SIGINT once per process. Were nobody else listening (Next.js is),
- * the signal is raised again after the streams are told, so this never keeps a process alive.
+ * How long a stopping process lets requests in flight finish. Next.js would wait for every
+ * open connection, and a browser reconnects its event streams over a kept-alive one, so
+ * without a bound a page left open could hold the process for good.
+ */
+export const shutdownGraceMs = 10_000;
+
+/**
+ * Listens for SIGTERM and SIGINT once per process: the streams end at once, and the process
+ * exits after {@link shutdownGraceMs} if it has not by then. Were nobody else listening
+ * (Next.js is), the signal is raised again after the streams are told, so this never keeps
+ * a process alive.
  */
 export function endStreamsOnSignals(): void {
   const current = state();
@@ -35,6 +44,7 @@ export function endStreamsOnSignals(): void {
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
       shutDownStreams();
+      setTimeout(() => process.exit(0), shutdownGraceMs).unref();
       if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
     });
   }

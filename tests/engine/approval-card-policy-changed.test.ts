@@ -113,4 +113,26 @@ describe('ToolCard under a changed policy', () => {
       expect(html).not.toContain(dictionaries[locale].stepOpen);
     }
   });
+
+  it('reads every step allowed once the call was approved, even from a view read before the last allow', () => {
+    const part = {
+      type: 'tool-issueRefund',
+      toolCallId: 'call-4',
+      state: 'output-available',
+      input,
+      output: { refundId: 'RF-000001' },
+      approval: {
+        id: 'approval-4',
+        approved: true,
+        descriptor: { steps: [{ kind: 'role', role: 'supervisor' }] },
+      },
+    } as unknown as ToolPart;
+    for (const locale of ['en', 'zh'] as const) {
+      const html = render(locale, part);
+      expect(html).toContain('data-testid="approval-steps"');
+      expect(html).not.toContain('data-testid="approval-waiting-for"');
+      expect(html).toContain(dictionaries[locale].stepAllowed);
+      expect(html).not.toContain(dictionaries[locale].stepOpen);
+    }
+  });
 });
