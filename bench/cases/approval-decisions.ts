@@ -146,8 +146,8 @@ export const approvalDecisions: BenchCase = async ({ quick, scratch, log }) => {
     TOOLGATE_PARK_AFTER_MS: '200',
     SMTP_URL: smtp.url,
   };
-  const a = await startApp({ databasePath, environment, nodeArguments: ['--expose-gc'] });
-  const b = await startApp({ databasePath, environment });
+  const a = await startApp({ databasePath, environment, nodeArguments: ['--expose-gc'], ownPublicUrl: true });
+  const b = await startApp({ databasePath, environment, ownPublicUrl: true });
   try {
     const supervisor = (
       await verifiedUser(b.url, databasePath, `bench-sup-${process.pid}@example.com`, 'supervisor')

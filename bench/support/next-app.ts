@@ -108,6 +108,7 @@ export async function startApp({
   environment = {},
   nodeArguments = [],
   distDir = benchDistDir,
+  ownPublicUrl = false,
 }: {
   databasePath: string;
   /** Another build of the app to serve (e.g. the code before a change, for `--against`). */
@@ -115,8 +116,11 @@ export async function startApp({
   environment?: Record<string, string | undefined>;
   /** Flags for the server's Node, e.g. `['--cpu-prof']` when profiling (NODE_OPTIONS refuses some). */
   nodeArguments?: string[];
+  /** Set `BETTER_AUTH_URL` to this server's own address (mail, `SMTP_URL`, needs a public URL). */
+  ownPublicUrl?: boolean;
 }): Promise<AppServer> {
   const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
   const profiling = profileDirectory;
   const profileArguments =
     profiling === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profiling}`, '--cpu-prof-interval=100'];
@@ -133,6 +137,7 @@ export async function startApp({
     // A bench drives thousands of turns and cards as a handful of users: the per-user limits would refuse them.
     TOOLGATE_USER_TURN_RATE_LIMIT: 'off',
     TOOLGATE_MAX_PENDING_APPROVALS: '1000000',
+    ...(ownPublicUrl && { BETTER_AUTH_URL: url }),
     ...environment,
   });
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
@@ -151,7 +156,6 @@ export async function startApp({
     ],
     { cwd: repoRoot, env: env as NodeJS.ProcessEnv },
   );
-  const url = `http://127.0.0.1:${port}`;
   try {
     await waitUntil(
       async () => {
