@@ -28,6 +28,26 @@ function render(locale: 'en' | 'zh', part: ToolPart, initialView?: ApprovalView)
   );
 }
 
+/** A view of the refund as the server gives it, with `fields` replaced. */
+function viewOf(fields: Partial<ApprovalView>): ApprovalView {
+  return {
+    approvalId: 'approval-2',
+    chatId: 'chat-1',
+    tool: 'issueRefund',
+    input,
+    inputDigest: '0'.repeat(64),
+    status: 'pending',
+    requester: { name: 'ann' },
+    steps: [{ kind: 'role', role: 'supervisor' }],
+    tainted: [],
+    provenance: {},
+    expiresAt: Date.now() + 60_000,
+    remainingMs: 60_000,
+    viewer: { canAllow: true, canDeny: true, isRequester: false },
+    ...fields,
+  };
+}
+
 describe('ToolCard under a changed policy', () => {
   it('says a newer policy refused the call, not that the person declined (en and zh)', () => {
     const denial = toolDenial('policy_changed', 'issueRefund');
@@ -52,22 +72,7 @@ describe('ToolCard under a changed policy', () => {
       input,
       approval: { id: 'approval-2', descriptor: { steps: [{ kind: 'role', role: 'manager' }] } },
     } as unknown as ToolPart;
-    const view = {
-      approvalId: 'approval-2',
-      chatId: 'chat-1',
-      tool: 'issueRefund',
-      input,
-      inputDigest: '0'.repeat(64),
-      status: 'pending',
-      policyChanged: '2026-12-02T07:00:00.000Z',
-      requester: { name: 'ann' },
-      steps: [{ kind: 'role', role: 'supervisor' }],
-      tainted: [],
-      provenance: {},
-      expiresAt: Date.now() + 60_000,
-      remainingMs: 60_000,
-      viewer: { canAllow: true, canDeny: true, isRequester: false },
-    } satisfies ApprovalView;
+    const view = viewOf({ policyChanged: '2026-12-02T07:00:00.000Z' });
     expect(render('en', part, view)).toContain(dictionaries.en.policyChangedSteps);
     expect(render('zh', part, view)).toContain(dictionaries.zh.policyChangedSteps);
     expect(render('en', part, { ...view, policyChanged: undefined })).not.toContain(
@@ -89,22 +94,12 @@ describe('ToolCard under a changed policy', () => {
         descriptor: { steps: [{ kind: 'role', role: 'supervisor' }] },
       },
     } as unknown as ToolPart;
-    const view = {
+    const view = viewOf({
       approvalId: 'approval-3',
-      chatId: 'chat-1',
-      tool: 'issueRefund',
-      input,
-      inputDigest: '0'.repeat(64),
       status: 'denied',
       reason: 'policy_changed',
-      requester: { name: 'ann' },
-      steps: [{ kind: 'role', role: 'supervisor' }],
-      tainted: [],
-      provenance: {},
-      expiresAt: Date.now() + 60_000,
-      remainingMs: 60_000,
       viewer: { canAllow: false, canDeny: false, isRequester: true },
-    } satisfies ApprovalView;
+    });
     for (const locale of ['en', 'zh'] as const) {
       const html = render(locale, part, view);
       expect(html).toContain('data-testid="approval-steps"');
