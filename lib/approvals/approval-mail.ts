@@ -8,7 +8,7 @@ import { approvalUrl } from '@/lib/webhooks/approval-event';
 import { insertWebhookDelivery } from '@/lib/webhooks/webhook-deliveries';
 import { wakeWebhookDeliveries } from '@/lib/webhooks/webhook-delivery-loop';
 import { getApproval, getApprovalSteps, userNamesById } from './approval-rows';
-import { approverSummary } from './approver-text';
+import { approverSummary, approverText } from './approver-text';
 
 /** Why an approver is mailed: a step opened for them, nobody decided by half the wait, or it was escalated to them. */
 export type ApprovalMailKind = 'requested' | 'reminder' | 'escalated';
@@ -125,8 +125,8 @@ const subjects = {
 
 /**
  * The mail to one approver, subject and body in their `language` (the one they last used in
- * the app), or in English and Chinese when it is not known: what the call does (hidden
- * characters revealed), who asked, the deadline as people read it, and the link. The link
+ * the app), or in English and Chinese when it is not known: what the call does and who asked
+ * (hidden characters revealed in both), the deadline as people read it, and the link. The link
  * grants nothing: the approval page asks the reader to sign in, and shows the call only to
  * those who may decide it.
  */
@@ -154,7 +154,7 @@ export function approvalMailOf({
 }): ApprovalMail {
   // One line each: a summary or a name with a line break in it cannot forge the lines below.
   const line = (text: string) => text.replace(/[\r\n\u2028\u2029]+/g, ' ').slice(0, 500);
-  const who = line(requester) || '—';
+  const who = line(approverText(requester)) || '—';
   const english = [
     `${subjects[kind].en} (${roles.join(', ')}):`,
     '',
