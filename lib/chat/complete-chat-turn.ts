@@ -1,5 +1,6 @@
 import 'server-only';
 import { generateId, streamText } from 'ai';
+import { chatMarkOf } from '@/lib/chats/chat-mark';
 import { getConfig } from '@/lib/config';
 import { publicErrorText } from '@/lib/errors/public-error';
 import { mcpConfirmToolNames, trustOfTool, waitForMcpServers } from '@/lib/mcp/merge-mcp-tools';
@@ -71,8 +72,11 @@ export async function completeChatTurn(request: ChatTurnRequest): Promise<Comple
     audit: auditWriter.record,
     rateLimiter: getToolRateLimiter(),
     signal: request.signal,
-    ...(tracedWrites.size > 0 && {
-      provenance: { ledger: ProvenanceLedger.fromHistory(history, trustOfTool), tools: tracedWrites },
+    ...(getConfig().TOOLGATE_PROVENANCE === 'on' && {
+      provenance: {
+        ledger: ProvenanceLedger.fromHistory(history, trustOfTool, { mark: chatMarkOf(db, request.chatId) }),
+        tools: tracedWrites,
+      },
     }),
   });
   const telemetry = startTurnTelemetry({

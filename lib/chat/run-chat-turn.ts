@@ -10,6 +10,7 @@ import {
   type UIMessageChunk,
 } from 'ai';
 import { createTurnApprovals, settleToolParts, type TurnApprovals } from '@/lib/approvals';
+import { chatMarkOf } from '@/lib/chats/chat-mark';
 import type { AppConfig } from '@/lib/config';
 import { clearChatStream, type Db, setChatStream, upsertMessage } from '@/lib/db';
 import { publicErrorText } from '@/lib/errors/public-error';
@@ -71,6 +72,7 @@ export type ChatTurnStart = {
  */
 export async function runChatTurn(start: ChatTurnStart): Promise<ReadableStream<string>> {
   listenForRemoteStops();
+  if (start.config.TOOLGATE_PROVENANCE === 'on') await markAttachedFiles(start);
   const turn = beginTurn(start);
   const tools = hardenTools(start, turn);
   const chunks = await streamModel(start, turn, tools);
@@ -196,10 +198,22 @@ function hardenTools(start: ChatTurnStart, turn: Turn): ToolSet {
     rateLimiter: getToolRateLimiter(),
     signal: turn.abort.signal,
     onReplay: turn.sideChannel?.markReplay,
-    ...(turn.tracedWrites.size > 0 && {
-      provenance: { ledger: ProvenanceLedger.fromHistory(history, trustOfTool), tools: turn.tracedWrites },
+    ...(start.config.TOOLGATE_PROVENANCE === 'on' && {
+      provenance: {
+        ledger: ProvenanceLedger.fromHistory(history, trustOfTool, { mark: chatMarkOf(start.db, chatId) }),
+        tools: turn.tracedWrites,
+      },
     }),
   });
+}
+
+/** Files attached to the new message mark the chat before the model reads them (a file is someone else's text). */
+async function markAttachedFiles({ db, chatId, history }: ChatTurnStart): Promise<void> {
+  const last = history.at(-1);
+  if (last?.role !== 'user' || !last.parts.some((part) => part.type === 'file')) return;
+  const files = await ProvenanceLedger.filesOf(last);
+  const mark = chatMarkOf(db, chatId);
+  for (const { read } of files) await mark.record(read);
 }
 
 /** The model's stream of the turn, its message saved settled when it ends. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { CallProvenance } from '@/lib/provenance';
+import type { CallProvenance, ContextSource } from '@/lib/provenance';
 import { stableStringify } from '@/lib/shared/stable-stringify';
 
 /** A call's one-line summary in each UI language (“Create ticket “printer broken”” / “创建工单「打印机坏了」”). */
@@ -33,7 +33,9 @@ export type AuditDetail = {
    * An untrusted output supplied some of the call's values (or was read earlier in its turn):
    * the input paths, their sources and the turn's untrusted reads — tool names and call ids, never values.
    */
-  provenance?: Pick<CallProvenance, 'tainted' | 'provenance' | 'context'>;
+  provenance?: Pick<CallProvenance, 'tainted' | 'provenance' | 'context' | 'untraced'>;
+  /** The untrusted reads a person cleared from their chat's mark (`taint_cleared`): tool names and call ids. */
+  clearedReads?: ContextSource[];
 };
 
 /** The `prev_hash` of the first row of the chain: there is no row before it. */

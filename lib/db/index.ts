@@ -7,6 +7,7 @@ export * from './approval-rules';
 export * from './audit';
 export * from './audit-chain';
 export * from './chat-streams';
+export * from './chat-untrusted-reads';
 export * from './chats';
 export * from './database-unavailable';
 export * from './engine';

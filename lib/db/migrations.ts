@@ -598,11 +598,40 @@ export const migrations: readonly Migration[] = [
       );
     },
   },
+  {
+    // A chat that read untrusted content (a tool output, an attached file) stays marked until
+    // its person clears it on the page (lib/db/chat-untrusted-reads.ts); the clearing is an
+    // audited row of its own. Re-runnable.
+    name: 'chats marked by untrusted reads',
+    up: async (db, engine) => {
+      await run(db, [
+        `CREATE TABLE IF NOT EXISTS chat_untrusted_reads (
+          chat_id TEXT NOT NULL REFERENCES chats (id) ON DELETE CASCADE,
+          tool_call_id TEXT NOT NULL,
+          tool TEXT NOT NULL,
+          unreadable INTEGER NOT NULL DEFAULT 0,
+          read_at TEXT NOT NULL,
+          cleared_at TEXT,
+          PRIMARY KEY (chat_id, tool_call_id)
+        )`,
+      ]);
+      await run(
+        db,
+        engine === 'postgres'
+          ? [
+              'ALTER TABLE tool_audit DROP CONSTRAINT IF EXISTS tool_audit_outcome_check',
+              `ALTER TABLE tool_audit ADD CONSTRAINT tool_audit_outcome_check ${outcomeCheck(outcomesWithTaintCleared)}`,
+            ]
+          : rebuildFullSqliteAuditTable(outcomesWithTaintCleared),
+      );
+    },
+  },
 ];
 
 const outcomesWithUndone = [...outcomesWithApprovedByRule, 'undone'];
 const outcomesWithEscalated = [...outcomesWithUndone, 'escalated'];
 const outcomesWithGrants = [...outcomesWithEscalated, 'grant_created', 'grant_revoked'];
+const outcomesWithTaintCleared = [...outcomesWithGrants, 'taint_cleared'];
 
 /**
  * The audit table rebuilt on SQLite with every column it has today (summary and the hash

@@ -349,6 +349,20 @@ export type StandingGrantTable = {
   revoked_at: number | null;
 };
 
+/** An untrusted read that marks its chat until the person clears it (lib/db/chat-untrusted-reads.ts). */
+export type ChatUntrustedReadTable = {
+  chat_id: string;
+  /** The call id of the output, or `<message id>:<part index>` of an attached file. */
+  tool_call_id: string;
+  /** The tool's name, or `file:<name>`. */
+  tool: string;
+  /** 1 for an attached file whose text could not be read. */
+  unreadable: number;
+  read_at: string;
+  /** When the person cleared it; null while it marks the chat. */
+  cleared_at: string | null;
+};
+
 /** Every table the product owns, as Kysely types them. */
 export type DatabaseSchema = {
   tickets: TicketTable;
@@ -374,4 +388,5 @@ export type DatabaseSchema = {
   guest_link: GuestLinkTable;
   policy_quota_calls: PolicyQuotaCallTable;
   standing_grants: StandingGrantTable;
+  chat_untrusted_reads: ChatUntrustedReadTable;
 };

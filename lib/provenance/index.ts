@@ -1,12 +1,14 @@
 /** Provenance: where the values of a write call came from, and whether an outsider supplied them. */
-export { inputLeaves } from './input-leaves';
-export { normalizeText } from './normalize-text';
+export { traceInput } from './input-leaves';
+export { canonicalNumber, normalizeText, wordsOf } from './normalize-text';
 export { ProvenanceLedger, savedTrustOf, type TrustOf } from './provenance-ledger';
 export {
   type CallProvenance,
+  type ChatMark,
   type ContextSource,
   isTainted,
   provenanceAfterEdit,
   type ToolTrust,
+  type UntrustedRead,
   type ValueSource,
 } from './provenance-types';

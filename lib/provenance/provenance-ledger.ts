@@ -1,25 +1,31 @@
 import type { UIMessage } from 'ai';
-import { type InputLeaf, inputLeaves } from './input-leaves';
+import { fileText } from './file-text';
+import { traceInput } from './input-leaves';
 import { normalizeText } from './normalize-text';
-import type { CallProvenance, ContextSource, ToolTrust, ValueSource } from './provenance-types';
+import type {
+  CallProvenance,
+  ChatMark,
+  ContextSource,
+  ToolTrust,
+  UntrustedRead,
+  ValueSource,
+} from './provenance-types';
+import { SourceIndex } from './source-index';
 
-/** The most characters of one output or file that are compared; the rest is cut. */
-const maxCharsPerOutput = 32_000;
+/** The most characters of one output, file or user message that are compared; the rest is cut. */
+const maxCharsPerText = 32_000;
 /**
- * The most characters of user text and of outputs a chat keeps for comparing, each: the most
- * recent ones. This bounds the work of one write call whatever the chat's length.
+ * The most characters of a chat's texts indexed per turn: the most recent ones. This bounds the
+ * work of a turn whatever the chat's length.
  */
-const maxLedgerChars = 4_000_000;
-/** The most sources one input path lists. */
-const maxSourcesPerPath = 8;
-/** Keeps a value that spans two outputs from matching: normalized values never hold it. */
-const separator = '\n\u0000\n';
+const maxIndexedChars = 4_000_000;
+/** The most untrusted reads a call's `context` names: the most recent ones. */
+const maxContextReads = 20;
+/** How long the check works before it lets the server serve something else. */
+const sliceMs = 8;
 
 /** Says whether a tool's output is trusted, by its name (built-in facts, an MCP server's config). */
 export type TrustOf = (toolName: string) => ToolTrust;
-
-/** One earlier output (or attached file) as the ledger compares it. */
-type OutputEntry = { tool: string; toolCallId: string; trusted: boolean; start: number; end: number };
 
 /** The saved trust label of a tool part (`toolMetadata.trust`), if the part carries one. */
 export function savedTrustOf(part: { toolMetadata?: unknown }): ToolTrust | undefined {
@@ -37,9 +43,9 @@ function textOf(value: unknown): string {
   const lines: string[] = [];
   let length = 0;
   const visit = (node: unknown, depth: number) => {
-    if (length > maxCharsPerOutput || depth > 16) return;
+    if (length > maxCharsPerText || depth > 16) return;
     if (typeof node === 'string' || typeof node === 'number') {
-      const line = normalizeText(String(node).slice(0, maxCharsPerOutput));
+      const line = normalizeText(String(node).slice(0, maxCharsPerText));
       lines.push(line);
       length += line.length + 1;
     } else if (typeof node === 'object' && node !== null) {
@@ -47,201 +53,202 @@ function textOf(value: unknown): string {
     }
   };
   visit(value, 0);
-  return lines.join('\n').slice(0, maxCharsPerOutput);
+  return lines.join('\n').slice(0, maxCharsPerText);
 }
 
-/** The text of an attached file given inline (`data:` URL, a text type); '' for anything else. */
-function fileText(part: { mediaType?: unknown; url?: unknown }): string {
-  const url = typeof part.url === 'string' ? part.url : '';
-  const comma = url.indexOf(',');
-  if (!url.startsWith('data:') || comma === -1) return '';
-  const header = url.slice(5, comma);
-  const mediaType = typeof part.mediaType === 'string' ? part.mediaType : header.split(';')[0];
-  if (!/^(text\/|application\/(json|xml))/i.test(mediaType ?? '')) return '';
-  const body = url.slice(comma + 1, comma + 1 + maxCharsPerOutput * 2);
-  try {
-    const decoded = header.includes(';base64')
-      ? Buffer.from(body, 'base64').toString('utf8')
-      : decodeURIComponent(body);
-    return normalizeText(decoded.slice(0, maxCharsPerOutput));
-  } catch {
-    return '';
-  }
+/** Lets other work run (another user's request) once the check has worked for a slice. */
+function createYielder(): () => Promise<void> {
+  let sliceStart = performance.now();
+  return async () => {
+    if (performance.now() - sliceStart < sliceMs) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    sliceStart = performance.now();
+  };
 }
 
-/** The next place `leaf` occurs in `text` from `from` (a number stands alone), or -1. */
-function indexOfLeaf(leaf: InputLeaf, text: string, from: number): number {
-  let at = text.indexOf(leaf.value, from);
-  if (leaf.kind === 'text') return at;
-  while (at !== -1) {
-    const before = text.charCodeAt(at - 1);
-    const next = text.slice(at + leaf.value.length, at + leaf.value.length + 24);
-    // "250" stands alone in "250", "250.00" and "250." but not in "2500", "A1250" or "250.5".
-    if (!(before >= 48 && before <= 57) && !/^(?:\d|\.0*[1-9])/.test(next)) return at;
-    at = text.indexOf(leaf.value, at + 1);
-  }
-  return -1;
-}
+type FilePart = Extract<UIMessage['parts'][number], { type: 'file' }>;
 
 /**
- * What a chat said so far, for tracing the values of its write calls: the user's own text,
- * and every earlier tool output (and attached file) with its tool, call id and trust. Built
- * on the server from the saved history; a turn adds the outputs of its calls as they come
- * (`addOutput`). Everything after the last user message is "this turn".
+ * What a chat said so far, for tracing the values of its write calls: the person's own text,
+ * and every tool output and attached file with its tool, call id and trust. Built on the server
+ * from the saved history, once per turn and only when a write call is traced: one pass over the
+ * chat's texts into a word index (`SourceIndex`), in slices that leave the server free for
+ * other requests. A turn adds the outputs of its calls as they come (`addToolOutput`).
+ *
+ * A chat that has read untrusted content (an output, a file) is marked until the person clears
+ * it (`ChatMark`): in a marked chat a write whose values are not all the person's own follows
+ * those reads (`context`), whatever turn it is in.
  */
 export class ProvenanceLedger {
-  private userText = '';
-  private outputText = '';
-  private readonly outputs: OutputEntry[] = [];
+  private readonly index = new SourceIndex();
   /** Untrusted outputs and files read since the last user message. */
-  private turnUntrusted: ContextSource[] = [];
-  /** What was added but not yet read in: a turn without a write call never pays for it. */
-  private pending: (() => void)[] = [];
+  private turnReads: UntrustedRead[] = [];
+  /** The chat's reads not cleared, once known. */
+  private chatReads: UntrustedRead[] = [];
+  /** Outputs of this turn not yet indexed. */
+  private pending: { tool: string; toolCallId: string; trusted: boolean; output: unknown }[] = [];
+  private building: Promise<void> | undefined;
 
-  constructor(private readonly trustOf: TrustOf) {}
+  private constructor(
+    private readonly history: readonly UIMessage[],
+    private readonly trustOf: TrustOf,
+    private readonly mark: ChatMark | undefined,
+  ) {}
 
   /**
    * The ledger of a saved history (the new user message last, or the assistant message a
-   * continuation resumes). It is read in on the first `assess`, not before.
+   * continuation resumes). It is read in on the first `assess`, not before. With `mark`, the
+   * chat's untrusted reads are kept in (and read from) the database.
    */
-  static fromHistory(history: readonly UIMessage[], trustOf: TrustOf): ProvenanceLedger {
-    const ledger = new ProvenanceLedger(trustOf);
-    ledger.pending.push(() => {
-      for (const message of history) ledger.readMessage(message);
-    });
-    return ledger;
+  static fromHistory(
+    history: readonly UIMessage[],
+    trustOf: TrustOf,
+    { mark }: { mark?: ChatMark } = {},
+  ): ProvenanceLedger {
+    return new ProvenanceLedger(history, trustOf, mark);
   }
 
+  /** The untrusted reads of one user message: its attached files (each counts, read or not). */
+  static async filesOf(message: UIMessage): Promise<{ read: UntrustedRead; text: string | undefined }[]> {
+    const files: { read: UntrustedRead; text: string | undefined }[] = [];
+    for (const [index, part] of message.parts.entries()) {
+      if (part.type !== 'file') continue;
+      const file = part as FilePart;
+      const name = typeof file.filename === 'string' && file.filename !== '' ? file.filename : 'attachment';
+      const text = await fileText(file);
+      files.push({
+        read: {
+          tool: `file:${name}`,
+          toolCallId: `${message.id}:${index}`,
+          ...(text === undefined && { unreadable: true as const }),
+        },
+        text,
+      });
+    }
+    return files;
+  }
+
+  /**
+   * Adds the output of a call of this turn, as the model will read it (its trust as of now).
+   * An untrusted one marks the chat: the returned promise settles once that is kept.
+   */
+  addToolOutput(tool: string, toolCallId: string, output: unknown): Promise<void> {
+    const trusted = this.trustOf(tool) === 'trusted';
+    this.pending.push({ tool, toolCallId, trusted, output });
+    if (trusted) return Promise.resolve();
+    const read = { tool, toolCallId };
+    this.turnReads.push(read);
+    return this.mark?.record(read) ?? Promise.resolve();
+  }
+
+  /** Reads the saved history into the index, newest first, within the turn's budget. */
+  private async build(): Promise<void> {
+    const pause = createYielder();
+    const lastUser = this.history.findLastIndex((message) => message.role === 'user');
+    const found: UntrustedRead[] = [];
+    const turnReads: UntrustedRead[] = [];
+    for (let position = this.history.length - 1; position >= 0; position--) {
+      const message = this.history[position] as UIMessage;
+      const inTurn = position >= lastUser;
+      const room = this.index.chars < maxIndexedChars;
+      if (message.role === 'user') {
+        const text = message.parts
+          .flatMap((part) => (part.type === 'text' ? [part.text] : []))
+          .join('\n')
+          .slice(0, maxCharsPerText);
+        if (room) this.index.add({ kind: 'user' }, normalizeText(text));
+        // A file the user attaches was written by someone else: untrusted content.
+        for (const { read, text: content } of await ProvenanceLedger.filesOf(message)) {
+          found.push(read);
+          if (inTurn) turnReads.push(read);
+          if (room && content !== undefined) {
+            this.index.add(
+              { kind: 'tool', tool: read.tool, toolCallId: read.toolCallId, trusted: false },
+              normalizeText(content.slice(0, maxCharsPerText)),
+            );
+          }
+        }
+      } else if (message.role === 'assistant') {
+        for (const part of message.parts) {
+          if (!('toolCallId' in part) || part.state !== 'output-available') continue;
+          const tool = toolNameOf(part);
+          const trusted = (savedTrustOf(part) ?? this.trustOf(tool)) === 'trusted';
+          if (!trusted) {
+            found.push({ tool, toolCallId: part.toolCallId });
+            if (inTurn) turnReads.push({ tool, toolCallId: part.toolCallId });
+          }
+          if (room)
+            this.index.add({ kind: 'tool', tool, toolCallId: part.toolCallId, trusted }, textOf(part.output));
+        }
+      }
+      await pause();
+    }
+    this.turnReads = [...turnReads, ...this.turnReads];
+    this.chatReads = this.mark === undefined ? found : await this.mark.reads(found);
+  }
+
+  /** Indexes this turn's outputs added since the last call. */
   private catchUp(): void {
     const pending = this.pending;
     this.pending = [];
-    for (const step of pending) step();
-  }
-
-  /** Adds one saved message: a user's text and files, or an assistant's tool outputs. */
-  private readMessage(message: UIMessage): void {
-    if (message.role === 'user') {
-      this.turnUntrusted = [];
-      for (const [index, part] of message.parts.entries()) {
-        if (part.type === 'text') this.userText = this.bounded(this.userText, normalizeText(part.text));
-        // A file the user attaches was written by someone else: untrusted content.
-        if (part.type === 'file') {
-          const name =
-            typeof part.filename === 'string' && part.filename !== '' ? part.filename : 'attachment';
-          this.addOutput({
-            tool: `file:${name}`,
-            toolCallId: `${message.id}:${index}`,
-            trusted: false,
-            text: fileText(part),
-          });
-        }
-      }
-      return;
+    for (const { tool, toolCallId, trusted, output } of pending) {
+      this.index.add({ kind: 'tool', tool, toolCallId, trusted }, textOf(output));
     }
-    if (message.role !== 'assistant') return;
-    for (const part of message.parts) {
-      if (!('toolCallId' in part) || part.state !== 'output-available') continue;
-      const tool = toolNameOf(part);
-      const trust = savedTrustOf(part) ?? this.trustOf(tool);
-      this.addOutput({
-        tool,
-        toolCallId: part.toolCallId,
-        trusted: trust === 'trusted',
-        text: textOf(part.output),
-      });
-    }
-  }
-
-  /** Adds the output of a call of this turn, as the model will read it (its trust as of now). */
-  addToolOutput(tool: string, toolCallId: string, output: unknown): void {
-    const trusted = this.trustOf(tool) === 'trusted';
-    this.pending.push(() => this.addOutput({ tool, toolCallId, trusted, text: textOf(output) }));
-  }
-
-  private addOutput({
-    tool,
-    toolCallId,
-    trusted,
-    text,
-  }: Omit<OutputEntry, 'start' | 'end'> & { text: string }) {
-    if (!trusted) this.turnUntrusted.push({ tool, toolCallId });
-    if (text === '') return;
-    if (this.outputText.length + text.length > maxLedgerChars) this.dropOldestOutputs(text.length);
-    const start = this.outputText.length === 0 ? 0 : this.outputText.length + separator.length;
-    this.outputText = this.outputText.length === 0 ? text : this.outputText + separator + text;
-    this.outputs.push({ tool, toolCallId, trusted, start, end: start + text.length });
-  }
-
-  /** Drops the oldest outputs until `room` more characters fit. */
-  private dropOldestOutputs(room: number): void {
-    let cut = 0;
-    while (this.outputs.length > 0 && this.outputText.length - cut + room > maxLedgerChars) {
-      cut = (this.outputs.shift() as OutputEntry).end + separator.length;
-    }
-    this.outputText = this.outputText.slice(Math.min(cut, this.outputText.length));
-    for (const entry of this.outputs) {
-      entry.start -= cut;
-      entry.end -= cut;
-    }
-  }
-
-  private bounded(text: string, added: string): string {
-    const joined = text === '' ? added : text + separator + added;
-    return joined.length > maxLedgerChars ? joined.slice(joined.length - maxLedgerChars) : joined;
-  }
-
-  /** The output that holds position `at` of the output text (binary search). */
-  private outputAt(at: number): OutputEntry | undefined {
-    let low = 0;
-    let high = this.outputs.length - 1;
-    while (low <= high) {
-      const middle = (low + high) >> 1;
-      const entry = this.outputs[middle] as OutputEntry;
-      if (at < entry.start) high = middle - 1;
-      else if (at >= entry.end) low = middle + 1;
-      else return entry;
-    }
-    return undefined;
   }
 
   /**
    * Where each value of a write call's input came from. A path is tainted when an untrusted
-   * output is among its sources and the user's own text is not; the call's `context` lists
-   * the untrusted outputs read earlier in this turn.
+   * output is among its sources and the user's own text is not. The call follows (`context`)
+   * the untrusted reads of this turn, and in a marked chat every read not cleared when any of
+   * its values is not the person's own. An input past the tracing limits is `untraced`.
    */
-  assess(input: unknown): CallProvenance {
+  async assess(input: unknown): Promise<CallProvenance> {
+    this.building ??= this.build();
+    await this.building;
     this.catchUp();
+    const pause = createYielder();
+    const { leaves, beyondLimits } = traceInput(input);
     const provenance: Record<string, ValueSource[]> = {};
     const tainted: string[] = [];
-    for (const leaf of inputLeaves(input)) {
-      const sources: ValueSource[] = [];
-      const byUser = indexOfLeaf(leaf, this.userText, 0) !== -1;
-      if (byUser) sources.push({ source: 'user' });
-      let untrusted = false;
-      let at = indexOfLeaf(leaf, this.outputText, 0);
-      while (at !== -1 && sources.length < maxSourcesPerPath) {
-        const entry = this.outputAt(at);
-        if (entry === undefined) break;
-        sources.push({
-          source: 'tool',
-          tool: entry.tool,
-          toolCallId: entry.toolCallId,
-          trusted: entry.trusted,
-        });
-        if (!entry.trusted) untrusted = true;
-        at = indexOfLeaf(leaf, this.outputText, entry.end);
-      }
+    let allTyped = !beyondLimits;
+    for (const leaf of leaves) {
+      const { byUser, outputs } = this.index.find(leaf);
+      const sources: ValueSource[] = [
+        ...(byUser ? [{ source: 'user' as const }] : []),
+        ...outputs.map(({ tool, toolCallId, trusted }) => ({
+          source: 'tool' as const,
+          tool,
+          toolCallId,
+          trusted,
+        })),
+      ];
       if (sources.length === 0) sources.push({ source: 'model' });
       const key = leaf.path === '' ? '$' : leaf.path;
       provenance[key] = sources;
-      if (untrusted && !byUser) tainted.push(key);
+      if (!byUser) allTyped = false;
+      if (!byUser && outputs.some((output) => !output.trusted)) tainted.push(key);
+      await pause();
     }
-    const context = dedupe(this.turnUntrusted);
-    return { tainted, provenance, ...(context.length > 0 && { context }) };
+    const context = dedupe([...this.turnReads, ...(allTyped ? [] : this.chatReads)]).slice(
+      0,
+      maxContextReads,
+    );
+    return {
+      tainted,
+      provenance,
+      ...(context.length > 0 && { context }),
+      ...(beyondLimits && { untraced: true as const }),
+    };
   }
 }
 
-function dedupe(sources: readonly ContextSource[]): ContextSource[] {
+function dedupe(sources: readonly UntrustedRead[]): ContextSource[] {
   const seen = new Set<string>();
-  return sources.filter(({ toolCallId }) => !seen.has(toolCallId) && seen.add(toolCallId) !== undefined);
+  const unique: ContextSource[] = [];
+  for (const { tool, toolCallId } of sources) {
+    if (seen.has(toolCallId)) continue;
+    seen.add(toolCallId);
+    unique.push({ tool, toolCallId });
+  }
+  return unique;
 }

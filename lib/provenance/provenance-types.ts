@@ -7,23 +7,43 @@ export type ValueSource =
   | { source: 'tool'; tool: string; toolCallId: string; trusted: boolean }
   | { source: 'model' };
 
-/** An untrusted output read earlier in the same turn as a write call. */
+/** An untrusted read a write call follows: in the same turn, or anywhere in a marked chat. */
 export type ContextSource = { tool: string; toolCallId: string };
+
+/** An untrusted read that marks its chat: a tool output, or an attached file (`unreadable` when its text could not be read). */
+export type UntrustedRead = ContextSource & { unreadable?: true };
+
+/**
+ * Where a chat's mark is kept (the database): the untrusted reads it holds until the person
+ * clears them on the page. Without one, every untrusted read the history holds marks it.
+ */
+export type ChatMark = {
+  /** Keeps a read as it happens (before the model sees it). */
+  record: (read: UntrustedRead) => Promise<void>;
+  /** Keeps the reads found in the saved history, then answers the chat's reads not cleared, newest first. */
+  reads: (found: readonly UntrustedRead[]) => Promise<UntrustedRead[]>;
+};
 
 /**
  * Where the values of one write call came from: the sources of each input path (dotted when
  * nested), the paths an untrusted output supplied and the user did not type, and the untrusted
- * outputs read earlier in the turn. Names and ids only, never a value.
+ * reads the call follows (earlier in the turn; in a marked chat, any not cleared, when a value
+ * is not the person's own). `untraced` when the input was past the tracing limits. Names and
+ * ids only, never a value.
  */
 export type CallProvenance = {
   tainted: string[];
   provenance: Record<string, ValueSource[]>;
   context?: ContextSource[];
+  untraced?: true;
 };
 
-/** True when a person must see the call: a tainted path, or an untrusted read earlier in the turn. */
+/** True when a person must see the call: a tainted path, an untrusted read it follows, or an input past the limits. */
 export function isTainted(provenance: CallProvenance | undefined): boolean {
-  return provenance !== undefined && (provenance.tainted.length > 0 || (provenance.context?.length ?? 0) > 0);
+  return (
+    provenance !== undefined &&
+    (provenance.tainted.length > 0 || (provenance.context?.length ?? 0) > 0 || provenance.untraced === true)
+  );
 }
 
 /** The value at a dotted path of an input (own properties only), or undefined. */

@@ -202,7 +202,7 @@ export type ProvenanceCheck = {
   /** The tools whose calls are traced (the write tools), whether or not they are listed to ask. */
   tools: Iterable<string>;
   /** Where the values of this call came from, on its validated input. */
-  assess: (toolName: string, input: unknown) => CallProvenance;
+  assess: (toolName: string, input: unknown) => CallProvenance | Promise<CallProvenance>;
   /** Told each traced call's provenance before anything waits (the audit, the trace). */
   onAssessed?: (toolCallId: string, provenance: CallProvenance) => void;
 };
@@ -250,7 +250,9 @@ export function wrapToolsWithApproval<TOOLS extends ToolSet>(
     (execute, toolName) => async (input, options) => {
       const { toolCallId } = options;
       const sources =
-        provenance !== undefined && traced.has(toolName) ? provenance.assess(toolName, input) : undefined;
+        provenance !== undefined && traced.has(toolName)
+          ? await provenance.assess(toolName, input)
+          : undefined;
       if (sources !== undefined) provenance?.onAssessed?.(toolCallId, sources);
       const tainted = isTainted(sources);
       const asked: ApprovalAsk =

@@ -149,6 +149,7 @@ function taintedPart(traced: CallProvenance): NonNullable<AuditDetail['provenanc
     tainted: traced.tainted,
     provenance: Object.fromEntries(traced.tainted.map((path) => [path, traced.provenance[path] ?? []])),
     ...(traced.context !== undefined && { context: traced.context }),
+    ...(traced.untraced === true && { untraced: true as const }),
   };
 }
 
