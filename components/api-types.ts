@@ -151,3 +151,8 @@ export async function fetchJson<T>(url: string, init?: RequestInit): Promise<T> 
   if (!response.ok) throw new Error(`${init?.method ?? 'GET'} ${url} answered ${response.status}`);
   return (await response.json()) as T;
 }
+
+/** The untrusted reads that mark a chat (`GET /api/chats/:id/untrusted-reads`), newest first. */
+export type ChatUntrustedReads = {
+  reads: { tool: string; toolCallId: string; unreadable: boolean; readAt: string }[];
+};

@@ -17,6 +17,7 @@ import { StandingGrantsBar } from './standing-grants-bar';
 import type { ToolPart } from './tool-card';
 import { Button } from './ui/button';
 import { ScrollArea } from './ui/scroll-area';
+import { UntrustedReadsBar } from './untrusted-reads-bar';
 import { useWorkspace } from './workspace-provider';
 
 type ChatLoad =
@@ -247,6 +248,7 @@ function ChatSession({
 
   return (
     <div className="flex min-h-0 flex-1 flex-col">
+      <UntrustedReadsBar chatId={id} chatExists={chatExists} version={busy ? -1 : messages.length} />
       <ApprovalRulesBar chatId={id} chatExists={chatExists} version={rulesVersion} />
       <StandingGrantsBar chatId={id} version={rulesVersion} />
       <ApprovalAttention waiting={waiting} />

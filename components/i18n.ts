@@ -155,6 +155,12 @@ const en = {
   hiddenCharactersShown: 'With its hidden characters shown:',
   editedBadge: 'Edited',
   yourNote: 'Your note',
+  untrustedReads: 'Read from outside this chat',
+  untrustedReadsExplained: (tools: string) =>
+    `This chat has read text someone else wrote (${tools}): a write with values you did not type asks you first.`,
+  unreadableFileKeepsMark:
+    'A file whose text could not be read keeps this mark: start a new chat to drop it.',
+  checkedWhatWasRead: 'I have checked what was read',
   approvalRules: 'Allowed in this chat',
   revokeRule: (tool: string) => `Stop allowing ${tool} in this chat`,
   revoke: 'Revoke',
@@ -470,6 +476,11 @@ const zh: Dictionary = {
   hiddenCharactersShown: '显示其中的隐藏字符：',
   editedBadge: '已修改',
   yourNote: '你的说明',
+  untrustedReads: '本对话读取过外部内容',
+  untrustedReadsExplained: (tools: string) =>
+    `本对话读取过他人写的内容（${tools}）：凡含有不是你亲自输入的值的写操作，都会先问你。`,
+  unreadableFileKeepsMark: '有文件的文字无法读取，此标记会一直保留；如需去掉，请新建对话。',
+  checkedWhatWasRead: '我已核对读取的内容',
   approvalRules: '本对话中已始终允许',
   revokeRule: (tool: string) => `在本对话中不再自动允许 ${tool}`,
   revoke: '撤销',

@@ -1,4 +1,5 @@
 import { DownloadError, type Experimental_DownloadFunction, type UIMessage } from 'ai';
+import { fileText } from '@/lib/provenance';
 
 /** Whether a file part's `url` holds its content inline (`data:`), so nothing is fetched for it. */
 export function isDataUrl(url: unknown): boolean {
@@ -18,16 +19,35 @@ export function isBase64DataUrl(url: unknown): boolean {
   return typeof url === 'string' && isDataUrl(url) && base64DataUrl.test(url);
 }
 
+/** The media types every model provider here takes as a file part (images, PDF, the audio OpenAI reads). */
+const filePartTypes = /^(image\/|application\/pdf$|audio\/(wav|mpeg|mp3)$)/i;
+
+/** The most characters of an attached file's text the model is given. */
+const maxFileTextChars = 24_000;
+
 /**
- * What a file part becomes before the model sees it when it is not inline base64: a note,
- * not the file. The server fetches no URL a message names (it would scan and call any
- * address for whoever wrote it), and a `data:` URL that is not base64 would break the
- * chat's every later turn; a part stored before these rules is no exception.
+ * What a file part becomes before the model sees it. An image, a PDF or audio given inline as
+ * base64 stays a file. Any other type (text, CSV, JSON…), which a provider would refuse on
+ * that turn and every later one, becomes a text part holding the file's text, or a note when
+ * it holds none. A file given by URL or as a `data:` URL that is not base64 becomes a note:
+ * the server fetches no URL a message names (it would scan and call any address for whoever
+ * wrote it); a part stored before these rules is no exception.
  */
 export function inlineFilePart(part: UIMessage['parts'][number]): UIMessage['parts'][number] {
-  if (part.type !== 'file' || isBase64DataUrl(part.url)) return part;
-  if (isDataUrl(part.url)) return { type: 'text', text: '[A file that was not valid base64 was left out.]' };
-  return { type: 'text', text: '[A file given by URL was left out: the server does not fetch URLs.]' };
+  if (part.type !== 'file') return part;
+  if (!isDataUrl(part.url))
+    return { type: 'text', text: '[A file given by URL was left out: the server does not fetch URLs.]' };
+  if (!isBase64DataUrl(part.url))
+    return { type: 'text', text: '[A file that was not valid base64 was left out.]' };
+  if (filePartTypes.test(part.mediaType)) return part;
+  const name = part.filename ?? 'attachment';
+  const text = fileText(part);
+  if (text === undefined)
+    return {
+      type: 'text',
+      text: `[Attached file ${name} (${part.mediaType}) holds no text the model can read.]`,
+    };
+  return { type: 'text', text: `[Attached file ${name}]\n${text.slice(0, maxFileTextChars)}` };
 }
 
 /**

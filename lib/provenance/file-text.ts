@@ -10,7 +10,7 @@ const maxFileBytes = 256_000;
  * text is not stored as text): such a file keeps its chat marked, since nobody can say what
  * the model read in it.
  */
-export async function fileText(part: { url?: unknown }): Promise<string | undefined> {
+export function fileText(part: { url?: unknown }): string | undefined {
   const bytes = bytesOf(part.url);
   if (bytes === undefined) return undefined;
   if (bytes.length === 0) return '';

@@ -115,7 +115,7 @@ export class ProvenanceLedger {
       if (part.type !== 'file') continue;
       const file = part as FilePart;
       const name = typeof file.filename === 'string' && file.filename !== '' ? file.filename : 'attachment';
-      const text = await fileText(file);
+      const text = fileText(file);
       files.push({
         read: {
           tool: `file:${name}`,

@@ -25,8 +25,8 @@ describe('an OpenAI-compatible model', () => {
     await fake.close();
   });
 
-  async function turn(messages: UIMessage[], decide?: boolean) {
-    const response = await chat(jsonRequest('/api/chat', { id: 'openai-chat', messages }));
+  async function turn(messages: UIMessage[], decide?: boolean, chatId = 'openai-chat') {
+    const response = await chat(jsonRequest('/api/chat', { id: chatId, messages }));
     expect(response.status).toBe(200);
     const reader = new ChatStreamReader(response);
     if (decide !== undefined) {
@@ -85,5 +85,33 @@ describe('an OpenAI-compatible model', () => {
       (message.tool_calls ?? []).map((call) => (call as { id: string }).id),
     );
     expect(toolMessages.map((message) => message.tool_call_id)).toEqual(callIds);
+  });
+
+  it('reads a text file the provider cannot take as text, in that turn and every later one', async () => {
+    const note = 'Meeting moved to Thursday 10:00, room 4B.';
+    const withFile: UIMessage = {
+      id: 'file-message',
+      role: 'user',
+      parts: [
+        { type: 'text', text: 'what does this note say?' },
+        {
+          type: 'file',
+          mediaType: 'text/plain',
+          filename: 'note.txt',
+          url: `data:text/plain;base64,${Buffer.from(note).toString('base64')}`,
+        },
+      ],
+    };
+    const first = await turn([withFile], undefined, 'openai-file-chat');
+    expect(first.reader.text()).toContain('Happy to help');
+    const sent = fake.requests.filter((request) => request.stream).at(-1) as RecordedRequest;
+    expect(JSON.stringify(sent.messages.at(-1)?.content)).toContain(note);
+
+    const later = await turn(
+      [withFile, first.message, userMessage('thanks!')],
+      undefined,
+      'openai-file-chat',
+    );
+    expect(later.reader.text()).toContain('Happy to help');
   });
 });
