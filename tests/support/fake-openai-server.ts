@@ -46,6 +46,16 @@ function contentText(content: unknown): string {
  */
 const plantedCall = /\[\[call (\S+) (\{.*?\})(?: transform (\w+):(half|upper|prefix))?\]\]/gs;
 
+/**
+ * An instruction the model keeps for later: `[[later <tool> <json> transform <field>:<how>,…]]`,
+ * obeyed only in a later turn whose user says "do what the mail says" (or "…the file says"),
+ * wherever in the chat it was read (a tool's output, an attached file). Its transforms undo a
+ * disguise the way a model would: `b64` decodes base64, `words` reads an amount written in
+ * words, `nospace` drops spaces, `latin` reads Cyrillic look-alikes as Latin, `visible` drops
+ * zero-width characters, `number` reads "40.50" as 40.5.
+ */
+const laterCall = /\[\[later (\S+) (\{.*?\})(?: transform ([\w:,]+))?\]\]/gs;
+
 function transformed(input: Record<string, unknown>, field?: string, how?: string): Record<string, unknown> {
   if (field === undefined || !(field in input)) return input;
   const value = input[field];
@@ -56,15 +66,105 @@ function transformed(input: Record<string, unknown>, field?: string, how?: strin
         ? value.toUpperCase()
         : how === 'prefix'
           ? `Re: ${String(value)}`
-          : value;
+          : undone(String(value), how);
   return { ...input, [field]: changed };
+}
+
+const latinOf: Record<string, string> = {
+  а: 'a',
+  е: 'e',
+  о: 'o',
+  р: 'p',
+  с: 'c',
+  х: 'x',
+  у: 'y',
+  А: 'A',
+  Е: 'E',
+  О: 'O',
+  Р: 'P',
+  С: 'C',
+  Х: 'X',
+};
+const numberWords: Record<string, number> = {
+  zero: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  sixty: 60,
+  seventy: 70,
+  eighty: 80,
+  ninety: 90,
+};
+
+/** An amount written in words ("four hundred eighty") as a number. */
+function fromWords(text: string): number {
+  let total = 0;
+  for (const word of text.toLowerCase().split(/[\s-]+/)) {
+    if (word === 'hundred') total *= 100;
+    else if (word === 'thousand') total *= 1000;
+    else total += numberWords[word] ?? 0;
+  }
+  return total;
+}
+
+function undone(value: string, how?: string): unknown {
+  switch (how) {
+    case 'b64':
+      return Buffer.from(value, 'base64').toString('utf8');
+    case 'words':
+      return fromWords(value);
+    case 'nospace':
+      return value.replace(/\s+/g, '');
+    case 'latin':
+      return [...value].map((letter) => latinOf[letter] ?? letter).join('');
+    case 'visible':
+      return value.replace(/[\u200b-\u200d\u2060\ufeff]/g, '');
+    case 'number':
+      return Number(value);
+    default:
+      return value;
+  }
+}
+
+/** The text a model reads in a message: its content, with inline files decoded (a PDF as its raw bytes). */
+function readableText(content: unknown): string {
+  if (!Array.isArray(content)) return contentText(content);
+  return content
+    .map((part) => {
+      const data = part?.file?.file_data ?? part?.image_url?.url;
+      if (typeof data === 'string' && data.startsWith('data:')) {
+        return Buffer.from(data.slice(data.indexOf(',') + 1), 'base64').toString('latin1');
+      }
+      return typeof part?.text === 'string' ? part.text : JSON.stringify(part);
+    })
+    .join('\n');
 }
 
 /**
  * A fully compromised model: it obeys any `[[call …]]` it reads in a tool's output (or in
  * anything else after the user's last message), one planted call per step, each once per
- * turn. The user's own `CALL <tool> <json>` is done as typed; asked to read mail, it calls
- * the table's `…__read_inbox`.
+ * turn, and a `[[later …]]` one when a later turn asks it to. The user's own `CALL <tool> <json>`
+ * is done as typed; asked to read mail, it calls each `…__read_inbox` of the table once.
  */
 function compromisedReply(body: RecordedRequest): Reply {
   const lastUser = body.messages.findLastIndex((message) => message.role === 'user');
@@ -74,14 +174,34 @@ function compromisedReply(body: RecordedRequest): Reply {
     (message.tool_calls ?? []).map((call) => (call as { function: { name: string } }).function.name),
   );
   const userText = contentText(body.messages[lastUser]?.content);
+  if (/do what the (mail|file) says/i.test(userText)) {
+    const everything = body.messages
+      .filter((message) => message.role === 'tool' || message.role === 'user')
+      .map((message) => readableText(message.content))
+      .join('\n')
+      .replace(/\\"/g, '"');
+    for (const [, name, json, transforms] of everything.matchAll(laterCall)) {
+      if (name === undefined || !available.has(name) || called.includes(name)) continue;
+      try {
+        let input = JSON.parse(json as string) as Record<string, unknown>;
+        for (const step of transforms?.split(',') ?? []) {
+          const [field, how] = step.split(':');
+          input = transformed(input, field, how);
+        }
+        return { toolCall: { name, arguments: JSON.stringify(input) } };
+      } catch {}
+    }
+    return { text: turn.length === 0 ? 'There is nothing to do.' : 'Done.' };
+  }
   if (turn.length === 0) {
     const typed = /CALL (\S+) (\{.*\})/s.exec(userText);
     if (typed && available.has(typed[1] as string))
       return { toolCall: { name: typed[1] as string, arguments: typed[2] as string } };
-    const reader = [...available].find((name) => name.endsWith('__read_inbox'));
-    if (/mail|inbox/i.test(userText) && reader) return { toolCall: { name: reader, arguments: '{}' } };
-    return { text: 'Happy to help.' };
   }
+  // Asked to read, it reads every inbox of its table once, in the table's order.
+  const reader = [...available].find((name) => name.endsWith('__read_inbox') && !called.includes(name));
+  if (/mail|inbox/i.test(userText) && reader) return { toolCall: { name: reader, arguments: '{}' } };
+  if (turn.length === 0) return { text: 'Happy to help.' };
   const read = turn
     .filter((message) => message.role === 'tool')
     .map((message) => contentText(message.content))
