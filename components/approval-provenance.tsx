@@ -4,12 +4,13 @@ import type { Dictionary, Locale } from './i18n';
 import type { ToolPart } from './tool-part-outcome';
 
 /** A call's provenance as the card reads it: from the server's view, else the saved part's descriptor. */
-type CardProvenance = Partial<Pick<ApprovalView, 'tainted' | 'provenance' | 'context'>>;
+type CardProvenance = Partial<Pick<ApprovalView, 'tainted' | 'provenance' | 'context' | 'untraced'>>;
 
 /**
  * Where a waiting call's values came from, when an outsider may have supplied them: each
  * field an untrusted tool output supplied (and the user did not type), named with that tool,
- * and the untrusted outputs read just before the call. Nothing is drawn for a call whose
+ * the untrusted reads the call follows (in its turn, or in a chat still marked by them), and
+ * an input past the tracing limits. Nothing is drawn for a call whose
  * values are all the user's own. A labelled region, so a screen reader announces it with the card.
  */
 export function ApprovalProvenance({
@@ -26,8 +27,8 @@ export function ApprovalProvenance({
   /** The tool's field labels, per language (`/api/meta`). */
   labels?: Record<string, Record<'en' | 'zh', string>>;
 }) {
-  const { tainted = [], provenance = {}, context = [] } = provenanceOf(part, view);
-  if (tainted.length === 0 && context.length === 0) return null;
+  const { tainted = [], provenance = {}, context = [], untraced } = provenanceOf(part, view);
+  if (tainted.length === 0 && context.length === 0 && untraced !== true) return null;
   const fieldName = (path: string) => labels?.[path]?.[locale] ?? path;
   const untrustedTools = (sources: readonly ValueSourceView[]) =>
     [
@@ -58,6 +59,7 @@ export function ApprovalProvenance({
         </ul>
       )}
       {readBefore !== '' && <p data-testid="tainted-context">{t.taintedContext(readBefore)}</p>}
+      {untraced === true && <p data-testid="tainted-untraced">{t.taintedUntraced}</p>}
     </section>
   );
 }
@@ -67,7 +69,7 @@ function provenanceOf(part: ToolPart, view: ApprovalView | undefined): CardProve
   const stored = (part.approval as { descriptor?: { provenance?: unknown } } | undefined)?.descriptor
     ?.provenance;
   if (typeof stored !== 'object' || stored === null) return {};
-  const { tainted, provenance, context } = stored as Record<string, unknown>;
+  const { tainted, provenance, context, untraced } = stored as Record<string, unknown>;
   // The saved part comes from storage: only well-formed fields are drawn.
   return {
     tainted: Array.isArray(tainted) ? tainted.filter((path): path is string => typeof path === 'string') : [],
@@ -78,5 +80,6 @@ function provenanceOf(part: ToolPart, view: ApprovalView | undefined): CardProve
     context: Array.isArray(context)
       ? context.filter((read): read is { tool: string; toolCallId: string } => typeof read?.tool === 'string')
       : [],
+    ...(untraced === true && { untraced: true as const }),
   };
 }

@@ -97,7 +97,8 @@ const en = {
   provenanceTitle: 'Where these values came from',
   taintedField: (field: string, tools: string) => `${field}: from ${tools} — not written by you`,
   taintedContext: (tools: string) =>
-    `Proposed right after reading ${tools}, which you did not write: the values may come from it. Check them before you allow.`,
+    `Proposed after this chat read ${tools}, which you did not write: values you did not type may come from it. Check them before you allow.`,
+  taintedUntraced: 'Too many values to trace each one to where it came from: check them all.',
   result: 'Result',
   // The one-line result of a read tool that declares none of its own (MCP tools).
   readResultFallback: 'Done: open for the result',
@@ -425,7 +426,8 @@ const zh: Dictionary = {
   provenanceTitle: '这些值从哪里来',
   taintedField: (field: string, tools: string) => `${field}：来自 ${tools}，不是你写的`,
   taintedContext: (tools: string) =>
-    `是在读取 ${tools}（不是你写的内容）之后紧接着提出的：这些值可能来自其中。批准前请核对。`,
+    `是在本对话读取 ${tools}（不是你写的内容）之后提出的：你没有亲自输入的值可能来自其中。批准前请核对。`,
+  taintedUntraced: '值太多，无法逐一追溯来源：请全部核对。',
   result: '结果',
   readResultFallback: '已完成，展开查看结果',
   error: '错误',

@@ -47,8 +47,10 @@ export type ApprovalView = {
   tainted: string[];
   /** Each traced input path's sources: the user's text, an earlier tool output, or the model ({} when not traced). */
   provenance: CallProvenance['provenance'];
-  /** Untrusted outputs read earlier in the same turn, when there were any. */
+  /** Untrusted reads the call follows (earlier in its turn, or not cleared in its marked chat), when there are any. */
   context?: CallProvenance['context'];
+  /** The input was past the tracing limits (too many values, too deep, too long): counted as tainted. */
+  untraced?: true;
   expiresAt: number;
   remainingMs: number;
   /** What the person asking may do now: fill a step (allow or deny), or only deny (the requester of a role step). */

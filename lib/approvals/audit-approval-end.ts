@@ -41,6 +41,7 @@ export async function auditApprovalEnd(
               row.provenance.tainted.map((path) => [path, row.provenance?.provenance[path] ?? []]),
             ),
             ...(row.provenance.context !== undefined && { context: row.provenance.context }),
+            ...(row.provenance.untraced === true && { untraced: true as const }),
           },
         }),
       ...(row.endReason === 'policy_changed' && { policyChanged: true }),

@@ -67,6 +67,7 @@ function viewOf(
     tainted: traced?.tainted ?? [],
     provenance: traced?.provenance ?? {},
     ...(traced?.context !== undefined && { context: traced.context }),
+    ...(traced?.untraced === true && { untraced: true as const }),
     expiresAt: row.expiresAt,
     remainingMs: Math.max(0, row.expiresAt - now),
     viewer: { canAllow, canDeny: canAllow || (pending && isRequester), isRequester },

@@ -26,20 +26,25 @@ const filePartTypes = /^(image\/|application\/pdf$|audio\/(wav|mpeg|mp3)$)/i;
 const maxFileTextChars = 24_000;
 
 /**
- * What a file part becomes before the model sees it. An image, a PDF or audio given inline as
- * base64 stays a file. Any other type (text, CSV, JSON…), which a provider would refuse on
- * that turn and every later one, becomes a text part holding the file's text, or a note when
- * it holds none. A file given by URL or as a `data:` URL that is not base64 becomes a note:
- * the server fetches no URL a message names (it would scan and call any address for whoever
- * wrote it); a part stored before these rules is no exception.
+ * What a file part becomes when it is not inline base64: a note, not the file. The server
+ * fetches no URL a message names (it would scan and call any address for whoever wrote it),
+ * and a `data:` URL that is not base64 would break the chat's every later turn; a part stored
+ * before these rules is no exception.
  */
 export function inlineFilePart(part: UIMessage['parts'][number]): UIMessage['parts'][number] {
-  if (part.type !== 'file') return part;
-  if (!isDataUrl(part.url))
-    return { type: 'text', text: '[A file given by URL was left out: the server does not fetch URLs.]' };
-  if (!isBase64DataUrl(part.url))
-    return { type: 'text', text: '[A file that was not valid base64 was left out.]' };
-  if (filePartTypes.test(part.mediaType)) return part;
+  if (part.type !== 'file' || isBase64DataUrl(part.url)) return part;
+  if (isDataUrl(part.url)) return { type: 'text', text: '[A file that was not valid base64 was left out.]' };
+  return { type: 'text', text: '[A file given by URL was left out: the server does not fetch URLs.]' };
+}
+
+/**
+ * What an inline file becomes in the model's prompt (only there: the chat keeps the file, and
+ * its text never counts as text the person typed). An image, a PDF or audio stays a file. Any
+ * other type (text, CSV, JSON…), which a provider would refuse on that turn and every later
+ * one, becomes a text part holding the file's text, or a note when it holds none.
+ */
+export function filePartForModel(part: UIMessage['parts'][number]): UIMessage['parts'][number] {
+  if (part.type !== 'file' || !isBase64DataUrl(part.url) || filePartTypes.test(part.mediaType)) return part;
   const name = part.filename ?? 'attachment';
   const text = fileText(part);
   if (text === undefined)

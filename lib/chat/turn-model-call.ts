@@ -1,5 +1,5 @@
 import { convertToModelMessages, type LanguageModel, stepCountIs, type ToolSet, type UIMessage } from 'ai';
-import { refuseDownloads } from './inline-files';
+import { filePartForModel, refuseDownloads } from './inline-files';
 import { sanitizeUIMessages } from './sanitize-ui-messages';
 import { workerInstructions } from './worker-instructions';
 
@@ -26,10 +26,16 @@ export async function turnModelCall({ model, worker, history, tools, abortSignal
   return {
     model,
     system: workerInstructions(worker),
-    messages: await convertToModelMessages(sanitizeUIMessages(history), {
-      tools,
-      ignoreIncompleteToolCalls: true,
-    }),
+    messages: await convertToModelMessages(
+      sanitizeUIMessages(history).map((message) => ({
+        ...message,
+        parts: message.parts.map(filePartForModel),
+      })),
+      {
+        tools,
+        ignoreIncompleteToolCalls: true,
+      },
+    ),
     tools,
     stopWhen: stepCountIs(maxTurnSteps),
     // Nothing a user or the history names by URL is fetched by the server.

@@ -40,7 +40,7 @@ describe('ApprovalProvenance', () => {
     expect(english).toContain('aria-label="Where these values came from"');
     expect(english).toContain('Amount: from mail__read_inbox — not written by you');
     expect(english).not.toContain('Order number:');
-    expect(english).toContain('Proposed right after reading mail__read_inbox');
+    expect(english).toContain('Proposed after this chat read mail__read_inbox');
     expect(render('zh')).toContain('金额：来自 mail__read_inbox，不是你写的');
   });
 

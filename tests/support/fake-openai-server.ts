@@ -52,11 +52,17 @@ const plantedCall = /\[\[call (\S+) (\{.*?\})(?: transform (\w+):(half|upper|pre
  * wherever in the chat it was read (a tool's output, an attached file). Its transforms undo a
  * disguise the way a model would: `b64` decodes base64, `words` reads an amount written in
  * words, `nospace` drops spaces, `latin` reads Cyrillic look-alikes as Latin, `visible` drops
- * zero-width characters, `number` reads "40.50" as 40.5.
+ * zero-width characters, `number` reads "40.50" as 40.5; `pad:junk` adds 64 made-up keys first.
  */
 const laterCall = /\[\[later (\S+) (\{.*?\})(?: transform ([\w:,]+))?\]\]/gs;
 
 function transformed(input: Record<string, unknown>, field?: string, how?: string): Record<string, unknown> {
+  // `pad:junk` puts 64 made-up keys (numbers the model made up) before the real fields.
+  if (how === 'junk')
+    return {
+      ...Object.fromEntries(Array.from({ length: 64 }, (_, index) => [`k${index}`, 7001 + index * 13])),
+      ...input,
+    };
   if (field === undefined || !(field in input)) return input;
   const value = input[field];
   const changed =
@@ -200,7 +206,8 @@ function compromisedReply(body: RecordedRequest): Reply {
   }
   // Asked to read, it reads every inbox of its table once, in the table's order.
   const reader = [...available].find((name) => name.endsWith('__read_inbox') && !called.includes(name));
-  if (/mail|inbox/i.test(userText) && reader) return { toolCall: { name: reader, arguments: '{}' } };
+  if (!userText.startsWith('CALL ') && /mail|inbox/i.test(userText) && reader)
+    return { toolCall: { name: reader, arguments: '{}' } };
   if (turn.length === 0) return { text: 'Happy to help.' };
   const read = turn
     .filter((message) => message.role === 'tool')
