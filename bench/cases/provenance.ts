@@ -1,7 +1,6 @@
 import type { UIMessage } from 'ai';
 import { ProvenanceLedger, type TrustOf } from '@/lib/provenance';
-import { microbench } from '../support/microbench';
-import { round } from '../support/stats';
+import { median, nowMs, round } from '../support/stats';
 import type { BenchCase, BenchResult } from '../support/types';
 
 const trustOf: TrustOf = (toolName) => (toolName.startsWith('mail__') ? 'untrusted' : 'trusted');
@@ -61,11 +60,81 @@ export function chatOfLength(length: number): UIMessage[] {
 /** A refund whose values come from the user, a trusted read, the mail and nowhere. */
 const refund = { orderId: 'A1003', amount: 480, reason: 'the shipment of order A1003 is delayed by 7 days.' };
 
+/** Median milliseconds of one awaited call of `run`, over `rounds` rounds of `roundMs` each. */
+async function timeAsync(
+  run: () => Promise<unknown>,
+  { rounds, roundMs, warmupMs }: { rounds: number; roundMs: number; warmupMs: number },
+): Promise<number> {
+  const until = nowMs() + warmupMs;
+  while (nowMs() < until) await run();
+  const perRound: number[] = [];
+  for (let index = 0; index < rounds; index++) {
+    let calls = 0;
+    const start = nowMs();
+    while (nowMs() - start < roundMs) {
+      await run();
+      calls += 1;
+    }
+    perRound.push((nowMs() - start) / calls);
+  }
+  return median(perRound);
+}
+
+/**
+ * A chat of `chars` characters of digits, half typed by the person and half read from an
+ * untrusted tool, in messages of 8,000 characters: the worst case for a check that looks
+ * numbers up, since every digit string is a candidate.
+ */
+export function chatOfDigits(chars: number): UIMessage[] {
+  const digits = (seed: number) =>
+    Array.from({ length: 8_000 }, (_, index) => String((index * 7 + seed) % 10)).join('');
+  const history: UIMessage[] = [];
+  for (let index = 0; index * 16_000 < chars; index++) {
+    history.push({ id: `u${index}`, role: 'user', parts: [{ type: 'text', text: digits(index) }] });
+    history.push({
+      id: `a${index}`,
+      role: 'assistant',
+      parts: [
+        {
+          type: 'tool-mail__read_inbox',
+          toolCallId: `r${index}`,
+          state: 'output-available',
+          input: {},
+          output: digits(index + 3),
+        },
+      ] as UIMessage['parts'],
+    });
+  }
+  return history;
+}
+
+/**
+ * The longest the event loop went without serving a 5 ms timer while `work` ran: how long
+ * another user's request would have waited for this process.
+ */
+async function longestStall(work: () => Promise<unknown>): Promise<{ stallMs: number; workMs: number }> {
+  let stallMs = 0;
+  let last = nowMs();
+  const probe = setInterval(() => {
+    const now = nowMs();
+    stallMs = Math.max(stallMs, now - last);
+    last = now;
+  }, 5);
+  const started = nowMs();
+  await work();
+  const workMs = nowMs() - started;
+  stallMs = Math.max(stallMs, nowMs() - last);
+  clearInterval(probe);
+  return { stallMs, workMs };
+}
+
 /**
  * The provenance check's cost per write call at chat lengths 10, 100 and 1,000 messages:
  * tracing one call's values against a turn's ledger, and the first write call of a turn,
  * which also reads the saved history in (a turn without a write never does). Target: a call
- * under 1 ms at 1,000 messages.
+ * under 1 ms at 1,000 messages. Then the worst case: a chat of a million characters of digits
+ * and ten parallel writes of 62 numbers each, while a 5 ms timer stands for another user's
+ * request; target: that request never waits 100 ms.
  */
 export const provenance: BenchCase = async ({ quick, log }) => {
   const options = quick
@@ -76,17 +145,12 @@ export const provenance: BenchCase = async ({ quick, log }) => {
     log(`provenance: ${length} messages`);
     const history = chatOfLength(length);
     const ledger = ProvenanceLedger.fromHistory(history, trustOf);
-    const results = microbench(
-      [
-        { label: 'assess', run: () => ledger.assess(refund) },
-        // The ledger reads the history in on its first call: a turn's first write pays for it.
-        { label: 'first', run: () => ProvenanceLedger.fromHistory(history, trustOf).assess(refund) },
-      ],
+    const assessMs = await timeAsync(() => ledger.assess(refund), options);
+    // The ledger reads the history in on its first call: a turn's first write pays for it.
+    const firstMs = await timeAsync(
+      () => ProvenanceLedger.fromHistory(history, trustOf).assess(refund),
       options,
     );
-    const msOf = (label: string) => 1000 / (results[label]?.opsPerSecond ?? Number.NaN);
-    const assessMs = msOf('assess');
-    const firstMs = msOf('first');
     rows.push({
       name: `provenance/${length}-messages`,
       baseline: { label: 'first write call of a turn (reads the saved history in)', ms: round(firstMs, 3) },
@@ -97,5 +161,38 @@ export const provenance: BenchCase = async ({ quick, log }) => {
       pass: length === 1000 ? assessMs < 1 : null,
     });
   }
+
+  const chars = quick ? 250_000 : 1_000_000;
+  log(`provenance: a chat of ${chars} digits, 10 parallel writes of 62 numbers`);
+  const digits = chatOfDigits(chars);
+  const numbers = Object.fromEntries(Array.from({ length: 62 }, (_, index) => [`n${index}`, index * 37]));
+  const runs: { stallMs: number; workMs: number }[] = [];
+  const idle: number[] = [];
+  for (let round = 0; round < (quick ? 2 : 5); round++) {
+    const ledger = ProvenanceLedger.fromHistory(digits, trustOf);
+    runs.push(
+      await longestStall(() => Promise.all(Array.from({ length: 10 }, () => ledger.assess(numbers)))),
+    );
+    // The same probe with nothing running, as long: what the machine itself adds.
+    const quiet = await longestStall(
+      () => new Promise((resolve) => setTimeout(resolve, runs.at(-1)?.workMs ?? 0)),
+    );
+    idle.push(quiet.stallMs);
+  }
+  const stallMs = Math.max(...runs.map((run) => run.stallMs));
+  rows.push({
+    name: 'provenance/long-chat-of-digits',
+    baseline: { label: 'a 5 ms timer with nothing running (longest wait)', ms: round(Math.max(...idle), 3) },
+    subject: {
+      label: `10 parallel writes of 62 numbers on a chat of ${chars} digits: another request's longest wait`,
+      ms: round(stallMs, 3),
+      turnMs: round(median(runs.map((run) => run.workMs)), 3),
+      rounds: runs.length,
+    },
+    ratio: round(stallMs, 3),
+    ratioOf: 'longest wait of another request, ms',
+    target: 'another request waits under 100 ms',
+    pass: stallMs < 100,
+  });
   return rows;
 };

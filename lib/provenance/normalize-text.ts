@@ -21,6 +21,9 @@ export function normalizeText(text: string): string {
  * and "40x" spell no number.
  */
 export function canonicalNumber(word: string): string | undefined {
+  const first = word.charCodeAt(0);
+  // Most words start with a letter: no regex for them.
+  if (first >= 0x61 && first <= 0x7a) return undefined;
   if (word.length > maxNumberLength || !numberWord.test(word)) return undefined;
   const value = Number(word.replace(numberDecorations, ''));
   return Number.isFinite(value) ? String(value) : undefined;
@@ -35,17 +38,27 @@ export function canonicalNumber(word: string): string | undefined {
  */
 export function wordsOf(text: string): string[] {
   const words: string[] = text.includes(',') ? (text.match(thousands) ?? []) : [];
-  for (const piece of text.split(wordSeparators)) {
-    const word = piece.replace(edgePunctuation, '');
+  for (const piece of text.match(wordPieces) ?? []) {
+    const word = trimEdges(piece);
     if (word === '') continue;
     if (beyondPlainAscii.test(word) && ideographic.test(word)) {
       for (const part of word.match(ideographicOrRun) ?? []) {
-        const trimmed = part.replace(edgePunctuation, '');
+        const trimmed = trimEdges(part);
         if (trimmed !== '') words.push(trimmed);
       }
     } else words.push(word);
   }
   return words;
+}
+
+/** A word without the punctuation that ends a sentence or a label around it (checked by code: this runs per word). */
+function trimEdges(word: string): string {
+  let start = 0;
+  let end = word.length;
+  while (start < end && edgeCharacters.has(word.charCodeAt(start))) start += 1;
+  while (end > start && edgeCharacters.has(word.charCodeAt(end - 1)) && word.charCodeAt(end - 1) !== 0x2d)
+    end -= 1;
+  return start === 0 && end === word.length ? word : word.slice(start, end);
 }
 
 /** Whether a character ends a word on its side (anything but a letter, a digit or a joining mark). */
@@ -108,11 +121,11 @@ const maxNumberLength = 40;
 const numberWord = /^[-+]?[$€£¥₹]?(?:\d+(?:\.\d+)?|\d{1,3}(?:,\d{3})+(?:\.\d+)?)$/;
 const numberDecorations = /[$€£¥₹,+]/g;
 
-// Whitespace, quotes, brackets, and , ; ! ?
-const wordSeparators = /[\s,;!?"'`()[\]{}<>«»“”‘’，。；！？、（）【】《》「」]+/;
+// A run of anything but whitespace, quotes, brackets, and , ; ! ?
+const wordPieces = /[^\s,;!?"'`()[\]{}<>«»“”‘’，。；！？、（）【】《》「」]+/g;
 const thousands = /(?<![\w.,])[$€£¥₹]?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w,]|\.\d)/g;
-// A full stop or colon that ends a sentence or a label, an ellipsis, a leading dash of a list.
-const edgePunctuation = /^[.:…*_~-]+|[.:…*_~]+$/g;
+// A full stop or colon that ends a sentence or a label, an ellipsis, emphasis; a dash only in front (a list's).
+const edgeCharacters = new Set([0x2e, 0x3a, 0x2026, 0x2a, 0x5f, 0x7e, 0x2d]);
 const ideographic = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}]/u;
 const ideographicOrRun =
   /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}]|[^\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}]+/gu;
