@@ -55,10 +55,11 @@ export async function completeChatTurn(request: ChatTurnRequest): Promise<Comple
 
   // No approval shell: the turn was refused above while any tool needs one, and a write whose
   // values an untrusted output supplied is refused (nobody could be asked).
+  const traced =
+    getConfig().TOOLGATE_PROVENANCE === 'on' &&
+    ProvenanceLedger.couldTaint(history, Object.keys(table.tools), trustOfTool);
   const tracedWrites = new Set(
-    getConfig().TOOLGATE_PROVENANCE === 'on'
-      ? [...table.writeTools].filter((name) => Object.hasOwn(table.tools, name))
-      : [],
+    traced ? [...table.writeTools].filter((name) => Object.hasOwn(table.tools, name)) : [],
   );
   const auditWriter = createAuditWriter(db, request.ownerId);
   const tools = assembleTurnTools({
@@ -72,7 +73,7 @@ export async function completeChatTurn(request: ChatTurnRequest): Promise<Comple
     audit: auditWriter.record,
     rateLimiter: getToolRateLimiter(),
     signal: request.signal,
-    ...(getConfig().TOOLGATE_PROVENANCE === 'on' && {
+    ...(traced && {
       provenance: {
         ledger: ProvenanceLedger.fromHistory(history, trustOfTool, { mark: chatMarkOf(db, request.chatId) }),
         tools: tracedWrites,

@@ -94,6 +94,8 @@ type Turn = {
   sideChannel: TurnSideChannel | undefined;
   /** Absent when no call of this turn can wait for a person. */
   approvals: TurnApprovals | undefined;
+  /** Whether this turn keeps a provenance ledger (provenance on, and something could be tainted). */
+  traced: boolean;
   /** Write calls whose values are traced to their sources. */
   tracedWrites: ReadonlySet<string>;
   /** Settles when the model's stream has ended and its message is saved. */
@@ -119,9 +121,13 @@ function beginTurn(start: ChatTurnStart): Turn {
   });
 
   const inTable = (name: string) => Object.hasOwn(baseTools, name);
-  // Every write call's values are traced to their sources unless provenance is off; a tainted
-  // one waits for a person even where no setting asks for one.
-  const tracedWrites = new Set(config.TOOLGATE_PROVENANCE === 'on' ? [...writeTools].filter(inTable) : []);
+  // Every write call's values are traced to their sources unless provenance is off, or nothing
+  // the model reads this turn can be an outsider's (no untrusted output or file in the chat, no
+  // untrusted tool in the table); a tainted one waits for a person even where no setting asks.
+  const traced =
+    config.TOOLGATE_PROVENANCE === 'on' &&
+    ProvenanceLedger.couldTaint(history, Object.keys(baseTools), trustOfTool);
+  const tracedWrites = new Set(traced ? [...writeTools].filter(inTable) : []);
   const asksPeople = confirmTools.size > 0 || tracedWrites.size > 0;
   const turn: Turn = {
     abort: new AbortController(),
@@ -132,6 +138,7 @@ function beginTurn(start: ChatTurnStart): Turn {
     auditWriter: createAuditWriter(db, ownerId),
     sideChannel: undefined,
     approvals: undefined,
+    traced,
     tracedWrites,
     ended: Promise.resolve(),
   };
@@ -198,7 +205,7 @@ function hardenTools(start: ChatTurnStart, turn: Turn): ToolSet {
     rateLimiter: getToolRateLimiter(),
     signal: turn.abort.signal,
     onReplay: turn.sideChannel?.markReplay,
-    ...(start.config.TOOLGATE_PROVENANCE === 'on' && {
+    ...(turn.traced && {
       provenance: {
         ledger: ProvenanceLedger.fromHistory(history, trustOfTool, { mark: chatMarkOf(start.db, chatId) }),
         tools: turn.tracedWrites,

@@ -108,6 +108,25 @@ export class ProvenanceLedger {
     return new ProvenanceLedger(history, trustOf, mark);
   }
 
+  /**
+   * Whether anything in this turn could be tainted: the history holds an untrusted output or an
+   * attached file, or the turn's table holds a tool whose output is untrusted. When not, the
+   * model's whole prompt is the person's and the app's own, and the turn needs no ledger (a
+   * quick pass over the parts, no text read).
+   */
+  static couldTaint(history: readonly UIMessage[], toolNames: Iterable<string>, trustOf: TrustOf): boolean {
+    for (const name of toolNames) if (trustOf(name) !== 'trusted') return true;
+    for (const message of history) {
+      for (const part of message.parts) {
+        if (part.type === 'file') return true;
+        if (message.role !== 'assistant' || !('toolCallId' in part) || part.state !== 'output-available')
+          continue;
+        if ((savedTrustOf(part) ?? trustOf(toolNameOf(part))) !== 'trusted') return true;
+      }
+    }
+    return false;
+  }
+
   /** The untrusted reads of one user message: its attached files (each counts, read or not). */
   static async filesOf(message: UIMessage): Promise<{ read: UntrustedRead; text: string | undefined }[]> {
     const files: { read: UntrustedRead; text: string | undefined }[] = [];
