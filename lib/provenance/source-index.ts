@@ -17,6 +17,8 @@ export const maxSourcesPerLeaf = 8;
  * user's text that was not searched does not.
  */
 const maxVerifiedChars = 256_000;
+/** Texts tried for a leaf's list of sources once what decides its taint is known. */
+const maxExtraMisses = 16;
 
 /**
  * The texts of a chat indexed once per turn: every word (and every number, in canonical form)
@@ -64,7 +66,11 @@ export class SourceIndex {
       return occursAsPhrase(leaf.value, text);
     };
     for (const pass of ['user', 'untrusted', 'trusted'] as const) {
+      // Once a pass has what it must know (an untrusted source; for trusted ones, anything),
+      // a few more texts are tried for the card's list, not every candidate.
+      let misses = 0;
       for (const id of candidates) {
+        if (misses > maxExtraMisses && (pass === 'trusted' || untrusted.length > 0)) break;
         const entry = this.entries[id] as SourceEntry;
         if (pass === 'user') {
           if (entry.kind !== 'user' || byUser) continue;
@@ -78,7 +84,7 @@ export class SourceIndex {
         if (holds(id, pass === 'untrusted')) {
           seen.add(entry.toolCallId);
           list.push(entry);
-        }
+        } else misses += 1;
       }
     }
     return { byUser, outputs: [...untrusted, ...trusted] };
