@@ -97,8 +97,8 @@ function toolOf(db: Db, row: ApprovalRecord) {
  * not that of the input now (another approver edited it) answers 409 and decides nothing.
  * An edited input is validated with the tool's own schema, once the person is known to
  * be allowed to decide (400, and the call stays pending). An approval asked under an older
- * policy is first re-judged under the one in force (`rejudgeBeforeDecision`): settled by it →
- * 200 with `reason: 'policy_changed'`; its steps replaced and none left to this person → 409
+ * policy is first re-judged under the one in force (`rejudgeBeforeDecision`; a deny is never
+ * turned into an approval): settled by it → 200 with `reason: 'policy_changed'`; its steps replaced and none left to this person → 409
  * `policy_changed`, nothing of theirs decided. When the decision
  * settles the call, the waiting call is woken wherever it waits; if no turn takes it on
  * (its process is gone, or it parked), the answer says so (`parked`) and the caller, which
