@@ -2,6 +2,7 @@ import 'server-only';
 import { getConfig } from '@/lib/config';
 import { addApprovalRule, type Db, getDb } from '@/lib/db';
 import { policyVerdict } from '@/lib/policy';
+import { isTainted } from '@/lib/provenance';
 import { getApprovalRegistry } from '@/lib/server/stores';
 import type { ApprovalPreview } from '@/lib/stores';
 import { computeToolPreview } from '@/lib/tools/compute-tool-preview';
@@ -66,6 +67,9 @@ const notFound = {
 } as const;
 
 const stale = { status: 409, body: { error: 'stale' } } as const;
+
+const taintedRuleRefusal =
+  'remember: this call carries values from an untrusted source; "allow for this chat" never covers such a call';
 
 /** Who decides: a user id alone (the requester's own card), or the user with the roles they hold now. */
 export type DeciderInput = string | { id: string; roles: readonly string[] } | undefined;
@@ -150,8 +154,15 @@ export async function decideApproval(
     });
   }
 
-  // A standing grant is judged before anything is decided: a refusal (400) changes nothing.
+  // "For this chat" and a standing grant are judged before anything is decided: a refusal (400) changes nothing.
   let grantSource: Parameters<typeof createStandingGrant>[2] | undefined;
+  if (approved && remember === 'chat') {
+    const row = await getApproval(db, approvalId);
+    if (row === undefined || (chatId !== undefined && row.chatId !== chatId)) return notFound;
+    if (!(await mayDecide(db, row, { approved, decider }))) return notFound;
+    // The person would allow the tool, not the outsider's values: nothing widens a tainted card.
+    if (isTainted(row.provenance)) return { status: 400, body: { error: taintedRuleRefusal } };
+  }
   if (approved && typeof remember === 'object') {
     const row = await getApproval(db, approvalId);
     if (row === undefined || (chatId !== undefined && row.chatId !== chatId)) return notFound;
