@@ -35,14 +35,15 @@ describe('grantRefusalOf', () => {
   });
 
   it('refuses a grant that leaves a number of the call unbounded or bounds it above the call', () => {
-    for (const when of [
+    const whens: GrantRequest['when'][] = [
       undefined,
       { orderId: { eq: 'A1002' } },
       { amount: { lte: 1_000_000 } },
       { amount: { gte: 1 } },
       { amount: { lt: 31 } },
       { amount: { in: [30, 500] } },
-    ]) {
+    ];
+    for (const when of whens) {
       expect(
         grantRefusalOf({ scope: 'me', ttlMs: 60_000, ...(when && { when }) }, source, {
           deciderId: 'user-1',
