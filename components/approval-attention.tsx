@@ -5,7 +5,8 @@ import { notificationsEnabled } from './notification-toggle';
 import { useWorkspace } from './workspace-provider';
 
 /** A card waiting for a decision, as the attention cues need it. */
-export type WaitingApproval = { approvalId: string; summary: string };
+/** A card that waits; `tainted`: it names an untrusted source, so "Allow all" leaves it to be decided alone. */
+export type WaitingApproval = { approvalId: string; summary: string; tainted?: boolean };
 
 /**
  * Whether the person is typing somewhere: then focus is theirs, not the card's. A field

@@ -64,6 +64,15 @@ export function ApprovalProvenance({
   );
 }
 
+/**
+ * Whether a card names an untrusted source (a field an outsider supplied, or a read before the
+ * call): nothing may widen such a card ("for this chat", a standing grant, "Allow all").
+ */
+export function isTaintedCard(part: ToolPart, view?: ApprovalView): boolean {
+  const { tainted = [], context = [] } = provenanceOf(part, view);
+  return tainted.length > 0 || context.length > 0;
+}
+
 function provenanceOf(part: ToolPart, view: ApprovalView | undefined): CardProvenance {
   if (view?.tainted !== undefined) return view;
   const stored = (part.approval as { descriptor?: { provenance?: unknown } } | undefined)?.descriptor

@@ -8,6 +8,7 @@ import { findErrorReference } from '@/lib/errors/error-reference';
 import type { ToolgateMessage } from './api-types';
 import { ApprovalAttention, type WaitingApproval } from './approval-attention';
 import { localDeadlineOf, rememberDeadlines } from './approval-deadlines';
+import { isTaintedCard } from './approval-provenance';
 import { ApprovalRulesBar } from './approval-rules-bar';
 import { Composer } from './composer';
 import type { Locale } from './i18n';
@@ -157,6 +158,8 @@ function ChatSession({
   const waiting = waitingApprovals(messages, busy, locale);
   const waitingIds = waiting.map(({ approvalId }) => approvalId);
   const waitingCount = waitingIds.length;
+  // "Allow all" never covers a card an outsider's values drove: each of those is decided on its own.
+  const allowableIds = waiting.filter(({ tainted }) => !tainted).map(({ approvalId }) => approvalId);
   // Bumped when a card may have added an "allow for this chat" rule, so the header re-reads them.
   const [rulesVersion, setRulesVersion] = useState(0);
   // Only the reference is shown: the error's own text is not for users (nor in their language).
@@ -226,10 +229,13 @@ function ChatSession({
     refreshChats();
   }
 
-  /** Allow all / Deny all: one decision per waiting card, each on its own (a lost race is a 404). */
+  /**
+   * Allow all (the cards that name no untrusted source) / Deny all (every waiting card): one
+   * decision per card, each on its own (a lost race is a 404).
+   */
   async function decideAll(approved: boolean) {
     await Promise.all(
-      waitingIds.map((approvalId) =>
+      (approved ? allowableIds : waitingIds).map((approvalId) =>
         sendDecision({ approvalId, chatId: id, approved }).catch(() => undefined),
       ),
     );
@@ -316,9 +322,11 @@ function ChatSession({
               <Button size="sm" variant="outline" onClick={() => void decideAll(false)}>
                 {t.denyAll(waitingCount)}
               </Button>
-              <Button size="sm" onClick={() => void decideAll(true)}>
-                {t.allowAll(waitingCount)}
-              </Button>
+              {allowableIds.length >= 2 && (
+                <Button size="sm" onClick={() => void decideAll(true)}>
+                  {t.allowAll(allowableIds.length)}
+                </Button>
+              )}
             </div>
           )}
           <Composer busy={busy} onSend={send} onStop={() => void stopTurn()} />
@@ -349,6 +357,7 @@ function waitingApprovals(
       waiting.push({
         approvalId: approval.id,
         summary: typeof summary === 'string' && summary !== '' ? summary : getToolName(part as ToolPart),
+        tainted: isTaintedCard(part as ToolPart),
       });
     }
   }

@@ -9,9 +9,10 @@ import { useWorkspace } from './workspace-provider';
 const durations = [900_000, 3_600_000, 86_400_000] as const;
 
 /**
- * The narrowing a person may pick for a standing grant: for each number of the call, "at most
- * this value"; for each short text, "exactly this". Each condition holds for the call in front
- * of them, so a grant made here is never wider than that call.
+ * The narrowing of a standing grant: for each number of the call, "at most this value" (always:
+ * the server refuses a grant that leaves a number unbounded); for each short text, "exactly
+ * this", if the person picks it. Each condition holds for the call in front of them, so a grant
+ * made here is never wider than that call.
  */
 type Narrowing = { field: string; condition: GrantCondition; value: number | string };
 
@@ -44,13 +45,9 @@ export function StandingGrantForm({
   const narrowings = narrowingsOf(input);
   const [ttlMs, setTtlMs] = useState<number>(3_600_000);
   const [scope, setScope] = useState<GrantRequest['scope']>('chat');
-  // Numbers are narrowed by default (the usual "refunds under this amount"); texts are not.
-  const [chosen, setChosen] = useState<ReadonlySet<string>>(
-    () =>
-      new Set(
-        narrowings.filter((narrowing) => typeof narrowing.value === 'number').map(({ field }) => field),
-      ),
-  );
+  // Numbers are always narrowed (the usual "refunds under this amount"); texts only when picked.
+  const [chosen, setChosen] = useState<ReadonlySet<string>>(() => new Set());
+  const isChosen = ({ field, value }: Narrowing) => typeof value === 'number' || chosen.has(field);
   const id = (name: string) => `grant-${name}-${toolCallId}`;
 
   return (
@@ -60,9 +57,7 @@ export function StandingGrantForm({
       onSubmit={(event) => {
         event.preventDefault();
         const when = Object.fromEntries(
-          narrowings
-            .filter(({ field }) => chosen.has(field))
-            .map(({ field, condition }) => [field, condition]),
+          narrowings.filter(isChosen).map(({ field, condition }) => [field, condition]),
         );
         onSubmit({ scope, ttlMs, ...(Object.keys(when).length > 0 && { when }) });
       }}
@@ -87,23 +82,27 @@ export function StandingGrantForm({
           <NativeSelectOption value="me">{t.grantScopeMe}</NativeSelectOption>
         </NativeSelect>
       </div>
-      {narrowings.map(({ field, value }) => (
-        <label key={field} className="flex items-center gap-2">
-          <input
-            type="checkbox"
-            checked={chosen.has(field)}
-            onChange={(event) =>
-              setChosen((current) => {
-                const next = new Set(current);
-                if (event.target.checked) next.add(field);
-                else next.delete(field);
-                return next;
-              })
-            }
-          />
-          {typeof value === 'number' ? t.grantAtMost(field, value) : t.grantSame(field, value)}
-        </label>
-      ))}
+      {narrowings.map((narrowing) => {
+        const { field, value } = narrowing;
+        return (
+          <label key={field} className="flex items-center gap-2">
+            <input
+              type="checkbox"
+              checked={isChosen(narrowing)}
+              disabled={typeof value === 'number'}
+              onChange={(event) =>
+                setChosen((current) => {
+                  const next = new Set(current);
+                  if (event.target.checked) next.add(field);
+                  else next.delete(field);
+                  return next;
+                })
+              }
+            />
+            {typeof value === 'number' ? t.grantAtMost(field, value) : t.grantSame(field, value)}
+          </label>
+        );
+      })}
       <div className="flex justify-end gap-2">
         <Button type="button" variant="ghost" size="sm" onClick={onCancel}>
           {t.grantCancel}

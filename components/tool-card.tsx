@@ -4,7 +4,7 @@ import { parseMcpToolName } from '@/lib/mcp/mcp-tool-name';
 import type { ApprovalView } from './api-types';
 import { ApprovalEditForm, canEditInput } from './approval-edit-form';
 import { ApprovalPreview } from './approval-preview';
-import { ApprovalProvenance } from './approval-provenance';
+import { ApprovalProvenance, isTaintedCard } from './approval-provenance';
 import { ApprovalSteps } from './approval-steps';
 import { StandingGrantForm } from './standing-grant-form';
 import {
@@ -59,6 +59,8 @@ export function ToolCard({
   const { denial, deniedNote, edited, outcome, showButtons, decide, extendDeadline } = card;
   const { steps, canAllow, isRequester } = card;
   const inputSchema = meta?.toolInputSchemas?.[toolName];
+  // "For this chat" and standing grants stand in for the requester only, never for a call an outsider drove.
+  const mayRemember = canAllow && steps === undefined && !isTaintedCard(part, card.view);
   const view = stateViews[part.state];
   const StateIcon = view.icon;
   // A read that never waited for a person folds to one line; writes, cards and anything
@@ -296,7 +298,7 @@ export function ToolCard({
               {t.deny}
             </Button>
           )}
-          {mode === 'buttons' && canAllow && steps === undefined && (
+          {mode === 'buttons' && mayRemember && (
             <Button
               variant="outline"
               size="sm"
@@ -306,7 +308,7 @@ export function ToolCard({
               {t.allowForChat}
             </Button>
           )}
-          {mode === 'buttons' && canAllow && steps === undefined && isRequester && (
+          {mode === 'buttons' && mayRemember && isRequester && (
             <Button
               variant="outline"
               size="sm"

@@ -18,6 +18,8 @@ test('a standing grant made from a card runs the next matching refund without a 
   const form = first.getByRole('form', { name: 'Allow calls like this without a card' });
   await expect(form.getByLabel('For')).toHaveValue('3600000');
   await expect(form.getByRole('checkbox', { name: 'only where amount ≤ 20' })).toBeChecked();
+  // A grant bounds every number of the call: this one cannot be left out.
+  await expect(form.getByRole('checkbox', { name: 'only where amount ≤ 20' })).toBeDisabled();
   await form.getByRole('button', { name: 'Allow and remember' }).click();
   await expect(first.getByText('Approved', { exact: true })).toBeVisible();
   await chatPage.waitForTurnEnd();

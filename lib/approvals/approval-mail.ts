@@ -8,7 +8,7 @@ import { approvalUrl } from '@/lib/webhooks/approval-event';
 import { insertWebhookDelivery } from '@/lib/webhooks/webhook-deliveries';
 import { wakeWebhookDeliveries } from '@/lib/webhooks/webhook-delivery-loop';
 import { getApproval, getApprovalSteps, userNamesById } from './approval-rows';
-import { approverSummary, approverText } from './approver-text';
+import { approverMailText, approverSummary } from './approver-text';
 
 /** Why an approver is mailed: a step opened for them, nobody decided by half the wait, or it was escalated to them. */
 export type ApprovalMailKind = 'requested' | 'reminder' | 'escalated';
@@ -126,7 +126,8 @@ const subjects = {
 /**
  * The mail to one approver, subject and body in their `language` (the one they last used in
  * the app), or in English and Chinese when it is not known: what the call does and who asked
- * (hidden characters revealed in both), the deadline as people read it, and the link. The link
+ * (each on one line, control characters as code points, links defanged: `approverMailText`),
+ * the deadline as people read it, and the link. The link
  * grants nothing: the approval page asks the reader to sign in, and shows the call only to
  * those who may decide it.
  */
@@ -152,9 +153,9 @@ export function approvalMailOf({
   url: string;
   roles: readonly string[];
 }): ApprovalMail {
-  // One line each: a summary or a name with a line break in it cannot forge the lines below.
-  const line = (text: string) => text.replace(/[\r\n\u2028\u2029]+/g, ' ').slice(0, 500);
-  const who = line(approverText(requester)) || '—';
+  // One line each, no link: a summary or a name cannot forge a line below or a link above ours.
+  const line = (text: string) => approverMailText(text).slice(0, 500);
+  const who = line(requester) || '—';
   const english = [
     `${subjects[kind].en} (${roles.join(', ')}):`,
     '',

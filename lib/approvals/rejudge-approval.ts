@@ -98,11 +98,18 @@ class ChangedMeanwhile extends Error {}
  * rejudge: a pending approval asked under an older version of the policy is judged again
  * under the one in force. Refused now → `denied`, end reason `policy_changed`. Otherwise its
  * steps are replaced by the new ones (an allow kept where the same step remains); all of
- * them allowed → `approved`. The row's `policy_version` becomes the current one. Under the
- * row's lock, with a compare-and-set on `policy_version`, so of several instances one
- * re-judges it, once. Then listeners, the webhook and new role holders are told.
+ * them allowed → `approved`, unless `mayApprove` is false (a re-judge set off by a deny):
+ * then nothing changes, for a deny never turns into an approval. The row's `policy_version`
+ * becomes the current one. Under the row's lock, with a compare-and-set on `policy_version`,
+ * so of several instances one re-judges it, once. Then listeners, the webhook and new role
+ * holders are told.
  */
-export async function rejudgeApproval(db: Db, approvalId: string, now = Date.now()): Promise<Rejudgement> {
+export async function rejudgeApproval(
+  db: Db,
+  approvalId: string,
+  now = Date.now(),
+  { mayApprove = true }: { mayApprove?: boolean } = {},
+): Promise<Rejudgement> {
   const current = policyInForce()?.version;
   // A row changed while it was judged (an edit, a step decided) is judged again, a few times at most.
   for (let attempt = 0; attempt < 3; attempt += 1) {
@@ -137,6 +144,7 @@ export async function rejudgeApproval(db: Db, approvalId: string, now = Date.now
         const steps = keepAllows(before, judged.steps);
         await replaceSteps(transaction, approvalId, steps, new Date(now).toISOString());
         if (steps.every((step) => step.decision === 'allow')) {
+          if (!mayApprove) throw new NotRejudged();
           await moveApproval(transaction, approvalId, 'pending', 'approved');
           return 'approved' as const;
         }
@@ -180,6 +188,9 @@ export type RejudgedDecision =
 /**
  * Re-judges an approval before a person's decision on it, when they may see it (so nobody
  * else sets a re-judge off or learns of one: their decision answers as for an unknown id).
+ * A deny is a deny: from anyone who may deny the call as it was asked (its requester, or
+ * the holder of an open step) it is recorded as it stands, with their reason and name,
+ * whatever the new policy says; anyone else's deny re-judges it but never settles it approved.
  */
 export async function rejudgeBeforeDecision(
   db: Db,
@@ -195,8 +206,9 @@ export async function rejudgeBeforeDecision(
   if (row === undefined || (chatId !== undefined && row.chatId !== chatId)) return { kind: 'proceed' };
   // The usual case, asked under the policy in force: nothing to re-judge, nothing more to read.
   if (!mayBeRejudged(row, policyInForce()?.version, now)) return { kind: 'proceed' };
+  if (!approved && (await mayDecide(db, row, { approved, decider }, now))) return { kind: 'proceed' };
   if (!mayView(row, await getApprovalSteps(db, approvalId), decider)) return { kind: 'proceed' };
-  const rejudged = await rejudgeApproval(db, approvalId, now);
+  const rejudged = await rejudgeApproval(db, approvalId, now, { mayApprove: approved });
   if (rejudged.kind === 'unchanged') return { kind: 'proceed' };
   if (rejudged.kind !== 'replaced') return { kind: 'settled', status: rejudged.kind, row: rejudged.row };
   return (await mayDecide(db, rejudged.row, { approved, decider }, now))

@@ -2,6 +2,7 @@ import 'server-only';
 import { getConfig } from '@/lib/config';
 import { addApprovalRule, type Db, getDb } from '@/lib/db';
 import { policyVerdict } from '@/lib/policy';
+import { isTainted } from '@/lib/provenance';
 import { getApprovalRegistry } from '@/lib/server/stores';
 import type { ApprovalPreview } from '@/lib/stores';
 import { computeToolPreview } from '@/lib/tools/compute-tool-preview';
@@ -67,6 +68,9 @@ const notFound = {
 
 const stale = { status: 409, body: { error: 'stale' } } as const;
 
+const taintedRuleRefusal =
+  'remember: this call carries values from an untrusted source; "allow for this chat" never covers such a call';
+
 /** Who decides: a user id alone (the requester's own card), or the user with the roles they hold now. */
 export type DeciderInput = string | { id: string; roles: readonly string[] } | undefined;
 
@@ -97,8 +101,8 @@ function toolOf(db: Db, row: ApprovalRecord) {
  * not that of the input now (another approver edited it) answers 409 and decides nothing.
  * An edited input is validated with the tool's own schema, once the person is known to
  * be allowed to decide (400, and the call stays pending). An approval asked under an older
- * policy is first re-judged under the one in force (`rejudgeBeforeDecision`): settled by it →
- * 200 with `reason: 'policy_changed'`; its steps replaced and none left to this person → 409
+ * policy is first re-judged under the one in force (`rejudgeBeforeDecision`; a deny is never
+ * turned into an approval): settled by it → 200 with `reason: 'policy_changed'`; its steps replaced and none left to this person → 409
  * `policy_changed`, nothing of theirs decided. When the decision
  * settles the call, the waiting call is woken wherever it waits; if no turn takes it on
  * (its process is gone, or it parked), the answer says so (`parked`) and the caller, which
@@ -150,8 +154,15 @@ export async function decideApproval(
     });
   }
 
-  // A standing grant is judged before anything is decided: a refusal (400) changes nothing.
+  // "For this chat" and a standing grant are judged before anything is decided: a refusal (400) changes nothing.
   let grantSource: Parameters<typeof createStandingGrant>[2] | undefined;
+  if (approved && remember === 'chat') {
+    const row = await getApproval(db, approvalId);
+    if (row === undefined || (chatId !== undefined && row.chatId !== chatId)) return notFound;
+    if (!(await mayDecide(db, row, { approved, decider }))) return notFound;
+    // The person would allow the tool, not the outsider's values: nothing widens a tainted card.
+    if (isTainted(row.provenance)) return { status: 400, body: { error: taintedRuleRefusal } };
+  }
   if (approved && typeof remember === 'object') {
     const row = await getApproval(db, approvalId);
     if (row === undefined || (chatId !== undefined && row.chatId !== chatId)) return notFound;

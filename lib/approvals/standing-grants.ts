@@ -48,7 +48,8 @@ export type GrantSource = {
  * Why `request` may not become a grant for this call, or undefined when it may. A grant
  * stands in only for its requester (never a role step), never for a call an outsider's data
  * drove, and is never wider than the call in front of the person: its `when` compares the
- * tool's own input fields and holds for the input this call runs with.
+ * tool's own input fields, holds for the input this call runs with, and bounds each number
+ * of it from above by the call's own value.
  */
 export function grantRefusalOf(
   request: GrantRequest,
@@ -60,15 +61,52 @@ export function grantRefusalOf(
   if (!source.requesterOnly) return 'remember: a standing grant never stands in for a role step';
   if (isTainted(source.provenance))
     return 'remember: this call carries values from an untrusted source; a standing grant never covers such a call';
-  if (request.when === undefined) return undefined;
   const fields = toolFactsOf(source.toolName)?.fieldLabels;
-  for (const field of Object.keys(request.when)) {
+  for (const field of Object.keys(request.when ?? {})) {
     if (fields !== undefined && !Object.hasOwn(fields, field))
       return `remember.when.${field}: ${source.toolName} has no input field "${field}"`;
   }
-  if (!conditionsHold(request.when as PolicyRule['when'], input))
+  const unbounded = unboundedNumberOf(request.when ?? {}, input);
+  if (unbounded !== undefined) return unbounded;
+  if (request.when !== undefined && !conditionsHold(request.when as PolicyRule['when'], input))
     return 'remember.when: the grant must cover the call it is made from (its conditions do not hold for this input)';
   return undefined;
+}
+
+/**
+ * Why `when` would let a grant reach numbers larger than the call's own, or undefined when it
+ * does not: each number of the input (a top-level field; a nested one cannot be bounded, so
+ * none may be there) needs a condition whose upper bound (`lte`, `lt`, `eq` or the largest of
+ * `in`) is at most the call's value.
+ */
+function unboundedNumberOf(when: NonNullable<GrantRequest['when']>, input: unknown): string | undefined {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
+  for (const [field, value] of Object.entries(input)) {
+    if (typeof value !== 'number') {
+      if (hasNumber(value))
+        return `remember: ${field} holds a number a grant cannot bound; allow this call alone`;
+      continue;
+    }
+    const condition = Object.hasOwn(when, field) ? when[field] : undefined;
+    const bounds = [
+      condition?.lte,
+      condition?.lt,
+      typeof condition?.eq === 'number' ? condition.eq : undefined,
+      condition?.in?.every((candidate) => typeof candidate === 'number')
+        ? Math.max(...condition.in)
+        : undefined,
+    ].filter((bound): bound is number => bound !== undefined);
+    if (bounds.length === 0 || Math.min(...bounds) > value)
+      return `remember.when.${field}: name an upper bound of at most this call's ${value} (e.g. { "lte": ${value} }): a grant is never wider than the call it is made from`;
+  }
+  return undefined;
+}
+
+/** Whether a number is somewhere inside `value` (an object or a list). */
+function hasNumber(value: unknown, depth = 0): boolean {
+  if (typeof value === 'number') return true;
+  if (typeof value !== 'object' || value === null || depth > 32) return false;
+  return Object.values(value).some((inner) => hasNumber(inner, depth + 1));
 }
 
 /** Stores the grant a person made with their allow, and audits it (`grant_created`); returns its id. */

@@ -2,6 +2,7 @@ import 'server-only';
 import { applyRoleBootstrap, type Db, withdrawUnlistedFileRoles } from '@/lib/db';
 import type { Policy } from '@/lib/policy';
 import { rolesByEmailOf } from '@/lib/policy/policy-roles';
+import { publishAccessRevoked } from '@/lib/server/event-bus';
 import { normalizeEmail } from '@/lib/shared/normalize-email';
 import type { RoleSubject } from './compute-roles';
 
@@ -36,7 +37,8 @@ export async function bootstrapRolesOf(db: Db, policy: Policy | undefined, user:
 /**
  * At start-up (and whenever the file is read again): gives every listed email that already
  * has a verified account its roles, and takes the file's roles back from emails it no longer
- * lists (without a policy file: every role a file gave). Roles admins granted stay.
+ * lists (without a policy file: every role a file gave), ending their open event streams as
+ * an admin's revoke does. Roles admins granted stay.
  */
 export async function bootstrapListedUsers(db: Db, policy: Policy | undefined): Promise<void> {
   const rolesByEmail = policy === undefined ? new Map<string, string[]>() : rolesByEmailOf(policy);
@@ -44,8 +46,10 @@ export async function bootstrapListedUsers(db: Db, policy: Policy | undefined): 
     db,
     (email, role) => rolesByEmail.get(normalizeEmail(email))?.includes(role) ?? false,
   );
-  if (withdrawn > 0)
-    console.info(`[toolgate] took back ${withdrawn} role(s) the policy file no longer gives`);
+  if (withdrawn.length > 0)
+    console.info(`[toolgate] took back ${withdrawn.length} role(s) the policy file no longer gives`);
+  // As an admin's revoke: their open event streams end now (on every instance), not at their life's end.
+  for (const userId of new Set(withdrawn)) publishAccessRevoked({ userId });
   settledByDb.delete(db);
   for (const [email, roles] of rolesByEmail) await settle(db, email, roles);
 }

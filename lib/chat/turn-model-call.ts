@@ -1,4 +1,5 @@
 import { convertToModelMessages, type LanguageModel, stepCountIs, type ToolSet, type UIMessage } from 'ai';
+import { traceRejectedToolCall } from '@/lib/shells/wrap-tools-with-tracing';
 import { filePartForModel, refuseDownloads } from './inline-files';
 import { sanitizeUIMessages } from './sanitize-ui-messages';
 import { workerInstructions } from './worker-instructions';
@@ -40,6 +41,8 @@ export async function turnModelCall({ model, worker, history, tools, abortSignal
     stopWhen: stepCountIs(maxTurnSteps),
     // Nothing a user or the history names by URL is fetched by the server.
     experimental_download: refuseDownloads,
+    // A call refused before the shells (unknown tool, invalid input) is traced all the same.
+    onChunk: traceRejectedToolCall,
     abortSignal,
   };
 }

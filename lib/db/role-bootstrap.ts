@@ -42,19 +42,20 @@ export async function applyRoleBootstrap(db: Db, email: string, role: string): P
 /**
  * Takes back the roles the policy file gave whose (email, role) `listed` no longer holds:
  * the stored role and its bootstrap record go (so listing the email again gives it again),
- * audited as a revoke by the file. Roles admins granted are never touched. Returns how many went.
+ * audited as a revoke by the file. Roles admins granted are never touched. Returns the user id
+ * of each role that went (a user once per role).
  */
 export async function withdrawUnlistedFileRoles(
   db: Db,
   listed: (email: string, role: string) => boolean,
-): Promise<number> {
+): Promise<string[]> {
   const given = await db
     .selectFrom('user_role')
     .innerJoin('user', 'user.id', 'user_role.user_id')
     .select(['user_role.user_id as userId', 'user_role.role as role', 'user.email as email'])
     .where('user_role.source', '=', 'policy')
     .execute();
-  let withdrawn = 0;
+  const withdrawn: string[] = [];
   for (const { userId, role, email } of given) {
     if (listed(email, role)) continue;
     await writeTransaction(db, async (transaction) => {
@@ -76,7 +77,7 @@ export async function withdrawUnlistedFileRoles(
         targetUserId: userId,
         detail: { role, source: 'TOOLGATE_POLICY' },
       });
-      withdrawn++;
+      withdrawn.push(userId);
     });
   }
   return withdrawn;

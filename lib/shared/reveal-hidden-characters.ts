@@ -72,10 +72,23 @@ export function hasHiddenCharacters(text: string): boolean {
  */
 export function revealHiddenCharacters(text: string): string {
   let revealed = '';
-  for (const { character, code, hidden } of readCharacters(text)) {
-    revealed += hidden ? `⟨U+${code.toString(16).toUpperCase().padStart(4, '0')}⟩` : character;
+  for (const { character, hidden } of readCharacters(text)) {
+    revealed += hidden ? codePointOf(character) : character;
   }
   return revealed;
+}
+
+/**
+ * `text` on one line, as a mail or a webhook carries what a person wrote: hidden characters,
+ * line feeds and tabs too, shown as code points (`⟨U+000A⟩`), so no line break reaches a
+ * receiver that would draw it as one.
+ */
+export function revealControlCharacters(text: string): string {
+  return revealHiddenCharacters(text).replace(/[\t\n]/g, (character) => codePointOf(character));
+}
+
+function codePointOf(character: string): string {
+  return `⟨U+${(character.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}⟩`;
 }
 
 /** A call's summary in every language, with hidden characters shown. */

@@ -37,6 +37,7 @@ export { wrapToolsRefusingTaint, wrapToolsWithOutputRecording } from './wrap-too
 export {
   isToolRateLimited,
   type RateLimitShellOptions,
+  spendOrRefuse,
   type ToolRateLimited,
   type ToolRateLimiter,
   unavailableRetryAfterMs,

@@ -195,6 +195,12 @@ export type ApprovalShellOptions = {
   ) => ApprovalAsk | Promise<ApprovalAsk>;
   /** Traces where the values of write calls came from; a tainted call always waits for a person. */
   provenance?: ProvenanceCheck;
+  /**
+   * Asked before a card that taint alone asks for (its tool is not among `confirmTools`, whose
+   * cards are limited outside this shell): a result other than undefined is returned instead
+   * of the card (the person already has too many waiting).
+   */
+  refuseTaintCard?: (toolName: string) => Promise<unknown>;
 };
 
 /** How the approval shell learns where a call's values came from (lib/provenance). */
@@ -240,6 +246,7 @@ export function wrapToolsWithApproval<TOOLS extends ToolSet>(
     onDecision,
     askFor,
     provenance,
+    refuseTaintCard,
   }: ApprovalShellOptions,
 ): TOOLS {
   const listed = new Set(confirmTools);
@@ -305,6 +312,10 @@ export function wrapToolsWithApproval<TOOLS extends ToolSet>(
           ...(ask.rule !== undefined && { rule: ask.rule }),
         });
         return finalOutput(execute(input, options));
+      }
+      if (tainted && !listed.has(toolName) && refuseTaintCard !== undefined) {
+        const refused = await refuseTaintCard(toolName);
+        if (refused !== undefined) return refused;
       }
       const decision = await registry.confirm(
         {

@@ -58,15 +58,27 @@ export function wrapToolsWithRateLimit<TOOLS extends ToolSet>(
   { limiter, key, tools = Object.keys(table) }: RateLimitShellOptions,
 ): TOOLS {
   return wrapExecute(table, tools, (execute, toolName) => async (input, options) => {
-    try {
-      await limiter.consume(key, 1);
-    } catch (rejection) {
-      if (isLimiterRefusal(rejection)) return refusal('limit', toolName, rejection.msBeforeNext);
-      console.error(`[toolgate] rate limiter unavailable; refusing ${toolName}:`, rejection);
-      return refusal('unavailable', toolName, unavailableRetryAfterMs);
-    }
-    return execute(input, options);
+    return (await spendOrRefuse(limiter, key, toolName)) ?? execute(input, options);
   });
+}
+
+/**
+ * Spends one point of `key`'s budget for a call of `toolName`: undefined when there was one,
+ * else the {@link ToolRateLimited} the call returns instead of running (fails closed, as the shell).
+ */
+export async function spendOrRefuse(
+  limiter: ToolRateLimiter,
+  key: string,
+  toolName: string,
+): Promise<ToolRateLimited | undefined> {
+  try {
+    await limiter.consume(key, 1);
+    return undefined;
+  } catch (rejection) {
+    if (isLimiterRefusal(rejection)) return refusal('limit', toolName, rejection.msBeforeNext);
+    console.error(`[toolgate] rate limiter unavailable; refusing ${toolName}:`, rejection);
+    return refusal('unavailable', toolName, unavailableRetryAfterMs);
+  }
 }
 
 /** rate-limiter-flexible rejects with a `RateLimiterRes` (not an Error) when the budget is spent. */

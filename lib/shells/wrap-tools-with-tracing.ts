@@ -239,6 +239,36 @@ function traceCall(execute: ToolExecute, toolName: string): ToolExecute {
   };
 }
 
+/** The longest tool name a rejected call's span carries: the model chose it, not the table. */
+const maxRejectedNameLength = 64;
+
+/**
+ * For `streamText`'s `onChunk`: a call the AI SDK refused before any shell saw it (a tool the
+ * table does not hold, an input the tool's schema rejects) leaves its `tool.call` span too,
+ * ended at once with outcome `error` and an error status naming the error's class — never
+ * its message, which quotes the input. Every other chunk passes unseen.
+ */
+export function traceRejectedToolCall({
+  chunk,
+}: {
+  chunk: { type: string; toolName?: string; toolCallId?: string; invalid?: boolean; error?: unknown };
+}): void {
+  if (chunk.type !== 'tool-call' || chunk.invalid !== true) return;
+  const span = tracingHandles()?.tracer.startSpan('tool.call', {
+    attributes: {
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': (chunk.toolName ?? '').slice(0, maxRejectedNameLength),
+      'gen_ai.tool.call.id': chunk.toolCallId ?? '',
+      'toolgate.outcome': 'error',
+    },
+  });
+  if (span === undefined) return;
+  const errorType = chunk.error instanceof Error ? chunk.error.name : 'error';
+  span.setAttribute('error.type', errorType);
+  span.setStatus({ code: 2, message: errorType });
+  span.end();
+}
+
 /** Passes a streamed output through and ends the call after its last value. */
 async function* traceStream(
   stream: AsyncIterable<unknown>,

@@ -8,6 +8,7 @@ import {
   type EffectRecorder,
   type IdempotencyReplayEvent,
   type ProvenanceCheck,
+  spendOrRefuse,
   type ToolRateLimiter,
   type ToolShell,
   wrapToolsRefusingTaint,
@@ -186,6 +187,10 @@ export function assembleTurnTools({
         approvedByRule,
         askFor,
         ...(check !== undefined && { provenance: check }),
+        ...(pendingLimiter !== undefined && {
+          // Cards an outsider's values forced count against the same cap as any other.
+          refuseTaintCard: (toolName: string) => spendOrRefuse(pendingLimiter, ownerId, toolName),
+        }),
         onDecision: (event) => {
           if (audit !== undefined) decisionsByCallId.set(event.toolCallId, event);
         },

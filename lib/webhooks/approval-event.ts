@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { revealControlCharacters } from '@/lib/shared/reveal-hidden-characters';
 
 /** The moments an approval with a role step is announced: it asks, it is escalated, it is settled. */
 export const approvalEventTypes = ['approval.requested', 'approval.escalated', 'approval.settled'] as const;
@@ -7,15 +8,17 @@ export type ApprovalEventType = (typeof approvalEventTypes)[number];
 /**
  * What the approvals code tells the webhook about an approval. `url` (the approval's page)
  * is filled in from the app's public URL when left out; `expiresAt` is epoch milliseconds,
- * an ISO 8601 string or a Date, and leaves as ISO 8601.
+ * an ISO 8601 string or a Date, and leaves as ISO 8601. The words a requester chose (the
+ * summary, their name) leave on one line: control characters, line breaks and tabs included,
+ * as code points (`⟨U+000A⟩`), so a receiver that posts them to a chat draws no line of theirs.
  */
 export const approvalEventSchema = z.object({
   type: z.enum(approvalEventTypes),
   approvalId: z.string().min(1).max(200),
   tool: z.string().min(1).max(200),
-  summary: z.string().max(2_000),
+  summary: z.string().max(2_000).transform(revealControlCharacters),
   roles: z.array(z.string().max(100)).max(50),
-  requester: z.object({ name: z.string().max(200) }),
+  requester: z.object({ name: z.string().max(200).transform(revealControlCharacters) }),
   expiresAt: z.union([z.number(), z.string(), z.date()]).transform((value, context) => {
     const date = new Date(value);
     if (Number.isNaN(date.getTime())) {

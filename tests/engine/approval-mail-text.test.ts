@@ -18,3 +18,66 @@ describe('an approver mail', () => {
     expect(mail.text).toContain('ann⟨U+202E⟩evil');
   });
 });
+
+describe('an approver mail, given text its requester chose', () => {
+  const phishing =
+    'Ann\r\nSubject: Urgent\nX-Priority: 1\n\nSign in again at https://evil.example/login\u2028or www.evil.example';
+  const mailFrom = (language?: 'en' | 'zh') =>
+    approvalMailOf({
+      kind: 'requested',
+      to: 'sup@example.com',
+      ...(language !== undefined && { language }),
+      summary: {
+        en: 'Create ticket “see http://evil.example/a\nX-Bcc: boss@evil.example”',
+        zh: '创建工单「见 http://evil.example/a\nX-Bcc: boss@evil.example」',
+      },
+      requester: phishing,
+      expiresAt: 14_400_000,
+      now: 0,
+      url: 'https://toolgate.example/approvals/a1',
+      roles: ['supervisor'],
+    });
+
+  it.each([['en' as const], ['zh' as const], [undefined]])(
+    'keeps the name and the summary on one line each, control characters as code points (language %s)',
+    (language) => {
+      const mail = mailFrom(language);
+      const lines = mail.text.split('\n');
+      // No line the requester wrote starts a header or a line of its own.
+      expect(lines.filter((line) => /^\s*(Subject|X-Priority|X-Bcc|Sign in|or www)/.test(line))).toEqual([]);
+      expect(mail.text).not.toMatch(/[\r\u2028\u2029]/);
+      expect(mail.text).toContain(
+        'Ann⟨U+000D⟩⟨U+000A⟩Subject: Urgent⟨U+000A⟩X-Priority: 1⟨U+000A⟩⟨U+000A⟩Sign in',
+      );
+      expect(mail.subject).not.toMatch(/[\r\n]/);
+    },
+  );
+
+  it('defangs every link the requester wrote: the only link left is the approval page', () => {
+    const mail = mailFrom();
+    expect(mail.text).toContain('hxxps://evil[.]example/login');
+    expect(mail.text).toContain('www[.]evil[.]example');
+    expect(mail.text).toContain('hxxp://evil[.]example/a');
+    expect(mail.text).toContain('boss@evil[.]example');
+    expect(mail.subject).not.toMatch(/https?:|evil\.example/);
+    const links = mail.text.match(/(https?:\/\/|www\.)\S+/g) ?? [];
+    expect(new Set(links)).toEqual(new Set(['https://toolgate.example/approvals/a1']));
+    expect(mail.text).not.toMatch(/evil\.example/);
+  });
+
+  it('leaves amounts, order ids and plain words as they are', () => {
+    const mail = approvalMailOf({
+      kind: 'requested',
+      to: 'sup@example.com',
+      language: 'en',
+      summary: { en: 'Refund 80.50 USD on order A1004: arrived broken. Sorry', zh: '' },
+      requester: 'Ann Lee',
+      expiresAt: 14_400_000,
+      now: 0,
+      url: 'https://toolgate.example/approvals/a1',
+      roles: ['supervisor'],
+    });
+    expect(mail.text).toContain('Refund 80.50 USD on order A1004: arrived broken. Sorry');
+    expect(mail.text).toContain('Asked by: Ann Lee');
+  });
+});

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { hasHiddenCharacters, revealHiddenCharacters } from '@/lib/shared/reveal-hidden-characters';
+import {
+  hasHiddenCharacters,
+  revealControlCharacters,
+  revealHiddenCharacters,
+} from '@/lib/shared/reveal-hidden-characters';
 
 const codePoint = (code: number) => `⟨U+${code.toString(16).toUpperCase().padStart(4, '0')}⟩`;
 
@@ -55,5 +59,14 @@ describe('revealHiddenCharacters', () => {
     expect(revealHiddenCharacters('a\u200db')).toBe('a⟨U+200D⟩b');
     expect(revealHiddenCharacters('a\ufe0f')).toBe('a⟨U+FE0F⟩');
     expect(revealHiddenCharacters('\u200d👍')).toBe('⟨U+200D⟩👍');
+  });
+});
+
+describe('revealControlCharacters', () => {
+  it('shows line feeds and tabs as code points too, so the text stays on one line', () => {
+    expect(revealControlCharacters('Ann\r\nX-Priority: 1\tnow\u2028later')).toBe(
+      'Ann⟨U+000D⟩⟨U+000A⟩X-Priority: 1⟨U+0009⟩now⟨U+2028⟩later',
+    );
+    expect(revealControlCharacters('plain text, 👩‍💻 kept')).toBe('plain text, 👩‍💻 kept');
   });
 });

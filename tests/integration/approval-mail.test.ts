@@ -124,6 +124,30 @@ describe.each(databaseEngines)('mail to approvers, on %s', (engine) => {
     expect(both.text).toMatch(/请在 (3 小时 59 分|4 小时 0 分) 内处理/);
   });
 
+  it('keeps a display name with line breaks and a link on one line, its link defanged: the only link is the approval page', async () => {
+    await signUpWithRole(`mail-phish-${engine}@example.com`, 'supervisor');
+    const requester = (await getDb())
+      .updateTable('user')
+      .set({ name: 'Ann\r\nX-Priority: 1\n\nYour session expired, sign in at https://evil.example/login' })
+      .where('email', '=', `mail-req-${engine}@example.com`);
+    await requester.execute();
+    const { approvalId } = await askForApproval(`chat-mail-phish-${engine}`, 'create a ticket: small refund');
+    await expect.poll(() => approvalMails(approvalId).length, { timeout: 20_000 }).toBe(1);
+    const [mail] = approvalMails(approvalId);
+    const text = mailText(mail);
+    expect(mailHeader(mail, 'X-Priority')).toBeUndefined();
+    expect(text.split(/\r?\n/).filter((line) => /^\s*(X-Priority|Your session)/.test(line))).toEqual([]);
+    expect(text).toContain(
+      'Asked by: Ann⟨U+000D⟩⟨U+000A⟩X-Priority: 1⟨U+000A⟩⟨U+000A⟩Your session expired, sign in at hxxps://evil[.]example/login',
+    );
+    expect(text).not.toContain('evil.example');
+    // In both languages (the reader's is not known yet): the approval page's link, twice, and no other.
+    expect(text.match(/https?:\/\/\S+/g)).toEqual([
+      expect.stringMatching(/\/approvals\//),
+      expect.stringMatching(/\/approvals\//),
+    ]);
+  });
+
   it('reminds at half the wait only those who have not decided, and mails nothing for a requester step', async () => {
     await signUpWithRole(`mail-late-${engine}@example.com`, 'supervisor');
     const { approvalId: plain, reader } = await askForApproval(

@@ -174,6 +174,65 @@ describe.each(databaseEngines)('a decision on an approval asked under an older p
     await expect.poll(async () => (await refundsOfRequester()).length, { timeout: 15_000 }).toBe(1);
   });
 
+  it.each([
+    { who: 'the second supervisor', bySupervisor: true },
+    { who: 'the requester', bySupervisor: false },
+  ])(
+    'ends denied with the reason and name of $who who pressed Deny, though the new policy would approve the call',
+    async ({ bySupervisor }) => {
+      await serve(refundsAsk({ role: 'supervisor' }, { role: 'supervisor' }), {
+        TOOLGATE_PARK_AFTER_MS: '50',
+      });
+      const first = await signUpWithRole(`rejudge-sup1-${engine}@example.com`, 'supervisor');
+      const second = await signUpWithRole(`rejudge-sup2-${engine}@example.com`, 'supervisor');
+      const chatId = `chat-deny-${bySupervisor ? 'sup' : 'req'}`;
+      const { reader, approvalId } = await askRefund(chatId);
+      await reader.rest();
+      expect((await decideAs(approvalId, first.cookie, true)).body).toEqual({ status: 'waiting' });
+      // One supervisor's allow would now be enough.
+      await editPolicy(refundsAsk({ role: 'supervisor' }));
+
+      const denier = bySupervisor ? second : requester;
+      const reason = 'this looks like fraud';
+      expect(await decideAs(approvalId, denier.cookie, false, { reason })).toEqual({
+        status: 200,
+        body: { status: 'denied' },
+      });
+      const seen = (await readApprovalAs<View>(approvalId, requester.cookie)).body;
+      expect(seen).toMatchObject({ status: 'denied', reason: 'denied' });
+      if (bySupervisor) {
+        expect(seen.steps).toContainEqual({
+          kind: 'role',
+          role: 'supervisor',
+          decision: 'deny',
+          decidedBy: { name: `rejudge-sup2-${engine}` },
+        });
+      }
+      // The model read the person's reason; the refund never ran.
+      await expect
+        .poll(async () => JSON.stringify(await lastSavedMessage(chatId)), { timeout: 15_000 })
+        .toContain(reason);
+      await expect.poll(async () => (await auditOf(chatId)).map((row) => row.outcome)).toEqual(['denied']);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await refundsOfRequester()).toEqual([]);
+    },
+  );
+
+  it('settles a call approved by a re-judge only for an allow: a deny by someone with no step left changes nothing', async () => {
+    await serve(refundsAsk({ role: 'supervisor' }, { role: 'manager' }), { TOOLGATE_PARK_AFTER_MS: '50' });
+    const supervisor = await signUpWithRole(`rejudge-sup-${engine}@example.com`, 'supervisor');
+    const other = await signUpWithRole(`rejudge-sup2-${engine}@example.com`, 'supervisor');
+    const { reader, approvalId } = await askRefund('chat-deny-nobody');
+    await reader.rest();
+    expect((await decideAs(approvalId, supervisor.cookie, true)).body).toEqual({ status: 'waiting' });
+    await editPolicy(refundsAsk({ role: 'supervisor' }));
+
+    // Another supervisor may see the call but holds no step of it: their "no" neither decides nor approves it.
+    expect((await decideAs(approvalId, other.cookie, false, { reason: 'no' })).status).toBe(404);
+    expect((await readApprovalAs<View>(approvalId, requester.cookie)).body.status).toBe('pending');
+    expect(await refundsOfRequester()).toEqual([]);
+  });
+
   it('re-judges once when two people decide at the same moment under a changed policy', async () => {
     await serve(refundsAsk({ role: 'supervisor' }), { TOOLGATE_PARK_AFTER_MS: '50' });
     const first = await signUpWithRole(`rejudge-sup1-${engine}@example.com`, 'supervisor');

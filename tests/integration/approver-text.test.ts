@@ -95,4 +95,31 @@ describe('what a requester writes, as an approver reads it', () => {
       expect(body.summary).toContain('refund⟨U+200B⟩ 1⟨U+E0041⟩');
     }
   });
+
+  it('escapes control characters in the name the webhook carries: no line break reaches the receiver', async () => {
+    receiver.received.length = 0;
+    const requester = await signUpWithRole('lines@example.com');
+    await signUpWithRole('boss2@example.com', 'supervisor');
+    const db = await getDb();
+    const name = 'Lin\r\nSubject: urgent\tnow\u2028https://evil.example';
+    await db.updateTable('user').set({ name }).where('id', '=', requester.id).execute();
+    const response = await chat(
+      jsonRequest(
+        '/api/chat',
+        { id: 'chat-lines', message: userMessage('create a ticket: printer jam') },
+        { cookie: requester.cookie },
+      ),
+    );
+    const reader = new ChatStreamReader(response);
+    await reader.until('tool-approval-request');
+    await reader.leave();
+
+    await expect.poll(() => receiver.received.length, { timeout: 20_000 }).toBe(1);
+    const body = JSON.parse(receiver.received[0]?.body ?? '{}') as { requester: { name: string } };
+    expect(body.requester.name).toBe(
+      'Lin⟨U+000D⟩⟨U+000A⟩Subject: urgent⟨U+0009⟩now⟨U+2028⟩https://evil.example',
+    );
+    // Nor an escaped one in the raw body: `\n` would still read as a line break once parsed.
+    expect(receiver.received[0]?.body).not.toMatch(/\\[nrt]|[\u2028\u2029]/);
+  });
 });

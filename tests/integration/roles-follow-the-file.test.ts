@@ -7,8 +7,10 @@ import { listRoleHolders } from '@/lib/auth/role-admin';
 import { getDb, storedRolesOf } from '@/lib/db';
 import { getPolicy } from '@/lib/policy';
 import { signUpWithRole, testPolicy, writePolicyFile } from '../support/approval-policy';
+import { askForApproval, openApprovalEvents } from '../support/approval-requests';
 import { ChatStreamReader, jsonRequest, userMessage } from '../support/chat-client';
 import { listAccountEvents } from '../support/database-reads';
+import { eventStreamReader } from '../support/event-stream-reader';
 import { startUpAgain } from '../support/process-configuration';
 import { configureServerOn } from '../support/server-env';
 import { databaseEngines } from '../support/test-database';
@@ -65,5 +67,39 @@ describe.each(databaseEngines)('roles the policy file gives, on %s', (engine) =>
       jsonRequest('/api/chat/approve', { approvalId, approved: true }, { cookie: kept.cookie }),
     );
     expect(await allowed.json()).toEqual({ status: 'approved' });
+  });
+
+  it('ends the open inbox stream of an email the file no longer lists, at once, as an admin’s revoke does', async () => {
+    const dropped = `file-stream-${engine}@example.com`;
+    const path = writePolicyFile({ ...testPolicy, roles: { supervisor: [dropped] } });
+    await configureServerOn(engine, { TOOLGATE_POLICY: path, TOOLGATE_PARK_AFTER_MS: '50' });
+    const db = await getDb();
+    const gone = await signUpWithRole(dropped);
+    await bootstrapListedUsers(db, getPolicy());
+    const { response, controller } = await openApprovalEvents('inbox=1', gone.cookie);
+    expect(response.status).toBe(200);
+    const inbox = eventStreamReader(response);
+    await inbox.until(': listening');
+
+    writeFileSync(path, JSON.stringify({ ...testPolicy, roles: { supervisor: [] } }));
+    startUpAgain();
+    await bootstrapListedUsers(db, getPolicy());
+    const requester = await signUpWithRole(`file-stream-req-${engine}@example.com`);
+    const { approvalId: later } = await askForApproval(
+      `chat-file-stream-${engine}`,
+      'create a ticket: small refund',
+      requester.cookie,
+    );
+    // Ended by the server well before the streams' five-minute life, carrying nothing of the new request.
+    const ended = await Promise.race([
+      inbox.end(),
+      new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 5_000)),
+    ]);
+    controller.abort();
+    await inbox.cancel();
+    expect(ended).toBeDefined();
+    expect(ended).not.toContain(later);
+    // Reconnecting, the browser finds no inbox any more.
+    expect((await openApprovalEvents('inbox=1', gone.cookie)).response.status).toBe(404);
   });
 });

@@ -64,7 +64,7 @@ describe.each(databaseEngines)('standing grants on %s', (engine) => {
   });
 
   it('runs later matching calls in any chat without a card, audited with the grant; others ask', async () => {
-    const reader = await sendToChat('grant-first', 'refund 20 on A1002, it arrived broken');
+    const reader = await sendToChat('grant-first', 'refund 30 on A1002, it arrived broken');
     const request = await reader.until('tool-approval-request');
     const remember = { scope: 'me', ttlMs: hour, when: { amount: { lte: 30 } } };
     expect(await decideAs(request.approvalId, defaultTestCookie(), true, { remember })).toEqual({
@@ -87,7 +87,7 @@ describe.each(databaseEngines)('standing grants on %s', (engine) => {
     const reader = await sendToChat('grant-expiry', 'refund 20 on A1002, it arrived broken');
     const request = await reader.until('tool-approval-request');
     await decideAs(request.approvalId, defaultTestCookie(), true, {
-      remember: { scope: 'chat', ttlMs: 1500 },
+      remember: { scope: 'chat', ttlMs: 1500, when: { amount: { lte: 20 } } },
     });
     await reader.rest();
     expect(await grants()).toHaveLength(1);
@@ -124,10 +124,37 @@ describe.each(databaseEngines)('standing grants on %s', (engine) => {
     await reader.rest();
   });
 
+  it('refuses a grant that leaves a number of the call unbounded or bounds it above the call; nothing is decided', async () => {
+    const reader = await sendToChat('grant-bounds', 'refund 30 on A1002, it arrived broken');
+    const request = await reader.until('tool-approval-request');
+    const refused = async (when?: Record<string, unknown>) =>
+      decideAs(request.approvalId, defaultTestCookie(), true, {
+        remember: { scope: 'me', ttlMs: hour, ...(when !== undefined && { when }) },
+      });
+    for (const when of [
+      undefined,
+      { orderId: { eq: 'A1002' } },
+      { amount: { lte: 1_000_000 } },
+      { amount: { gte: 1 } },
+      { amount: { lt: 31 } },
+      { amount: { in: [30, 500] } },
+    ]) {
+      expect(await refused(when)).toMatchObject({
+        status: 400,
+        body: { error: expect.stringContaining('remember.when.amount') },
+      });
+    }
+    expect(await grants()).toEqual([]);
+    // At most the call's own amount: accepted, and the call runs.
+    expect(await refused({ amount: { lte: 30 } })).toEqual({ status: 200, body: { status: 'approved' } });
+    await reader.rest();
+    expect(await grants()).toEqual([expect.objectContaining({ when: { amount: { lte: 30 } } })]);
+  });
+
   it('audits making and revoking a grant: two rows its owner sees, no input values, the chain verifies', async () => {
     const reader = await sendToChat('grant-audit', 'refund 20 on A1002, it arrived broken');
     const request = await reader.until('tool-approval-request');
-    const remember = { scope: 'chat', ttlMs: hour, when: { amount: { lte: 30 } } };
+    const remember = { scope: 'chat', ttlMs: hour, when: { amount: { lte: 20 } } };
     expect((await decideAs(request.approvalId, defaultTestCookie(), true, { remember })).status).toBe(200);
     await reader.rest();
     const [grant] = await grants();
@@ -158,10 +185,10 @@ describe.each(databaseEngines)('standing grants on %s', (engine) => {
   });
 
   it('lists a grant to its owner only and revokes it: the next call asks again', async () => {
-    const reader = await sendToChat('grant-revoke', 'refund 20 on A1002, it arrived broken');
+    const reader = await sendToChat('grant-revoke', 'refund 22 on A1002, it arrived broken');
     const request = await reader.until('tool-approval-request');
     await decideAs(request.approvalId, defaultTestCookie(), true, {
-      remember: { scope: 'chat', ttlMs: hour },
+      remember: { scope: 'chat', ttlMs: hour, when: { amount: { lte: 22 } } },
     });
     await reader.rest();
     const [grant] = await grants();
@@ -187,6 +214,6 @@ describe.each(databaseEngines)('standing grants on %s', (engine) => {
     );
     expect(await mine.json()).toEqual({ revoked: true });
     expect(await grants()).toEqual([]);
-    expect(await runsWithoutCard('grant-revoke', 'refund 22 on A1002, it arrived broken')).toBe(false);
+    expect(await runsWithoutCard('grant-revoke', 'refund 20 on A1002, it arrived broken')).toBe(false);
   });
 });

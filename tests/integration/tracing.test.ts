@@ -1,11 +1,17 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import * as api from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { userMessage } from '../support/chat-client';
+import { POST as chat } from '@/app/api/chat/route';
+import { ScopeContextManager } from '@/lib/telemetry/scope-context-manager';
+import { ChatStreamReader, jsonRequest, userMessage } from '../support/chat-client';
+import { startFakeOpenAIServer } from '../support/fake-openai-server';
 import { postChat, postDecision, sessionFetch, signInAsGuest } from '../support/http-chat';
+import { useInMemoryTracing } from '../support/in-memory-tracing';
 import { type NextServer, startNextServer } from '../support/next-server';
 import { OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver';
+import { configureServer } from '../support/server-env';
 
 // Distinctive words in the tickets' titles: they must never appear in what is exported.
 const approvedTitle = 'zephyr-quokka printer on floor nine';
@@ -288,5 +294,73 @@ describe('with OTEL_EXPORTER_OTLP_ENDPOINT unset', () => {
     const loaded = modules.loaded();
     expect(loaded.some((module) => module.includes('.next-test/server/app/api/chat'))).toBe(true);
     expect(loaded.filter((module) => sdkModule.test(module))).toEqual([]);
+  });
+});
+
+describe('calls the AI SDK refuses before any shell sees them', () => {
+  const tracing = useInMemoryTracing();
+  let fake: Awaited<ReturnType<typeof startFakeOpenAIServer>> | undefined;
+
+  beforeAll(() => {
+    // The app's own context manager, as a traced server registers it: spans find their turn.
+    api.context.setGlobalContextManager(new ScopeContextManager(api.ROOT_CONTEXT));
+  });
+
+  afterAll(async () => {
+    api.context.disable();
+    await fake?.close();
+  });
+
+  /** Sends `text` in a new chat and reads the turn to its end; the tool.call spans it left. */
+  async function turnSpans(chatId: string, text: string, worker?: string) {
+    const response = await chat(
+      jsonRequest('/api/chat', { id: chatId, message: userMessage(text), ...(worker && { worker }) }),
+    );
+    expect(response.status).toBe(200);
+    await new ChatStreamReader(response).rest();
+    return tracing.finishedSpans().filter((span) => span.name === 'tool.call');
+  }
+
+  it('leaves a tool.call span with an error status for an input the tool’s schema rejects', async () => {
+    await configureServer({ AGENT_CONFIRM_TOOLS: 'createTicket' });
+    // Longer than the 200 characters addTodo takes: rejected before the tool runs.
+    const title = 'quokka-lantern '.repeat(20);
+    const [span, ...others] = await turnSpans('rejected-input', `add a todo: ${title}`, 'assistant');
+    expect(others).toEqual([]);
+    expect(span?.attributes).toMatchObject({
+      'gen_ai.tool.name': 'addTodo',
+      'gen_ai.tool.call.id': expect.any(String),
+      'toolgate.outcome': 'error',
+      'error.type': 'AI_InvalidToolInputError',
+    });
+    expect(span?.status).toEqual({ code: 2, message: 'AI_InvalidToolInputError' });
+    expect(JSON.stringify(span?.attributes)).not.toContain('quokka');
+    // In the turn's trace, as every other call's span.
+    const turn = tracing.finishedSpans().find((candidate) => candidate.name === 'toolgate.turn');
+    expect(span?.spanContext().traceId).toBe(turn?.spanContext().traceId);
+  });
+
+  it('leaves a tool.call span with an error status for a tool the worker’s table does not hold', async () => {
+    fake = await startFakeOpenAIServer({
+      script: (body) =>
+        body.messages.at(-1)?.role === 'user'
+          ? { toolCall: { name: 'wipeAllAccounts', arguments: '{"confirm":"yes-quokka"}' } }
+          : { text: 'I cannot do that.' },
+    });
+    await configureServer({
+      OPENAI_API_KEY: 'sk-test',
+      OPENAI_BASE_URL: fake.baseURL,
+      AI_MODEL: undefined,
+      AGENT_CONFIRM_TOOLS: 'createTicket',
+    });
+    const [span, ...others] = await turnSpans('rejected-name', 'please wipe everything', 'assistant');
+    expect(others).toEqual([]);
+    expect(span?.attributes).toMatchObject({
+      'gen_ai.tool.name': 'wipeAllAccounts',
+      'toolgate.outcome': 'error',
+      'error.type': 'AI_NoSuchToolError',
+    });
+    expect(span?.status).toEqual({ code: 2, message: 'AI_NoSuchToolError' });
+    expect(JSON.stringify(span?.attributes)).not.toContain('quokka');
   });
 });

@@ -26,7 +26,8 @@ function chunk(delta: Record<string, unknown>, finishReason: string | null = nul
 }
 
 /** What one streamed answer does: call a tool, or say something. */
-type Reply = { toolCall?: { name: string; arguments: string }; text?: string };
+/** What the fake model answers: one tool call, or text. */
+export type Reply = { toolCall?: { name: string; arguments: string }; text?: string };
 
 /** The text of a message's content (a string, or the text of its parts). */
 function contentText(content: unknown): string {
@@ -252,10 +253,13 @@ function reply(body: RecordedRequest): { toolCall?: { name: string; arguments: s
 export async function startFakeOpenAIServer({
   routeTo = 'refund',
   compromised = false,
+  script,
 }: {
   routeTo?: string;
   /** Obey instructions planted in what the model reads (see `compromisedReply`). */
   compromised?: boolean;
+  /** A test's own reply to a streamed request, asked first; undefined leaves it to the others. */
+  script?: (body: RecordedRequest) => Reply | undefined;
 } = {}): Promise<{
   baseURL: string;
   requests: RecordedRequest[];
@@ -295,7 +299,7 @@ export async function startFakeOpenAIServer({
 
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const send = (data: unknown) => response.write(`data: ${JSON.stringify(data)}\n\n`);
-    const { toolCall, text } = compromised ? compromisedReply(body) : reply(body);
+    const { toolCall, text } = script?.(body) ?? (compromised ? compromisedReply(body) : reply(body));
     if (toolCall) {
       callCounter += 1;
       const half = Math.ceil(toolCall.arguments.length / 2);
