@@ -82,7 +82,7 @@ describe.each(databaseEngines)('escalation, on %s', (engine) => {
         `esc-sup-${engine}@example.com approval.mail.requested`,
       ]);
     const decided = await decideAs(approvalId, manager.cookie, true);
-    expect(decided.body).toEqual({ status: 'approved' });
+    expect(decided.body).toMatchObject({ status: 'approved' });
 
     await expect
       .poll(

@@ -36,7 +36,7 @@ describe.each(databaseEngines)('the approval webhook, from the approval life cyc
     });
     const supervisor = await signUpWithRole(`hook-sup-${engine}@example.com`, 'supervisor');
     const decided = await decideAs(approvalId, supervisor.cookie, true);
-    expect(decided.body).toEqual({ status: 'approved' });
+    expect(decided.body).toMatchObject({ status: 'approved' });
     await expect
       .poll(() => bodies().map((body) => body.type), { timeout: 20_000 })
       .toEqual(['approval.requested', 'approval.settled']);
@@ -57,7 +57,7 @@ describe.each(databaseEngines)('the approval webhook, from the approval life cyc
   it('sends nothing for a call only its requester decides', async () => {
     const { approvalId, reader } = await askForApproval('chat-plain', 'create a ticket: printer on fire');
     const decided = await decideAs(approvalId, defaultTestCookie(), false);
-    expect(decided.body).toEqual({ status: 'denied' });
+    expect(decided.body).toMatchObject({ status: 'denied' });
     await reader.rest();
     // A call with a role step, asked afterwards, arrives alone: nothing came before it.
     const { approvalId: later } = await askForApproval('chat-after', 'create a ticket: small refund');

@@ -34,7 +34,7 @@ async function askAndDeny(address: string, cookie: string, chatId: string): Prom
   const { approvalId } = (await reader.until('tool-approval-request')) as { approvalId: string };
   await reader.rest();
   const denied = await approve(from(address, cookie, '/api/chat/approve', { approvalId, approved: false }));
-  expect(await denied.json()).toEqual({ status: 'denied' });
+  expect(await denied.json()).toMatchObject({ status: 'denied' });
   return approvalId;
 }
 
