@@ -23,6 +23,8 @@ export type AuditDetail = {
   signInRequired?: true;
   /** …because the rule's quota was used up; a call fits again after `retryAfterMs`. */
   quota?: { retryAfterMs: number };
+  /** Refused before any card: the tool's own check said the call cannot succeed (its reason). */
+  precondition?: string;
   /** Denied by a re-judge: the call waited under an older policy and the one in force refuses it. */
   policyChanged?: true;
   /** Ran without a card, covered by this standing grant (its id); or the grant made or revoked. */

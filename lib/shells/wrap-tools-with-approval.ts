@@ -120,6 +120,8 @@ export type ApprovalDecisionEvent = DecisionRecord & {
   signInRequired?: true;
   /** Refused without a card: past the rule's quota; a call fits again after this many milliseconds. */
   quota?: { retryAfterMs: number };
+  /** Refused before any card: the tool's own check says the call cannot succeed (its reason, e.g. `exceeds_remaining`). */
+  precondition?: string;
   /** Ran without a card: the tool is allowed for this chat, or a standing grant covers the call. */
   byRule?: true;
   /** …the id of the standing grant that covered it. */
@@ -195,6 +197,14 @@ export type ApprovalShellOptions = {
   ) => ApprovalAsk | Promise<ApprovalAsk>;
   /** Traces where the values of write calls came from; a tainted call always waits for a person. */
   provenance?: ProvenanceCheck;
+  /**
+   * The tool's own check of a call that would wait for a person, run before any card: a
+   * refusal (what the model reads) ends the call at once, nobody asked. Absent: none.
+   */
+  precondition?: (
+    toolName: string,
+    input: unknown,
+  ) => Promise<({ reason: string } & Record<string, unknown>) | undefined>;
 };
 
 /** How the approval shell learns where a call's values came from (lib/provenance). */
@@ -240,6 +250,7 @@ export function wrapToolsWithApproval<TOOLS extends ToolSet>(
     onDecision,
     askFor,
     provenance,
+    precondition,
   }: ApprovalShellOptions,
 ): TOOLS {
   const listed = new Set(confirmTools);
@@ -287,6 +298,16 @@ export function wrapToolsWithApproval<TOOLS extends ToolSet>(
         return reason === 'quota'
           ? quotaDenial(toolName, ask.retryAfterMs ?? 0)
           : toolDenial(reason, toolName);
+      }
+      // A call that cannot succeed asks nobody: the model gets the refusal and what would work.
+      const refusal = await precondition?.(toolName, input);
+      if (refusal !== undefined) {
+        onDecision?.({
+          toolCallId,
+          precondition: refusal.reason,
+          ...(ask.rule !== undefined && { rule: ask.rule }),
+        });
+        return { ...refusal, precondition: true };
       }
       // "Allow for this chat" stands in only for the requester: never for someone else's step.
       // Nor for a tainted call: the person allowed the tool, not an outsider's values.

@@ -100,6 +100,7 @@ export function wrapToolsWithAudit<TOOLS extends ToolSet>(
         ...(decision?.signInRequired && { signInRequired: true }),
         ...(decision?.quota !== undefined && { quota: decision.quota }),
         ...(decision?.grant !== undefined && { grant: decision.grant }),
+        ...(decision?.precondition !== undefined && { precondition: decision.precondition }),
         ...(isToolDenial(output) && output.reason === 'policy_changed' && { policyChanged: true }),
         ...(traced !== undefined && isTainted(traced) && { provenance: taintedPart(traced) }),
       };
@@ -112,11 +113,13 @@ export function wrapToolsWithAudit<TOOLS extends ToolSet>(
           toolCallId: options.toolCallId,
           argsHash: hashToolArguments(input),
           outcome:
-            outcome === 'executed' && replayed
-              ? 'replayed'
-              : outcome === 'executed' && decision?.byRule
-                ? 'approved_by_rule'
-                : outcome,
+            decision?.precondition !== undefined
+              ? 'denied'
+              : outcome === 'executed' && replayed
+                ? 'replayed'
+                : outcome === 'executed' && decision?.byRule
+                  ? 'approved_by_rule'
+                  : outcome,
           ...(Object.keys(detail).length > 0 && { detail }),
           ...(summary !== undefined && { summary }),
           durationMs: Math.max(0, now() - startedAt),

@@ -40,6 +40,8 @@ export type TurnApprovalOptions = {
   pendingLimiter?: ToolRateLimiter;
   /** What each call needs (the approval policy); absent: every call of `confirmTools` asks its requester. */
   askFor?: ApprovalShellOptions['askFor'];
+  /** The tools' own checks, run before any card (see `wrapToolsWithApproval`). */
+  precondition?: ApprovalShellOptions['precondition'];
 };
 
 /** Everything one turn needs to harden its worker's tool table. */
@@ -169,6 +171,7 @@ export function assembleTurnTools({
   if (approval !== undefined && (approval.confirmTools.size > 0 || (provenance?.tools.size ?? 0) > 0)) {
     const { confirmTools, registry, emit, timeoutMs, afterExecute, approvedByRule, pendingLimiter, askFor } =
       approval;
+    const { precondition } = approval;
     if (pendingLimiter !== undefined) {
       shells.push((table) =>
         wrapToolsWithRateLimit(table, { limiter: pendingLimiter, key: ownerId, tools: confirmTools }),
@@ -185,6 +188,7 @@ export function assembleTurnTools({
         afterExecute,
         approvedByRule,
         askFor,
+        precondition,
         ...(check !== undefined && { provenance: check }),
         onDecision: (event) => {
           if (audit !== undefined) decisionsByCallId.set(event.toolCallId, event);
