@@ -4,6 +4,7 @@ import { addApprovalRule, type Db, getDb } from '@/lib/db';
 import { policyVerdict } from '@/lib/policy';
 import { getApprovalRegistry } from '@/lib/server/stores';
 import type { ApprovalPreview } from '@/lib/stores';
+import { checkToolPrecondition } from '@/lib/tools/check-tool-precondition';
 import { computeToolPreview } from '@/lib/tools/compute-tool-preview';
 import { buildWorkerTable } from '@/lib/turn-table/build-worker-table';
 import { validateToolInput } from '@/lib/turn-table/validate-tool-input';
@@ -150,6 +151,10 @@ export async function decideApproval(
     // otherwise edit a small refund into a large one and allow it alone.
     const refusal = policyRefusalOf(row.toolName, editedInput, await getApprovalSteps(db, approvalId));
     if (refusal !== undefined) return { status: 400, body: { error: refusal } };
+    // An edit that cannot succeed (a refund above what is left) is refused as a request would be.
+    const context = { userId: row.ownerId ?? '', chatId: row.chatId };
+    const failed = await checkToolPrecondition(db, { toolName: row.toolName, input: editedInput, context });
+    if (failed !== undefined) return { status: 400, body: { error: firstSentenceOf(failed.message) } };
     // The card of whoever decides next shows what the edited input would do.
     editedPreview = await computeToolPreview(db, {
       toolName: row.toolName,
@@ -287,6 +292,12 @@ export async function withDecisionOutcome(
   if (result.status !== 200 || result.body.status === 'waiting') return result;
   const outcome = await settledOutcome(await getDb(), approvalId);
   return outcome === undefined ? result : { ...result, body: { ...result.body, outcome } };
+}
+
+/** The first sentence of a refusal written for the model: the part that says why, for a person. */
+function firstSentenceOf(message: string): string {
+  const end = message.indexOf('. ');
+  return end === -1 ? message : message.slice(0, end + 1);
 }
 
 /** Why the policy does not let an edited input through this approval, or undefined when it does. */

@@ -144,7 +144,7 @@ function refundResult(
 }
 
 /** What the card shows before a person decides: the order's total, refunded so far, and what would remain. */
-async function previewRefund(db: Db, { orderId, amount, currency }: IssueRefundInput): Promise<ToolPreview> {
+async function previewRefund(db: Db, { orderId, amount }: IssueRefundInput): Promise<ToolPreview> {
   const balance = await getRefundBalance(db, orderId);
   if (balance === undefined) {
     return {
@@ -165,24 +165,9 @@ async function previewRefund(db: Db, { orderId, amount, currency }: IssueRefundI
       { label: { en: 'Refunded so far', zh: '已退金额' }, value: money(balance.refundedMinor) },
       { label: { en: 'Left after this refund', zh: '本次退款后剩余' }, value: money(Math.max(0, after)) },
     ],
-    warnings: [
-      ...(after < 0
-        ? [
-            {
-              en: `This is more than the ${money(balance.remainingMinor)} left to refund: it will be refused.`,
-              zh: `超过了剩余可退的 ${money(balance.remainingMinor)}：将被拒绝。`,
-            },
-          ]
-        : []),
-      ...(currency !== undefined && currency !== balance.currency
-        ? [
-            {
-              en: `The order is paid in ${balance.currency}, not ${currency}: it will be refused.`,
-              zh: `订单币种是 ${balance.currency}，不是 ${currency}：将被拒绝。`,
-            },
-          ]
-        : []),
-    ],
+    // A refund that would be refused (more than is left, another currency) never reaches a card:
+    // its precondition refuses it first, so the preview has nothing to warn of.
+    warnings: [],
   };
 }
 
