@@ -50,6 +50,8 @@ const messageByReason: Record<DenialReason, (toolName: string) => string> = {
     `This ${toolName} call is over the approval policy's quota for now, so nothing was done and nobody was asked. Do not retry this call now; tell the user the limit was reached and when they can try again (retryAfterMs).`,
   policy_changed: (toolName) =>
     `The approval policy changed while this ${toolName} call waited, and the new policy does not allow it, so nothing was done. Do not retry this call; tell the user it is no longer permitted.`,
+  no_approver: (toolName) =>
+    `This ${toolName} call needs the approval of a role that too few people hold to ever approve it, so nothing was done and nobody was asked. Do not retry this call; tell the user it cannot be approved now and that the operators were told.`,
   sign_in_required: (toolName) =>
     `This ${toolName} call needs the approval of a supervisor (someone holding a role), and only a signed-in user with a verified email can ask for that, so nothing was done and no request was sent. Do not retry this call; tell the user to sign in with a verified email to ask a supervisor.`,
 };
@@ -120,6 +122,8 @@ export type ApprovalDecisionEvent = DecisionRecord & {
   signInRequired?: true;
   /** Refused without a card: past the rule's quota; a call fits again after this many milliseconds. */
   quota?: { retryAfterMs: number };
+  /** Refused without a card: a role step of its rule can never be filled (too few holders of the role). */
+  noApprover?: true;
   /** Refused before any card: the tool's own check says the call cannot succeed (its reason, e.g. `exceeds_remaining`). */
   precondition?: string;
   /** Ran without a card: the tool is allowed for this chat, or a standing grant covers the call. */
@@ -142,7 +146,7 @@ export type ApprovalAsk =
   | {
       kind: 'deny';
       rule: string;
-      reason?: Extract<DenialReason, 'policy' | 'sign_in_required' | 'quota'>;
+      reason?: Extract<DenialReason, 'policy' | 'sign_in_required' | 'quota' | 'no_approver'>;
       retryAfterMs?: number;
     }
   | {
@@ -293,6 +297,7 @@ export function wrapToolsWithApproval<TOOLS extends ToolSet>(
           policy: true,
           rule: ask.rule,
           ...(reason === 'sign_in_required' && { signInRequired: true }),
+          ...(reason === 'no_approver' && { noApprover: true }),
           ...(reason === 'quota' && { quota: { retryAfterMs: ask.retryAfterMs ?? 0 } }),
         });
         return reason === 'quota'

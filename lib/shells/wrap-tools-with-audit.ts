@@ -98,6 +98,7 @@ export function wrapToolsWithAudit<TOOLS extends ToolSet>(
         ...(decision?.waitMs !== undefined && { waitMs: decision.waitMs }),
         ...(decision?.policy && { policy: true }),
         ...(decision?.signInRequired && { signInRequired: true }),
+        ...(decision?.noApprover && { noApprover: true }),
         ...(decision?.quota !== undefined && { quota: decision.quota }),
         ...(decision?.grant !== undefined && { grant: decision.grant }),
         ...(decision?.precondition !== undefined && { precondition: decision.precondition }),
@@ -161,6 +162,7 @@ function outcomeOf(output: unknown): AuditOutcome {
   if (isToolDenial(output))
     return output.reason === 'policy' ||
       output.reason === 'sign_in_required' ||
+      output.reason === 'no_approver' ||
       output.reason === 'quota' ||
       output.reason === 'policy_changed'
       ? 'denied'
