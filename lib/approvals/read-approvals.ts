@@ -92,7 +92,7 @@ function namesNeeded(row: ApprovalRecord, steps: readonly ApprovalStepRecord[]):
 export async function readApproval(
   approvalId: string,
   viewer: ApprovalViewer,
-): Promise<ApprovalView | undefined> {
+): Promise<(ApprovalView & { chatExcerpt?: string }) | undefined> {
   const db = await getDb();
   let row = await getApproval(db, approvalId);
   if (row === undefined) return undefined;
@@ -103,7 +103,9 @@ export async function readApproval(
     row = (await getApproval(db, approvalId)) ?? row;
   }
   const names = await userNamesById(db, namesNeeded(row, steps));
-  return viewOf(row, steps, viewer, names, now, await resultsOfCalls(db, [row]));
+  const view = viewOf(row, steps, viewer, names, now, await resultsOfCalls(db, [row]));
+  // The customer's message that led to the call, as the inbox shows it (the approval's own page).
+  return row.excerpt === undefined ? view : { ...view, chatExcerpt: approverText(row.excerpt) };
 }
 
 /** The largest page `GET /api/approvals` answers. */
