@@ -5,6 +5,8 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ApprovalView } from './api-types';
 import { ApprovalAttention } from './approval-attention';
 import { ApprovalCardPage } from './approval-page';
+import { InboxCompactList } from './inbox-compact-list';
+import { filterInbox, type InboxFilters, noFilters } from './inbox-filters';
 import { inboxCountText } from './inbox-link';
 import { inboxTextOf, whyItLeft } from './inbox-text';
 import { Badge } from './ui/badge';
@@ -194,9 +196,12 @@ function WaitingList({ items }: { items: ApprovalView[] | undefined }) {
   // Until the person moves with j / k or points at an item, a focus the page moved (to the
   // first waiting card) is not a choice: the first j goes to the oldest item.
   const chosen = useRef(false);
+  const [filters, setFilters] = useState<InboxFilters>(noFilters);
   const now = Date.now();
-  const shown = (items ?? []).filter((item) => item.expiresAt > now);
-  const left = useLeftNotes(items === undefined ? undefined : shown);
+  const waiting = (items ?? []).filter((item) => item.expiresAt > now);
+  const left = useLeftNotes(items === undefined ? undefined : waiting);
+  // Keys and cards follow what the filters let through.
+  const shown = filterInbox(waiting, filters, now);
   // Nothing is selected until j / k (or focus) picks an item: a stray "a" decides nothing.
   const selectedIndex = shown.findIndex((item) => item.approvalId === selectedId);
   const selected = shown[selectedIndex];
@@ -257,18 +262,37 @@ function WaitingList({ items }: { items: ApprovalView[] | undefined }) {
   return (
     <div className="flex flex-col gap-3">
       <ApprovalAttention
-        waiting={shown.map((item) => ({ approvalId: item.approvalId, summary: summaryOf(item, locale) }))}
+        waiting={waiting.map((item) => ({ approvalId: item.approvalId, summary: summaryOf(item, locale) }))}
       />
       <LeftNotes notes={left.notes} dismiss={left.dismiss} />
-      {shown.length === 0 ? (
+      {waiting.length === 0 ? (
         <p className="text-sm text-muted-foreground" data-testid="inbox-empty">
           {t.inboxEmpty}
         </p>
       ) : (
-        <>
-          <p className="text-xs text-muted-foreground" data-testid="inbox-keys">
-            {t.inboxKeys}
-          </p>
+        <div className="grid gap-4 lg:grid-cols-[minmax(0,26rem)_minmax(0,1fr)]">
+          <div className="flex min-w-0 flex-col gap-2 lg:sticky lg:top-0 lg:self-start">
+            <p className="text-xs text-muted-foreground" data-testid="inbox-keys">
+              {t.inboxKeys}
+            </p>
+            <InboxCompactList
+              items={shown}
+              all={waiting}
+              filters={filters}
+              onFilters={setFilters}
+              selectedId={selected?.approvalId}
+              now={now}
+              onSelect={(approvalId) => {
+                chosen.current = true;
+                setSelectedId(approvalId);
+                const element = itemElement(approvalId);
+                if (element instanceof HTMLElement) {
+                  element.focus({ preventScroll: true });
+                  element.scrollIntoView({ block: 'nearest' });
+                }
+              }}
+            />
+          </div>
           <ul
             ref={listRef}
             className="flex flex-col gap-4"
@@ -302,7 +326,7 @@ function WaitingList({ items }: { items: ApprovalView[] | undefined }) {
               );
             })}
           </ul>
-        </>
+        </div>
       )}
     </div>
   );

@@ -68,8 +68,8 @@ export type ApprovalView = {
   viewer: { canAllow: boolean; canDeny: boolean; isRequester: boolean };
 };
 
-/** A listed approval: the view, plus the user message that led to the call. */
-export type ListedApproval = ApprovalView & { chatExcerpt: string };
+/** A listed approval: the view, plus the user message that led to the call and when it was asked (ISO 8601). */
+export type ListedApproval = ApprovalView & { chatExcerpt: string; askedAt: string };
 
 /** An approval in "decided by me": the view, plus what this person decided and when. */
 export type DecidedApproval = ApprovalView & {

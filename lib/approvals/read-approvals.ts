@@ -203,6 +203,7 @@ async function approvalsToDecide(
   const approvals = page.map((row) => ({
     ...viewOf(row, stepsById.get(row.id) ?? [], viewer, names, now),
     chatExcerpt: approverText(row.excerpt ?? ''),
+    askedAt: row.createdAt,
   }));
   const last = page.at(-1);
   return {
