@@ -68,8 +68,12 @@ const runWaitMs = 5_000;
  * while the call it settled is still being taken on or running, so the answer to an Allow
  * can say what the call did. Undefined when it has not finished in time, or is unknown.
  */
-export async function settledOutcome(db: Db, approvalId: string): Promise<ApprovalOutcome | undefined> {
-  const until = Date.now() + runWaitMs;
+export async function settledOutcome(
+  db: Db,
+  approvalId: string,
+  { waitMs = runWaitMs }: { waitMs?: number } = {},
+): Promise<ApprovalOutcome | undefined> {
+  const until = Date.now() + waitMs;
   for (;;) {
     const row = await getApproval(db, approvalId);
     if (row === undefined) return undefined;

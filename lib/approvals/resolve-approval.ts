@@ -281,16 +281,23 @@ async function recordClickOnSettled(
 }
 
 /**
- * The decision's answer with what the call did: once a decision settled it, waits (briefly)
- * for the call to run and adds its `outcome` (`executed` with the result, `denied`, …).
+ * The decision's answer with what the call did: once a decision settled it, adds its
+ * `outcome` (`executed` with the result, `denied`, …). For someone other than the requester
+ * (an approver, who has no stream of the turn) it first waits briefly for the call to run;
+ * the requester's own card follows the turn's stream, so their answer never waits on the tool.
  * Call it after the settled call's turn was continued (the caller runs turns).
  */
 export async function withDecisionOutcome(
   approvalId: string,
   result: ApprovalDecisionResult,
+  who?: DeciderInput,
 ): Promise<ApprovalDecisionResult> {
   if (result.status !== 200 || result.body.status === 'waiting') return result;
-  const outcome = await settledOutcome(await getDb(), approvalId);
+  const db = await getDb();
+  const deciderId = deciderOf(who).userId;
+  const row = await getApproval(db, approvalId);
+  const waits = row !== undefined && deciderId !== undefined && row.ownerId !== deciderId;
+  const outcome = await settledOutcome(db, approvalId, { waitMs: waits ? undefined : 0 });
   return outcome === undefined ? result : { ...result, body: { ...result.body, outcome } };
 }
 

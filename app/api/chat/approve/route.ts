@@ -17,6 +17,7 @@ export const POST = withUnavailableAs503(
     const result = await withDecisionOutcome(
       decision.data.approvalId,
       await carryOutDecision(decision.data, user),
+      user,
     );
     return jsonWithLength(result.body, { status: result.status });
   }),
