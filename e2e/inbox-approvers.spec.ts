@@ -108,7 +108,7 @@ test('an edit the policy refuses keeps the card’s controls and shows the serve
 
   // "两位主管" would need two supervisors: this approval cannot become that.
   await item.getByRole('button', { name: '修改', exact: true }).click();
-  await item.getByLabel('标题').fill('两位主管');
+  await item.getByRole('textbox', { name: /^标题/ }).fill('两位主管');
   await item.getByRole('button', { name: '按修改后的参数允许' }).click();
   await expect(item.getByTestId('decision-refused')).toContainText('other approvers');
   await expect(item).not.toContainText('决定未能送达');
