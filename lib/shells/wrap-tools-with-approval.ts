@@ -305,7 +305,8 @@ export function wrapToolsWithApproval<TOOLS extends ToolSet>(
           : toolDenial(reason, toolName);
       }
       // A call that cannot succeed asks nobody: the model gets the refusal and what would work.
-      const refusal = await precondition?.(toolName, input);
+      // No await without a check: a card is emitted in the same tick as without one.
+      const refusal = precondition === undefined ? undefined : await precondition(toolName, input);
       if (refusal !== undefined) {
         onDecision?.({
           toolCallId,
