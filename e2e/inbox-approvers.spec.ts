@@ -6,8 +6,8 @@ import { ChatPage } from './pages/chat';
 
 /*
  * The approver's side, in the project whose server has an approval policy (a ticket titled
- * "需要主管" waits for one supervisor, "两位主管" for two): what each click did, the keyboard,
- * an edit the policy refuses, a decision after the policy changed.
+ * "慢慢审批" waits half an hour for one supervisor, "两位主管" for two): what each click did,
+ * the keyboard, an edit the policy refuses, a decision after the policy changed.
  */
 
 test.beforeAll(async ({ browser }, testInfo) => {
@@ -30,8 +30,8 @@ test('keyboard only: the first j selects the oldest, k goes back, a allows, d + 
   test.setTimeout(120_000);
   const inbox = await supervisorInbox(browser, baseURL, '键盘主管', 'keys');
   await signedInRequester(chatPage, baseURL);
-  const older = await askForTicket(chatPage, '需要主管');
-  const newer = await askForTicket(chatPage, '需要主管');
+  const older = await askForTicket(chatPage, '慢慢审批');
+  const newer = await askForTicket(chatPage, '慢慢审批');
 
   // A fresh load with both waiting (the page moves focus to the first card on its own).
   await inbox.page.reload();
@@ -102,7 +102,7 @@ test('an edit the policy refuses keeps the card’s controls and shows the serve
   test.setTimeout(90_000);
   const inbox = await supervisorInbox(browser, baseURL, '编辑主管', 'edit');
   await signedInRequester(chatPage, baseURL);
-  const { card, approvalId } = await askForTicket(chatPage, '需要主管');
+  const { card, approvalId } = await askForTicket(chatPage, '慢慢审批');
   const item = inbox.page.locator(`[data-inbox-item="${approvalId}"]`);
   await expect(item).toBeVisible({ timeout: 15_000 });
 
@@ -130,13 +130,13 @@ test('an Allow given after the policy changed to refuse the call says it was ref
   const original = readFileSync(policyPath, 'utf8');
   const inbox = await supervisorInbox(browser, baseURL, '规则主管', 'policy');
   await signedInRequester(chatPage, baseURL);
-  const { card, approvalId } = await askForTicket(chatPage, '需要主管');
+  const { card, approvalId } = await askForTicket(chatPage, '慢慢审批');
   const item = inbox.page.locator(`[data-inbox-item="${approvalId}"]`);
   await expect(item).toBeVisible({ timeout: 15_000 });
   try {
     // The operator now refuses these tickets; the server picks the edit up within seconds.
     const policy = JSON.parse(original) as { rules: unknown[] };
-    policy.rules.unshift({ tool: 'createTicket', when: { title: { eq: '需要主管' } }, effect: 'deny' });
+    policy.rules.unshift({ tool: 'createTicket', when: { title: { eq: '慢慢审批' } }, effect: 'deny' });
     writeFileSync(policyPath, `${JSON.stringify(policy, null, 2)}\n`);
     await new Promise((done) => setTimeout(done, 7_000));
 
