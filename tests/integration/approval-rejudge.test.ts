@@ -97,6 +97,8 @@ describe.each(databaseEngines)('a decision on an approval asked under an older p
   it('replaces the steps by looser ones: the one allow left approves and the refund runs once', async () => {
     await serve(refundsAsk({ role: 'supervisor' }, { role: 'manager' }), { TOOLGATE_PARK_AFTER_MS: '50' });
     const supervisor = await signUpWithRole(`rejudge-sup-${engine}@example.com`, 'supervisor');
+    // A manager exists, so the manager's step can be filled when it is asked (else: no_approver).
+    await signUpWithRole(`rejudge-mgr-${engine}@example.com`, 'manager');
     const { reader, approvalId } = await askRefund('chat-looser');
     await reader.rest();
     await editPolicy(refundsAsk({ role: 'supervisor' }));
