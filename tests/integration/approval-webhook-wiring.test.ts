@@ -10,6 +10,8 @@ describe.each(databaseEngines)('the approval webhook, from the approval life cyc
   const deliveries = useApprovalDeliveries({ secret: 'wiring-webhook-test-secret-0123456789' });
   const bodies = () => deliveries.receiver.received.map((webhook) => JSON.parse(webhook.body));
 
+  let supervisor: { cookie: string; id: string };
+
   beforeEach(async () => {
     deliveries.receiver.received.length = 0;
     await configureServerOn(engine, {
@@ -20,6 +22,8 @@ describe.each(databaseEngines)('the approval webhook, from the approval life cyc
     deliveries.startWebhookLoop();
     // Only a signed-in, verified user may ask a supervisor: the requester of these tests is one.
     setDefaultTestCookie((await signUpWithRole(`hook-req-${engine}@example.com`)).cookie);
+    // A supervisor exists before anything is asked: a step nobody can fill is refused at once.
+    supervisor = await signUpWithRole(`hook-sup-${engine}@example.com`, 'supervisor');
   });
 
   it('sends approval.requested when a call needs a supervisor, and approval.settled with the decision', async () => {
@@ -34,7 +38,6 @@ describe.each(databaseEngines)('the approval webhook, from the approval life cyc
       summary: expect.stringContaining('small refund'),
       url: expect.stringMatching(new RegExp(`/approvals/${approvalId}$`)),
     });
-    const supervisor = await signUpWithRole(`hook-sup-${engine}@example.com`, 'supervisor');
     const decided = await decideAs(approvalId, supervisor.cookie, true);
     expect(decided.body).toMatchObject({ status: 'approved' });
     await expect
