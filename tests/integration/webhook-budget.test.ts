@@ -6,7 +6,7 @@ import { getDb } from '@/lib/db';
 import { renderMetrics } from '@/lib/telemetry/metrics';
 import { pruneWebhookDeliveries } from '@/lib/webhooks/webhook-deliveries';
 import { createWebhookDeliveryLoop } from '@/lib/webhooks/webhook-delivery-loop';
-import { writePolicyFile } from '../support/approval-policy';
+import { signUpWithRole, writePolicyFile } from '../support/approval-policy';
 import { ChatStreamReader, userMessage } from '../support/chat-client';
 import { configureServerOn, signUpUser } from '../support/server-env';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -63,6 +63,8 @@ describe('the approval webhook under a flood of requests', () => {
       TOOLGATE_WEBHOOK_USER_LIMIT: '4/10m',
       TOOLGATE_WEBHOOK_ADDRESS_LIMIT: '6/10m',
     });
+    // A supervisor exists: a step nobody can fill is refused at once, with no card and no event.
+    await signUpWithRole('budget-supervisor@example.com', 'supervisor');
   });
 
   afterAll(async () => {
