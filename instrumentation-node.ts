@@ -13,6 +13,7 @@ import {
   checkStartupConfiguration,
   checkToolsOfAnsweringServers,
 } from './lib/startup/check-startup-configuration';
+import { warnOfUnfillableSteps } from './lib/startup/warn-unfillable-steps';
 
 /**
  * Checking the configuration at start-up (`checkStartupConfiguration`) turns a bad value
@@ -65,8 +66,20 @@ export async function startServer(): Promise<void> {
   // Approvals left pending before this start expire on time, not only when their chat is read.
   await watchPendingDeadlines();
   await bootstrapPolicyRoles(policy);
+  // Steps nobody can fill are told to the operator (and such calls refused at once, no_approver).
+  void getDb()
+    .then((db) => warnOfUnfillableSteps(db, policy))
+    .catch((error: unknown) =>
+      console.error('[toolgate] policy: could not check who holds its roles:', error),
+    );
   // An edited policy file is picked up without a restart, checked as at start-up; its roles follow it.
-  watchPolicyFile({ onChange: async ({ policy: edited }) => bootstrapListedUsers(await getDb(), edited) });
+  watchPolicyFile({
+    onChange: async ({ policy: edited }) => {
+      const db = await getDb();
+      await bootstrapListedUsers(db, edited);
+      await warnOfUnfillableSteps(db, edited);
+    },
+  });
 }
 
 /**

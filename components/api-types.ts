@@ -106,7 +106,10 @@ export type ToolgateMetadata = { worker?: string; model?: string };
 export type ToolgateMessage = UIMessage<ToolgateMetadata>;
 
 /** The answer to a decision: `POST /api/chat/approve`. */
-export type ApprovalDecision = ApprovalDecisionAnswer;
+export type ApprovalDecision = ApprovalDecisionAnswer & {
+  /** The route answered 400 (e.g. the policy refuses an edit): nothing was decided, the card stays decidable. */
+  refused?: boolean;
+};
 
 /** A decision on one approval card, as the card sends it to `POST /api/chat/approve`. */
 export type ApprovalDecisionRequest = {

@@ -5,7 +5,10 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ApprovalView } from './api-types';
 import { ApprovalAttention } from './approval-attention';
 import { ApprovalCardPage } from './approval-page';
+import { InboxCompactList } from './inbox-compact-list';
+import { filterInbox, type InboxFilters, noFilters } from './inbox-filters';
 import { inboxCountText } from './inbox-link';
+import { inboxTextOf, whyItLeft } from './inbox-text';
 import { Badge } from './ui/badge';
 import { Button } from './ui/button';
 import { cn } from './ui/cn';
@@ -90,12 +93,115 @@ function summaryOf(item: ApprovalView, locale: string): string {
   return item.summary?.[locale] ?? item.summary?.en ?? item.tool;
 }
 
+/** A note on an item that left the list: how it ended, or why it is no longer this person's. */
+type LeftNote = {
+  approvalId: string;
+  summary: string;
+  text: string;
+  tone: 'success' | 'destructive' | 'muted';
+};
+
+/** How many notes on items that left the list stay on screen. */
+const maxLeftNotes = 20;
+
+/**
+ * Notes on the items that leave the list (decided here or elsewhere, escalated, withdrawn,
+ * expired): each is read once more (`GET /api/approvals/:id`) and says what happened to it,
+ * instead of vanishing without a word.
+ */
+function useLeftNotes(shown: readonly ApprovalView[] | undefined) {
+  const { t, locale } = useWorkspace();
+  const [notes, setNotes] = useState<LeftNote[]>([]);
+  const previous = useRef<Map<string, string> | undefined>(undefined);
+  const ids = shown?.map((item) => item.approvalId).join('\n');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the ids stand for the list they come from.
+  useEffect(() => {
+    if (shown === undefined) return;
+    const now = new Map(shown.map((item) => [item.approvalId, summaryOf(item, locale)]));
+    const before = previous.current;
+    previous.current = now;
+    if (before === undefined) return;
+    const text = inboxTextOf(locale);
+    const roleName = (role: string) => (Object.hasOwn(t.roleNames, role) ? t.roleNames[role] : role) ?? role;
+    for (const [approvalId, summary] of before) {
+      if (now.has(approvalId)) continue;
+      void fetch(`/api/approvals/${encodeURIComponent(approvalId)}`, { cache: 'no-store' })
+        .then(async (response) => (response.ok ? ((await response.json()) as ApprovalView) : undefined))
+        .catch(() => undefined)
+        .then((view) => {
+          const why = whyItLeft(view, text, roleName);
+          setNotes((earlier) =>
+            [
+              { approvalId, summary, ...why },
+              ...earlier.filter((note) => note.approvalId !== approvalId),
+            ].slice(0, maxLeftNotes),
+          );
+        });
+    }
+  }, [ids, locale]);
+  const dismiss = useCallback(
+    (approvalId: string) => setNotes((earlier) => earlier.filter((note) => note.approvalId !== approvalId)),
+    [],
+  );
+  return { notes, dismiss };
+}
+
+function LeftNotes({ notes, dismiss }: { notes: LeftNote[]; dismiss: (approvalId: string) => void }) {
+  const { locale } = useWorkspace();
+  const text = inboxTextOf(locale);
+  if (notes.length === 0) return null;
+  return (
+    <section aria-label={text.settledHeading} className="flex flex-col gap-1">
+      <h2 className="text-xs font-medium text-muted-foreground">{text.settledHeading}</h2>
+      <ul role="status" className="flex flex-col gap-1" data-testid="inbox-settled">
+        {notes.map((note) => (
+          <li
+            key={note.approvalId}
+            data-settled-item={note.approvalId}
+            className="flex flex-wrap items-center gap-2 rounded-md border border-border px-2 py-1 text-sm"
+          >
+            <Badge
+              variant={note.tone === 'muted' ? 'outline' : note.tone}
+              className="whitespace-normal"
+              data-testid="inbox-settled-outcome"
+            >
+              {note.text}
+            </Badge>
+            <Link
+              className="min-w-0 flex-1 truncate underline"
+              href={`/approvals/${encodeURIComponent(note.approvalId)}`}
+            >
+              {note.summary}
+            </Link>
+            <Button variant="ghost" size="sm" onClick={() => dismiss(note.approvalId)}>
+              {text.dismiss}
+            </Button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** Whether `target` is the reason of a denial in an inbox item (Enter sends it there). */
+function denialReasonField(target: EventTarget | null): HTMLTextAreaElement | undefined {
+  if (!(target instanceof HTMLTextAreaElement)) return undefined;
+  return target.closest('[data-inbox-item]') !== null && target.form !== null ? target : undefined;
+}
+
 function WaitingList({ items }: { items: ApprovalView[] | undefined }) {
   const { t, locale } = useWorkspace();
   const [selectedId, setSelectedId] = useState<string | undefined>(undefined);
   const listRef = useRef<HTMLUListElement>(null);
+  // Until the person moves with j / k or points at an item, a focus the page moved (to the
+  // first waiting card) is not a choice: the first j goes to the oldest item.
+  const chosen = useRef(false);
+  const [filters, setFilters] = useState<InboxFilters>(noFilters);
   const now = Date.now();
-  const shown = (items ?? []).filter((item) => item.expiresAt > now);
+  const waiting = (items ?? []).filter((item) => item.expiresAt > now);
+  const left = useLeftNotes(items === undefined ? undefined : waiting);
+  // Keys and cards follow what the filters let through.
+  const shown = filterInbox(waiting, filters, now);
   // Nothing is selected until j / k (or focus) picks an item: a stray "a" decides nothing.
   const selectedIndex = shown.findIndex((item) => item.approvalId === selectedId);
   const selected = shown[selectedIndex];
@@ -111,12 +217,21 @@ function WaitingList({ items }: { items: ApprovalView[] | undefined }) {
   useEffect(() => {
     function onKey(event: KeyboardEvent) {
       if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+      // In the reason of a denial, Enter sends it (Shift+Enter starts a new line).
+      const reason = denialReasonField(event.target);
+      if (reason !== undefined && event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+        event.preventDefault();
+        reason.form?.requestSubmit();
+        return;
+      }
       if (isTypingIn(event.target)) return;
       const move = event.key === 'j' ? 1 : event.key === 'k' ? -1 : 0;
       if (move !== 0 && shown.length > 0) {
         event.preventDefault();
+        const fresh = !chosen.current;
+        chosen.current = true;
         const next =
-          selectedIndex === -1
+          selectedIndex === -1 || fresh
             ? shown[0]
             : shown[Math.min(shown.length - 1, Math.max(0, selectedIndex + move))];
         setSelectedId(next?.approvalId);
@@ -132,29 +247,60 @@ function WaitingList({ items }: { items: ApprovalView[] | undefined }) {
       button.click();
       if (event.key === 'd') {
         // The note's field appears on the next render: focus it, so the person types their reason.
-        requestAnimationFrame(() => element?.querySelector('textarea')?.focus());
+        requestAnimationFrame(() => {
+          const field = element?.querySelector('textarea');
+          field?.setAttribute('aria-description', inboxTextOf(locale).enterSends);
+          field?.focus();
+        });
       }
     }
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [shown, selectedIndex, selected, itemElement, t]);
+  }, [shown, selectedIndex, selected, itemElement, t, locale]);
 
   if (items === undefined) return <p className="text-sm text-muted-foreground">…</p>;
   return (
     <div className="flex flex-col gap-3">
       <ApprovalAttention
-        waiting={shown.map((item) => ({ approvalId: item.approvalId, summary: summaryOf(item, locale) }))}
+        waiting={waiting.map((item) => ({ approvalId: item.approvalId, summary: summaryOf(item, locale) }))}
       />
-      {shown.length === 0 ? (
+      <LeftNotes notes={left.notes} dismiss={left.dismiss} />
+      {waiting.length === 0 ? (
         <p className="text-sm text-muted-foreground" data-testid="inbox-empty">
           {t.inboxEmpty}
         </p>
       ) : (
-        <>
-          <p className="text-xs text-muted-foreground" data-testid="inbox-keys">
-            {t.inboxKeys}
-          </p>
-          <ul ref={listRef} className="flex flex-col gap-4" aria-label={t.inboxWaiting}>
+        <div className="grid gap-4 lg:grid-cols-[minmax(0,26rem)_minmax(0,1fr)]">
+          <div className="flex min-w-0 flex-col gap-2 lg:sticky lg:top-0 lg:self-start">
+            <p className="text-xs text-muted-foreground" data-testid="inbox-keys">
+              {t.inboxKeys}
+            </p>
+            <InboxCompactList
+              items={shown}
+              all={waiting}
+              filters={filters}
+              onFilters={setFilters}
+              selectedId={selected?.approvalId}
+              now={now}
+              onSelect={(approvalId) => {
+                chosen.current = true;
+                setSelectedId(approvalId);
+                const element = itemElement(approvalId);
+                if (element instanceof HTMLElement) {
+                  element.focus({ preventScroll: true });
+                  element.scrollIntoView({ block: 'nearest' });
+                }
+              }}
+            />
+          </div>
+          <ul
+            ref={listRef}
+            className="flex flex-col gap-4"
+            aria-label={t.inboxWaiting}
+            onPointerDown={() => {
+              chosen.current = true;
+            }}
+          >
             {shown.map((item) => {
               const isSelected = item.approvalId === selected?.approvalId;
               return (
@@ -180,7 +326,7 @@ function WaitingList({ items }: { items: ApprovalView[] | undefined }) {
               );
             })}
           </ul>
-        </>
+        </div>
       )}
     </div>
   );
@@ -221,6 +367,7 @@ function DecidedList() {
             <Badge variant={item.myDecision === 'allow' ? 'success' : 'destructive'}>
               {item.myDecision === 'allow' ? t.inboxYouAllowed : t.inboxYouDenied}
             </Badge>
+            <DecidedOutcome item={item} />
             <Link
               className="min-w-0 flex-1 truncate underline"
               href={`/approvals/${encodeURIComponent(item.approvalId)}`}
@@ -242,5 +389,21 @@ function DecidedList() {
         </Button>
       )}
     </div>
+  );
+}
+
+/** What became of a call this person decided: ran (with its result), refused, expired, still waiting… */
+function DecidedOutcome({ item }: { item: ApprovalView }) {
+  const { t, locale } = useWorkspace();
+  const roleName = (role: string) => (Object.hasOwn(t.roleNames, role) ? t.roleNames[role] : role) ?? role;
+  const why = whyItLeft(item, inboxTextOf(locale), roleName);
+  return (
+    <Badge
+      variant={why.tone === 'muted' ? 'outline' : why.tone}
+      className="whitespace-normal"
+      data-testid="inbox-decided-outcome"
+    >
+      {why.text}
+    </Badge>
   );
 }

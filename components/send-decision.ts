@@ -14,5 +14,6 @@ export async function sendDecision(decision: ApprovalDecisionRequest): Promise<A
     body: JSON.stringify(decision),
   });
   if (response.status >= 500) throw new Error(`POST /api/chat/approve answered ${response.status}`);
-  return (await response.json()) as ApprovalDecision;
+  const answer = (await response.json()) as ApprovalDecision;
+  return response.status === 400 ? { ...answer, refused: true } : answer;
 }

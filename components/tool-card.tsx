@@ -242,6 +242,11 @@ export function ToolCard({
             {t.approvalStale}
           </p>
         )}
+        {card.refusal !== undefined && showButtons && (
+          <p role="alert" className="text-xs text-destructive" data-testid="decision-refused">
+            {card.refusal}
+          </p>
+        )}
         {decision.kind === 'failed' && (
           <p role="alert" className="text-xs text-destructive">
             {t.approvalFailed}

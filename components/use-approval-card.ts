@@ -83,6 +83,8 @@ export function useApprovalCard({ part, live, chatId, onDecided, initialView }: 
   const [policyChangedAnswer, setPolicyChangedAnswer] = useState<'steps' | 'denied' | undefined>(undefined);
   const [reload, setReload] = useState(0);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({});
+  // The server's reason for refusing the last decision (a 400): shown beside the controls, which stay.
+  const [refusal, setRefusal] = useState<string | undefined>(undefined);
   const [note, setNote] = useState('');
   const [extensionsUsed, setExtensionsUsed] = useState(() => extensionsOf(part));
   const [extendedDeadline, setExtendedDeadline] = useState<number | null>(null);
@@ -148,6 +150,7 @@ export function useApprovalCard({ part, live, chatId, onDecided, initialView }: 
     if (!part.approval) return;
     setDecision({ kind: 'sending', approved });
     setStale(false);
+    setRefusal(undefined);
     let settled = true;
     const seen = extras.input !== undefined ? editDigest : inputDigest;
     try {
@@ -179,6 +182,15 @@ export function useApprovalCard({ part, live, chatId, onDecided, initialView }: 
         setFieldErrors(result.fieldErrors);
         setDecision({ kind: 'none' });
         settled = false;
+      } else if ('error' in result && result.refused === true) {
+        // Refused as sent (the policy does not let this edit through): nothing was decided, the
+        // call still waits, so the controls stay and the server's reason is shown.
+        setRefusal(result.error);
+        setDecision({ kind: 'none' });
+        settled = false;
+      } else if ('error' in result && result.status !== undefined && result.status !== 'pending') {
+        // It ended before this decision counted: the card shows how.
+        setDecision({ kind: 'decided', outcome: outcomeOfStatus(result.status) });
       } else if ('error' in result) {
         // Unknown, mismatched or already settled: deciding again cannot help, so the buttons go.
         setDecision({ kind: 'failed', retryable: false });
@@ -227,6 +239,7 @@ export function useApprovalCard({ part, live, chatId, onDecided, initialView }: 
     setMode,
     cancelEdit,
     fieldErrors,
+    refusal,
     note,
     setNote,
     extensionsUsed,

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { mailHeader, mailText, type SmtpCapture, startSmtpCapture } from '../tests/support/smtp-capture';
 import { expect, test } from './fixtures';
+import { ensureStandingSupervisors } from './pages/approvers';
 import { ChatPage } from './pages/chat';
 
 /*
@@ -18,6 +19,11 @@ test.beforeAll(async () => {
 });
 test.afterAll(async () => {
   await smtp?.stop();
+});
+// A role step asked of nobody who could fill it is refused at once: supervisors exist from the start.
+test.beforeAll(async ({ browser }, testInfo) => {
+  test.setTimeout(90_000);
+  await ensureStandingSupervisors(browser, testInfo.project.use.baseURL);
 });
 
 /**

@@ -32,7 +32,7 @@ export default async function ApprovalInboxPage() {
             <ThemeToggle />
           </div>
         </header>
-        <main className="mx-auto w-full max-w-2xl flex-1 overflow-y-auto px-4 py-6">
+        <main className="mx-auto w-full max-w-6xl flex-1 overflow-y-auto px-4 py-6">
           <ApprovalInbox isApprover={account.isApprover} />
         </main>
       </div>

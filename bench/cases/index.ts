@@ -4,6 +4,7 @@ import { approvalResume } from './approval-resume';
 import { chatThroughput } from './chat-throughput';
 import { databaseEngines } from './database-engines';
 import { effectRecords } from './effect-records';
+import { inboxVolume } from './inbox-volume';
 import { keyDerivation } from './key-derivation';
 import { memory } from './memory';
 import { nlu } from './nlu';
@@ -28,4 +29,5 @@ export const benchCases: Record<string, BenchCase> = {
   'effect-records': effectRecords,
   tracing: tracing,
   provenance: provenance,
+  'inbox-volume': inboxVolume,
 };

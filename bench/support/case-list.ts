@@ -16,6 +16,7 @@ const needsBuildByCase: Record<string, boolean> = {
   'effect-records': false,
   tracing: true,
   provenance: false,
+  'inbox-volume': false,
 };
 
 /** Every case, in run order; must match `bench/cases/index.ts`. */

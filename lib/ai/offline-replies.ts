@@ -208,6 +208,12 @@ export function failureReply(
           ? `这个请求等待审批期间审批规则有了变更，新的规则不允许它，所以${nothingDone}。如有需要，请联系客服人工处理。`
           : `The approval policy changed while this request waited, and the new policy does not allow it, so ${nothingDone}. Please contact support if you need it handled.`;
       }
+      if (outcome.reason === 'no_approver') {
+        // Nobody declined: nobody could have approved it, so nobody was asked.
+        return zh
+          ? `这个请求需要的审批人目前没有人能担任，所以没有发出审批请求，${nothingDone}。已通知管理员；请稍后再试或联系客服。`
+          : `Nobody can approve this request right now (no one holds the role it needs), so no one was asked and ${nothingDone}. The operators have been told; please try again later or contact support.`;
+      }
       if (outcome.reason === 'policy') {
         // Nobody declined: the approval policy does not allow this call at all.
         return zh

@@ -4,6 +4,7 @@ import { getConfig } from '@/lib/config';
 import { type Db, engineOf } from '@/lib/db/engine';
 import type { Language } from '@/lib/shared/language';
 import { readableDeadline } from '@/lib/shared/readable-wait';
+import { localizePreview } from '@/lib/tools/localize-preview';
 import { approvalUrl } from '@/lib/webhooks/approval-event';
 import { insertWebhookDelivery } from '@/lib/webhooks/webhook-deliveries';
 import { wakeWebhookDeliveries } from '@/lib/webhooks/webhook-delivery-loop';
@@ -74,6 +75,17 @@ export async function mailApprovers(
       now,
       url,
       roles,
+      ...(row.excerpt !== undefined && row.excerpt !== '' && { customerMessage: row.excerpt }),
+      ...(reasonOf(row.editedInput ?? row.input) !== undefined && {
+        reason: reasonOf(row.editedInput ?? row.input),
+      }),
+      ...(row.preview !== undefined &&
+        row.preview.unavailable === undefined && {
+          preview: {
+            en: localizePreview(row.preview, 'en').preview?.lines ?? [],
+            zh: localizePreview(row.preview, 'zh').preview?.lines ?? [],
+          },
+        }),
     });
     const inserted = await insertWebhookDelivery(db, {
       id: randomUUID(),
@@ -123,6 +135,25 @@ const subjects = {
   escalated: { en: 'Escalated to you: approval needed', zh: '已升级给您：需要审批' },
 } as const satisfies Record<ApprovalMailKind, Record<'en' | 'zh', string>>;
 
+/** The reason the call's input gives (a refund's `reason`), when it has one. */
+function reasonOf(input: unknown): string | undefined {
+  const reason =
+    typeof input === 'object' && input !== null ? (input as { reason?: unknown }).reason : undefined;
+  return typeof reason === 'string' && reason.trim() !== '' ? reason : undefined;
+}
+
+/** Role names as a reader of each language knows them; a role not listed keeps the file's spelling. */
+const roleNamesByLanguage: Record<Language, Readonly<Record<string, string>>> = {
+  en: { supervisor: 'supervisor', admin: 'admin', manager: 'manager' },
+  zh: { supervisor: '主管', admin: '管理员', manager: '经理' },
+};
+
+/** A role in `language`. */
+function roleIn(role: string, language: Language): string {
+  const names = roleNamesByLanguage[language];
+  return Object.hasOwn(names, role) ? (names[role] as string) : role;
+}
+
 /**
  * The mail to one approver, subject and body in their `language` (the one they last used in
  * the app), or in English and Chinese when it is not known: what the call does and who asked
@@ -141,6 +172,9 @@ export function approvalMailOf({
   now,
   url,
   roles,
+  customerMessage,
+  reason,
+  preview,
 }: {
   kind: ApprovalMailKind;
   to: string;
@@ -152,26 +186,44 @@ export function approvalMailOf({
   now: number;
   url: string;
   roles: readonly string[];
+  /** The customer's message that led to the call. */
+  customerMessage?: string;
+  /** The reason the call's input gives (a refund's), when it has one. */
+  reason?: string;
+  /** The preview's lines per language (what is left on the order, …). */
+  preview?: { en: { label: string; value: string }[]; zh: { label: string; value: string }[] };
 }): ApprovalMail {
   // One line each, no link: a summary or a name cannot forge a line below or a link above ours.
   const line = (text: string) => approverMailText(text).slice(0, 500);
   const who = line(requester) || '—';
+  // The customer's own words: one line, hidden characters shown, links defanged (not clickable).
+  const quoted = (text: string | undefined) => (text === undefined ? undefined : line(text).slice(0, 300));
+  const said = quoted(customerMessage);
+  const because = quoted(reason);
+  const previewLines = (language: Language) =>
+    (preview?.[language] ?? []).map((entry) => `  ${line(entry.label)}: ${line(entry.value)}`);
   const english = [
-    `${subjects[kind].en} (${roles.join(', ')}):`,
+    `${subjects[kind].en} (${roles.map((role) => roleIn(role, 'en')).join(', ')}):`,
     '',
     `  ${line(summary.en)}`,
+    ...previewLines('en'),
     '',
     `Asked by: ${who}`,
+    ...(because === undefined ? [] : [`Reason: ${because}`]),
+    ...(said === undefined ? [] : [`The customer wrote: “${said}”`]),
     `Answer within: ${readableDeadline(expiresAt, now, 'en', 'UTC')}`,
     '',
     `Open it (you will be asked to sign in): ${url}`,
   ];
   const chinese = [
-    `${subjects[kind].zh}（${roles.join('、')}）：`,
+    `${subjects[kind].zh}（${roles.map((role) => roleIn(role, 'zh')).join('、')}）：`,
     '',
     `  ${line(summary.zh)}`,
+    ...previewLines('zh'),
     '',
     `申请人：${who}`,
+    ...(because === undefined ? [] : [`原因：${because}`]),
+    ...(said === undefined ? [] : [`客户留言：“${said}”`]),
     `请在 ${readableDeadline(expiresAt, now, 'zh', 'UTC')} 内处理`,
     '',
     `打开链接（需要登录）：${url}`,

@@ -1,7 +1,9 @@
 import 'server-only';
 import { type Db, findAccountById } from '@/lib/db';
 import { getQuotaCounter, type PolicyLimit, policyVerdict, type QuotaCounter, quotaKey } from '@/lib/policy';
+import { countVerifiedRoleHolders, rolesShortOfHolders } from '@/lib/policy/unfillable-steps';
 import type { ApprovalAsk, QuotaGate } from '@/lib/shells/wrap-tools-with-approval';
+import { reportNoApprover } from './report-no-approver';
 
 /**
  * Whether `userId` may ask someone holding a role: a signed-in account (not a guest) whose
@@ -49,6 +51,14 @@ export function policyAsk(
       const asksRole = verdict.steps.some((step) => step.kind === 'role');
       if (asksRole && !(await mayAskRoles(db, requesterId)))
         return { kind: 'deny', rule: verdict.label, reason: 'sign_in_required' };
+      // A step nobody can fill would only wait to expire: refused now, and the operators told.
+      const short = asksRole
+        ? rolesShortOfHolders(verdict.steps, await countVerifiedRoleHolders(db, { excluding: requesterId }))
+        : [];
+      if (short.length > 0) {
+        reportNoApprover(db, { toolName, input, rule: verdict.label, short, requesterId });
+        return { kind: 'deny', rule: verdict.label, reason: 'no_approver' };
+      }
       return {
         kind: 'confirm',
         steps: verdict.steps,

@@ -57,7 +57,10 @@ export type DeniedStatus = 'denied' | 'expired' | 'stopped' | 'superseded' | 'cl
 
 /** The denial reason the model and the card see for each way a pending approval ends. */
 export const reasonByStatus: Readonly<
-  Record<DeniedStatus, Exclude<DenialReason, 'policy' | 'sign_in_required' | 'quota' | 'policy_changed'>>
+  Record<
+    DeniedStatus,
+    Exclude<DenialReason, 'policy' | 'sign_in_required' | 'quota' | 'policy_changed' | 'no_approver'>
+  >
 > = {
   denied: 'denied',
   expired: 'timeout',

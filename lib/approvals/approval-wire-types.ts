@@ -19,6 +19,17 @@ export type ApprovalStepView = {
   escalatedTo?: string;
 };
 
+/**
+ * How a call ended, as an approver reads it (absent while it waits or runs): it ran
+ * (`executed`, with what the tool answered, e.g. `{ refundId: "RF-000003", … }`), failed
+ * while running, ended without running (`denied`: a person, the policy now, Stop, a new
+ * message), nobody decided in time (`expired`), or its requester withdrew it.
+ */
+export type ApprovalOutcome = {
+  status: 'executed' | 'denied' | 'failed' | 'expired' | 'withdrawn';
+  result?: unknown;
+};
+
 /** An approval as its requester and its approvers see it (`GET /api/approvals/:id`). */
 export type ApprovalView = {
   approvalId: string;
@@ -37,6 +48,8 @@ export type ApprovalView = {
   status: ApprovalStatus;
   /** Why a call ended without running (`denied`, `timeout`, …, `policy_changed`); absent while it has not. */
   reason?: DenialReason;
+  /** How the call ended, once it has (see {@link ApprovalOutcome}). */
+  outcome?: ApprovalOutcome;
   /** When a newer policy replaced the steps while the call waited (ISO 8601). */
   policyChanged?: string;
   requester: { name: string };
@@ -57,8 +70,8 @@ export type ApprovalView = {
   viewer: { canAllow: boolean; canDeny: boolean; isRequester: boolean };
 };
 
-/** A listed approval: the view, plus the user message that led to the call. */
-export type ListedApproval = ApprovalView & { chatExcerpt: string };
+/** A listed approval: the view, plus the user message that led to the call and when it was asked (ISO 8601). */
+export type ListedApproval = ApprovalView & { chatExcerpt: string; askedAt: string };
 
 /** An approval in "decided by me": the view, plus what this person decided and when. */
 export type DecidedApproval = ApprovalView & {
@@ -78,8 +91,24 @@ export type ChatApprovalRule = { toolName: string; createdAt: string };
 
 /** The answer to a decision (`POST /api/chat/approve`). */
 export type ApprovalDecisionAnswer =
-  | { status: 'approved' | 'denied' | 'waiting'; reason?: 'policy_changed' }
-  | { error: string; fieldErrors?: Record<string, string[]> };
+  | {
+      status: 'approved' | 'denied' | 'waiting';
+      reason?: 'policy_changed';
+      /** What the call did once settled (it ran, with its result; it was refused; …); absent while waiting. */
+      outcome?: ApprovalOutcome;
+    }
+  | {
+      error: string;
+      fieldErrors?: Record<string, string[]>;
+      /**
+       * With a 404 to someone who may still see the approval: it is no longer theirs to decide
+       * because it ended (its `status`, `reason` and `outcome`), or because they already filled
+       * a step and others must still decide (`status: 'pending'`).
+       */
+      status?: ApprovalStatus;
+      reason?: DenialReason;
+      outcome?: ApprovalOutcome;
+    };
 
 /** The answer to "+60 s" (`POST /api/chat/approve/extend`). */
 export type ApprovalExtensionAnswer = { expiresAt: number; remainingMs: number } | { error: string };

@@ -32,6 +32,7 @@ export {
   type DeciderInput,
   decideApproval,
   extendApprovalDeadline,
+  withDecisionOutcome,
 } from './resolve-approval';
 export { endGuestRoleApprovals, endPendingApprovals, settleToolParts } from './settle-approvals';
 export { listStandingGrants, revokeGrant } from './standing-grants';

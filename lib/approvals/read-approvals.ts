@@ -7,6 +7,7 @@ import type { Language } from '@/lib/shared/language';
 import { inputDigestOf } from '@/lib/shells/input-digest';
 import { localizePreview } from '@/lib/tools/localize-preview';
 import { mayView, stepOpenTo } from './approval-life-cycle';
+import { outcomeOf, resultsOfCalls } from './approval-outcome';
 import {
   type ApprovalRecord,
   type ApprovalStepRecord,
@@ -34,12 +35,14 @@ function viewOf(
   viewer: ApprovalViewer,
   names: ReadonlyMap<string, string>,
   now: number,
+  results: ReadonlyMap<string, unknown> = new Map(),
 ): ApprovalView {
   const decider = { userId: viewer.id, roles: viewer.roles };
   const pending = row.status === 'pending' && row.expiresAt > now;
   const isRequester = row.ownerId === null || row.ownerId === viewer.id;
   const canAllow = pending && steps.some((step) => stepOpenTo(step, row, decider));
   const summary = approverSummary(row.toolName, row.editedInput ?? row.input);
+  const outcome = outcomeOf(row, results.get(row.toolCallId));
   const traced =
     row.provenance !== undefined && row.editedInput !== undefined
       ? provenanceAfterEdit(row.provenance, row.input, row.editedInput)
@@ -54,6 +57,7 @@ function viewOf(
     ...localizePreview(row.preview, viewer.language ?? 'en'),
     status: row.status,
     ...(isDeniedStatus(row.status) && { reason: denialReasonOf({ ...row, status: row.status }) }),
+    ...(outcome !== undefined && { outcome }),
     ...(row.policyChangedAt !== undefined && { policyChanged: row.policyChangedAt }),
     requester: { name: (row.ownerId !== null && names.get(row.ownerId)) || '' },
     steps: steps.map((step) => ({
@@ -89,7 +93,7 @@ function namesNeeded(row: ApprovalRecord, steps: readonly ApprovalStepRecord[]):
 export async function readApproval(
   approvalId: string,
   viewer: ApprovalViewer,
-): Promise<ApprovalView | undefined> {
+): Promise<(ApprovalView & { chatExcerpt?: string }) | undefined> {
   const db = await getDb();
   let row = await getApproval(db, approvalId);
   if (row === undefined) return undefined;
@@ -99,7 +103,10 @@ export async function readApproval(
   if (row.status === 'pending' && row.expiresAt <= now && (await expireApproval(db, approvalId, now))) {
     row = (await getApproval(db, approvalId)) ?? row;
   }
-  return viewOf(row, steps, viewer, await userNamesById(db, namesNeeded(row, steps)), now);
+  const names = await userNamesById(db, namesNeeded(row, steps));
+  const view = viewOf(row, steps, viewer, names, now, await resultsOfCalls(db, [row]));
+  // The customer's message that led to the call, as the inbox shows it (the approval's own page).
+  return row.excerpt === undefined ? view : { ...view, chatExcerpt: approverText(row.excerpt) };
 }
 
 /** The largest page `GET /api/approvals` answers. */
@@ -197,6 +204,7 @@ async function approvalsToDecide(
   const approvals = page.map((row) => ({
     ...viewOf(row, stepsById.get(row.id) ?? [], viewer, names, now),
     chatExcerpt: approverText(row.excerpt ?? ''),
+    askedAt: row.createdAt,
   }));
   const last = page.at(-1);
   return {
@@ -226,8 +234,12 @@ async function approvalsDecidedBy(
     db,
     page.flatMap(({ row }) => namesNeeded(row, stepsById.get(row.id) ?? [])),
   );
+  const results = await resultsOfCalls(
+    db,
+    page.map(({ row }) => row),
+  );
   const approvals = page.map(({ row, decision, decidedAt }) => ({
-    ...viewOf(row, stepsById.get(row.id) ?? [], viewer, names, now),
+    ...viewOf(row, stepsById.get(row.id) ?? [], viewer, names, now, results),
     chatExcerpt: approverText(row.excerpt ?? ''),
     myDecision: decision,
     decidedAt,

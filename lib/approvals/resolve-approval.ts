@@ -5,6 +5,7 @@ import { policyVerdict } from '@/lib/policy';
 import { isTainted } from '@/lib/provenance';
 import { getApprovalRegistry } from '@/lib/server/stores';
 import type { ApprovalPreview } from '@/lib/stores';
+import { checkToolPrecondition } from '@/lib/tools/check-tool-precondition';
 import { computeToolPreview } from '@/lib/tools/compute-tool-preview';
 import { buildWorkerTable } from '@/lib/turn-table/build-worker-table';
 import { validateToolInput } from '@/lib/turn-table/validate-tool-input';
@@ -13,9 +14,13 @@ import {
   extendApproval,
   isStaleDigest,
   mayDecide,
+  mayView,
   recordDecision,
+  stepOpenTo,
 } from './approval-life-cycle';
-import { type ApprovalRecord, getApproval, getApprovalSteps } from './approval-rows';
+import { outcomeOf, resultsOfCalls, settledOutcome } from './approval-outcome';
+import { type ApprovalRecord, fillStep, getApproval, getApprovalSteps } from './approval-rows';
+import { denialReasonOf, isDeniedStatus } from './approval-states';
 import { approvalTiming } from './approval-timing';
 import type { ApprovalDecisionAnswer, ApprovalExtensionAnswer } from './approval-wire-types';
 import { rejudgeBeforeDecision, wakeSettledCall } from './rejudge-approval';
@@ -58,7 +63,8 @@ export type ApprovalDecisionResult =
       parked?: { approvalId: string; chatId: string };
     }
   | { status: 400; body: { error: string; fieldErrors?: Record<string, string[]> } }
-  | { status: 404 | 503; body: { error: string } }
+  | { status: 404; body: Extract<ApprovalDecisionAnswer, { error: string }> }
+  | { status: 503; body: { error: string } }
   | { status: 409; body: { error: 'stale' | 'policy_changed' } };
 
 const notFound = {
@@ -121,6 +127,8 @@ export async function decideApproval(
   const rejudged = await rejudgeBeforeDecision(db, { approvalId, chatId, approved, decider });
   if (rejudged.kind === 'policy-changed') return { status: 409, body: { error: 'policy_changed' } };
   if (rejudged.kind === 'settled') {
+    // The click is this person's even though the policy settled the call: "decided by me" lists it.
+    if (rejudged.status === 'denied') await recordClickOnSettled(db, rejudged.row, { approved, decider });
     const body = { status: rejudged.status, reason: 'policy_changed' } as const;
     if (await wakeSettledCall(db, rejudged.row, rejudged.status === 'approved')) return { status: 200, body };
     return { status: 200, body, parked: { approvalId, chatId: rejudged.row.chatId } };
@@ -133,7 +141,8 @@ export async function decideApproval(
     // A settled approval answers 404 before its input is judged, as for any other decision.
     if (row === undefined || (chatId !== undefined && row.chatId !== chatId)) return notFound;
     // Who may decide is asked first: to anyone else the input is never judged, and the answer is the unknown id's.
-    if (!(await mayDecide(db, row, { approved, decider }))) return notFound;
+    if (!(await mayDecide(db, row, { approved, decider })))
+      return await notFoundFor(db, approvalId, chatId, decider);
     if (isStaleDigest(row, inputDigest)) return stale;
     const tool = toolOf(db, row);
     if (tool === undefined) return notFound;
@@ -146,6 +155,10 @@ export async function decideApproval(
     // otherwise edit a small refund into a large one and allow it alone.
     const refusal = policyRefusalOf(row.toolName, editedInput, await getApprovalSteps(db, approvalId));
     if (refusal !== undefined) return { status: 400, body: { error: refusal } };
+    // An edit that cannot succeed (a refund above what is left) is refused as a request would be.
+    const context = { userId: row.ownerId ?? '', chatId: row.chatId };
+    const failed = await checkToolPrecondition(db, { toolName: row.toolName, input: editedInput, context });
+    if (failed !== undefined) return { status: 400, body: { error: firstSentenceOf(failed.message) } };
     // The card of whoever decides next shows what the edited input would do.
     editedPreview = await computeToolPreview(db, {
       toolName: row.toolName,
@@ -166,7 +179,8 @@ export async function decideApproval(
   if (approved && typeof remember === 'object') {
     const row = await getApproval(db, approvalId);
     if (row === undefined || (chatId !== undefined && row.chatId !== chatId)) return notFound;
-    if (!(await mayDecide(db, row, { approved, decider }))) return notFound;
+    if (!(await mayDecide(db, row, { approved, decider })))
+      return await notFoundFor(db, approvalId, chatId, decider);
     const steps = await getApprovalSteps(db, approvalId);
     const source = {
       approvalId,
@@ -207,7 +221,7 @@ export async function decideApproval(
     // Past its deadline: settle it now, the timer that would have may be gone with its server.
     const row = outcome.row;
     if (row?.status === 'pending' && row.expiresAt <= now) await settleChatApprovals(db, row.chatId, { now });
-    return notFound;
+    return await notFoundFor(db, approvalId, chatId, decider);
   }
   if (outcome.status === 'stale') return stale;
   const { row } = outcome;
@@ -227,6 +241,81 @@ export async function decideApproval(
   const body = { status: approved ? 'approved' : 'denied' } as const;
   if (await wakeSettledCall(db, row, approved)) return { status: 200, body };
   return { status: 200, body, parked: { approvalId, chatId: row.chatId } };
+}
+
+/**
+ * The 404 of a decision that cannot count. To someone who may still see the approval (its
+ * requester, or a holder of a role it asks for) it says why: the call ended (`status`,
+ * `reason`, `outcome`), or it still waits for others (`status: 'pending'`). Anyone else gets
+ * the unknown id's answer, so nothing leaks.
+ */
+async function notFoundFor(
+  db: Db,
+  approvalId: string,
+  chatId: string | undefined,
+  decider: Decider,
+): Promise<ApprovalDecisionResult> {
+  const row = await getApproval(db, approvalId);
+  if (row === undefined || (chatId !== undefined && row.chatId !== chatId)) return notFound;
+  if (!mayView(row, await getApprovalSteps(db, approvalId), decider)) return notFound;
+  const result = (await resultsOfCalls(db, [row])).get(row.toolCallId);
+  const outcome = outcomeOf(row, result);
+  return {
+    status: 404,
+    body: {
+      error: notFound.body.error,
+      status: row.status,
+      ...(isDeniedStatus(row.status) && { reason: denialReasonOf({ ...row, status: row.status }) }),
+      ...(outcome !== undefined && { outcome }),
+    },
+  };
+}
+
+/**
+ * Records what a person clicked on a call the policy in force settled first (a denial): on the
+ * step that was open to them, so the call is among what they decided, with its real end.
+ */
+async function recordClickOnSettled(
+  db: Db,
+  row: ApprovalRecord,
+  { approved, decider }: { approved: boolean; decider: Decider },
+): Promise<void> {
+  if (decider.userId === undefined) return;
+  const steps = await getApprovalSteps(db, row.id);
+  if (steps.some((step) => step.decidedBy === decider.userId)) return;
+  const open = steps.find((step) => stepOpenTo(step, row, decider));
+  if (open === undefined) return;
+  await fillStep(db, row.id, open.position, {
+    decision: approved ? 'allow' : 'deny',
+    userId: decider.userId,
+  });
+}
+
+/**
+ * The decision's answer with what the call did: once a decision settled it, adds its
+ * `outcome` (`executed` with the result, `denied`, …). For someone other than the requester
+ * (an approver, who has no stream of the turn) it first waits briefly for the call to run;
+ * the requester's own card follows the turn's stream, so their answer never waits on the tool.
+ * Call it after the settled call's turn was continued (the caller runs turns).
+ */
+export async function withDecisionOutcome(
+  approvalId: string,
+  result: ApprovalDecisionResult,
+  who?: DeciderInput,
+): Promise<ApprovalDecisionResult> {
+  if (result.status !== 200 || result.body.status === 'waiting') return result;
+  const db = await getDb();
+  const deciderId = deciderOf(who).userId;
+  const row = await getApproval(db, approvalId);
+  const waits = row !== undefined && deciderId !== undefined && row.ownerId !== deciderId;
+  const outcome = await settledOutcome(db, approvalId, { waitMs: waits ? undefined : 0 });
+  return outcome === undefined ? result : { ...result, body: { ...result.body, outcome } };
+}
+
+/** The first sentence of a refusal written for the model: the part that says why, for a person. */
+function firstSentenceOf(message: string): string {
+  const end = message.indexOf('. ');
+  return end === -1 ? message : message.slice(0, end + 1);
 }
 
 /** Why the policy does not let an edited input through this approval, or undefined when it does. */

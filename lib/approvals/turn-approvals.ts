@@ -4,6 +4,7 @@ import type { AppConfig } from '@/lib/config';
 import type { Db } from '@/lib/db';
 import { getApprovalRegistry } from '@/lib/server/stores';
 import { createPendingApprovalLimiter } from '@/lib/server/user-rate-limits';
+import { checkToolPrecondition } from '@/lib/tools/check-tool-precondition';
 import { computeToolPreview } from '@/lib/tools/compute-tool-preview';
 import type { TurnApprovalOptions } from '@/lib/turn-table/assemble-turn-tools';
 import type { WorkerTable } from '@/lib/turn-table/build-worker-table';
@@ -75,6 +76,8 @@ export function createTurnApprovals(options: TurnApprovalsOptions): TurnApproval
       approvedByRule: approvedByRuleOrGrant(db, { chatId, ownerId }),
       pendingLimiter: createPendingApprovalLimiter(db, config.TOOLGATE_MAX_PENDING_APPROVALS),
       askFor: policyAsk(table.defaultConfirmTools, { db, requesterId: ownerId, chatId }),
+      precondition: (toolName, input) =>
+        checkToolPrecondition(db, { toolName, input, context: { userId: ownerId, chatId } }),
     },
   };
 }

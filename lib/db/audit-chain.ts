@@ -21,8 +21,12 @@ export type AuditDetail = {
   policy?: true;
   /** …because its rule needs a role's approval and the requester was a guest or unverified. */
   signInRequired?: true;
+  /** …because a role step of its rule can never be filled: too few verified holders of the role. */
+  noApprover?: true;
   /** …because the rule's quota was used up; a call fits again after `retryAfterMs`. */
   quota?: { retryAfterMs: number };
+  /** Refused before any card: the tool's own check said the call cannot succeed (its reason). */
+  precondition?: string;
   /** Denied by a re-judge: the call waited under an older policy and the one in force refuses it. */
   policyChanged?: true;
   /** Ran without a card, covered by this standing grant (its id); or the grant made or revoked. */

@@ -50,6 +50,8 @@ const messageByReason: Record<DenialReason, (toolName: string) => string> = {
     `This ${toolName} call is over the approval policy's quota for now, so nothing was done and nobody was asked. Do not retry this call now; tell the user the limit was reached and when they can try again (retryAfterMs).`,
   policy_changed: (toolName) =>
     `The approval policy changed while this ${toolName} call waited, and the new policy does not allow it, so nothing was done. Do not retry this call; tell the user it is no longer permitted.`,
+  no_approver: (toolName) =>
+    `This ${toolName} call needs the approval of a role that too few people hold to ever approve it, so nothing was done and nobody was asked. Do not retry this call; tell the user it cannot be approved now and that the operators were told.`,
   sign_in_required: (toolName) =>
     `This ${toolName} call needs the approval of a supervisor (someone holding a role), and only a signed-in user with a verified email can ask for that, so nothing was done and no request was sent. Do not retry this call; tell the user to sign in with a verified email to ask a supervisor.`,
 };
@@ -120,6 +122,10 @@ export type ApprovalDecisionEvent = DecisionRecord & {
   signInRequired?: true;
   /** Refused without a card: past the rule's quota; a call fits again after this many milliseconds. */
   quota?: { retryAfterMs: number };
+  /** Refused without a card: a role step of its rule can never be filled (too few holders of the role). */
+  noApprover?: true;
+  /** Refused before any card: the tool's own check says the call cannot succeed (its reason, e.g. `exceeds_remaining`). */
+  precondition?: string;
   /** Ran without a card: the tool is allowed for this chat, or a standing grant covers the call. */
   byRule?: true;
   /** …the id of the standing grant that covered it. */
@@ -140,7 +146,7 @@ export type ApprovalAsk =
   | {
       kind: 'deny';
       rule: string;
-      reason?: Extract<DenialReason, 'policy' | 'sign_in_required' | 'quota'>;
+      reason?: Extract<DenialReason, 'policy' | 'sign_in_required' | 'quota' | 'no_approver'>;
       retryAfterMs?: number;
     }
   | {
@@ -201,6 +207,13 @@ export type ApprovalShellOptions = {
    * of the card (the person already has too many waiting).
    */
   refuseTaintCard?: (toolName: string) => Promise<unknown>;
+   * The tool's own check of a call that would wait for a person, run before any card: a
+   * refusal (what the model reads) ends the call at once, nobody asked. Absent: none.
+   */
+  precondition?: (
+    toolName: string,
+    input: unknown,
+  ) => Promise<({ reason: string } & Record<string, unknown>) | undefined>;
 };
 
 /** How the approval shell learns where a call's values came from (lib/provenance). */
@@ -247,6 +260,7 @@ export function wrapToolsWithApproval<TOOLS extends ToolSet>(
     askFor,
     provenance,
     refuseTaintCard,
+    precondition,
   }: ApprovalShellOptions,
 ): TOOLS {
   const listed = new Set(confirmTools);
@@ -291,11 +305,23 @@ export function wrapToolsWithApproval<TOOLS extends ToolSet>(
           policy: true,
           rule: ask.rule,
           ...(reason === 'sign_in_required' && { signInRequired: true }),
+          ...(reason === 'no_approver' && { noApprover: true }),
           ...(reason === 'quota' && { quota: { retryAfterMs: ask.retryAfterMs ?? 0 } }),
         });
         return reason === 'quota'
           ? quotaDenial(toolName, ask.retryAfterMs ?? 0)
           : toolDenial(reason, toolName);
+      }
+      // A call that cannot succeed asks nobody: the model gets the refusal and what would work.
+      // No await without a check: a card is emitted in the same tick as without one.
+      const refusal = precondition === undefined ? undefined : await precondition(toolName, input);
+      if (refusal !== undefined) {
+        onDecision?.({
+          toolCallId,
+          precondition: refusal.reason,
+          ...(ask.rule !== undefined && { rule: ask.rule }),
+        });
+        return { ...refusal, precondition: true };
       }
       // "Allow for this chat" stands in only for the requester: never for someone else's step.
       // Nor for a tainted call: the person allowed the tool, not an outsider's values.

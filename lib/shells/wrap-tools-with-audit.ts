@@ -98,8 +98,10 @@ export function wrapToolsWithAudit<TOOLS extends ToolSet>(
         ...(decision?.waitMs !== undefined && { waitMs: decision.waitMs }),
         ...(decision?.policy && { policy: true }),
         ...(decision?.signInRequired && { signInRequired: true }),
+        ...(decision?.noApprover && { noApprover: true }),
         ...(decision?.quota !== undefined && { quota: decision.quota }),
         ...(decision?.grant !== undefined && { grant: decision.grant }),
+        ...(decision?.precondition !== undefined && { precondition: decision.precondition }),
         ...(isToolDenial(output) && output.reason === 'policy_changed' && { policyChanged: true }),
         ...(traced !== undefined && isTainted(traced) && { provenance: taintedPart(traced) }),
       };
@@ -112,11 +114,13 @@ export function wrapToolsWithAudit<TOOLS extends ToolSet>(
           toolCallId: options.toolCallId,
           argsHash: hashToolArguments(input),
           outcome:
-            outcome === 'executed' && replayed
-              ? 'replayed'
-              : outcome === 'executed' && decision?.byRule
-                ? 'approved_by_rule'
-                : outcome,
+            decision?.precondition !== undefined
+              ? 'denied'
+              : outcome === 'executed' && replayed
+                ? 'replayed'
+                : outcome === 'executed' && decision?.byRule
+                  ? 'approved_by_rule'
+                  : outcome,
           ...(Object.keys(detail).length > 0 && { detail }),
           ...(summary !== undefined && { summary }),
           durationMs: Math.max(0, now() - startedAt),
@@ -159,6 +163,7 @@ function outcomeOf(output: unknown): AuditOutcome {
   if (isToolDenial(output))
     return output.reason === 'policy' ||
       output.reason === 'sign_in_required' ||
+      output.reason === 'no_approver' ||
       output.reason === 'quota' ||
       output.reason === 'policy_changed'
       ? 'denied'

@@ -1,7 +1,9 @@
 import { ConfigError } from '@/lib/config';
 import { openReadOnlyDatabase } from '@/lib/db/open-read-only-database';
+import type { Policy } from '@/lib/policy/policy-file';
 import { formatReplayReport, replayPolicy } from '@/lib/policy/replay-policy';
 import { readSavedWriteCalls } from '@/lib/policy/saved-write-calls';
+import { countVerifiedRoleHolders, unfillableSteps } from '@/lib/policy/unfillable-steps';
 import { checkStartupConfiguration, type StartupConfiguration } from './check-startup-configuration';
 
 /** How `npm run policy` is called. */
@@ -60,6 +62,8 @@ export async function runPolicyCommand(argv: readonly string[], io: PolicyComman
   if (policy === undefined) throw new Error('the policy file was not loaded');
   if (command === 'check') {
     io.out(`${file}: valid (${policy.rules.length} rules, ${Object.keys(policy.roles).length} roles)`);
+    // Valid, but a step nobody can fill would refuse its calls: said from the accounts there are now.
+    for (const warning of await unfillableStepsOn(config, policy, io)) io.error(`warning: ${warning}`);
     return 0;
   }
   const db = openReadOnlyDatabase({ url: config.DATABASE_URL, path: config.DATABASE_PATH });
@@ -73,5 +77,28 @@ export async function runPolicyCommand(argv: readonly string[], io: PolicyComman
     return 0;
   } finally {
     await db.destroy();
+  }
+}
+
+/**
+ * The steps of `policy` nobody can fill with the verified accounts in the app's database
+ * (read-only); when the database cannot be read, one warning saying so.
+ */
+async function unfillableStepsOn(
+  config: StartupConfiguration['config'],
+  policy: Policy,
+  io: PolicyCommandIo,
+): Promise<string[]> {
+  let db: ReturnType<typeof openReadOnlyDatabase> | undefined;
+  try {
+    db = openReadOnlyDatabase({ url: config.DATABASE_URL, path: config.DATABASE_PATH });
+    return unfillableSteps(policy, await countVerifiedRoleHolders(db));
+  } catch (error) {
+    io.error(
+      `warning: could not read who holds the roles (${(error as Error).message}): steps were not checked`,
+    );
+    return [];
+  } finally {
+    await db?.destroy().catch(() => undefined);
   }
 }

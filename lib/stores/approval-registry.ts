@@ -6,6 +6,8 @@ import type { CallProvenance } from '@/lib/provenance';
  * may ask for that (four eyes need a known requester); refused without a card. `quota`: the
  * call's rule allows no more calls in its window now; refused without a card. `policy_changed`:
  * the call waited under an older version of the policy and the one in force refuses it.
+ * `no_approver`: a role step of the call's rule can never be filled (too few verified holders
+ * of its role besides the requester); refused without a card, instead of waiting to expire.
  */
 export const denialReasons = [
   'denied',
@@ -17,6 +19,7 @@ export const denialReasons = [
   'sign_in_required',
   'quota',
   'policy_changed',
+  'no_approver',
 ] as const;
 
 /** One of {@link denialReasons}. */

@@ -7,7 +7,7 @@ import { commitWrite } from './commit-write';
 import { issueRefundFacts } from './issue-refund-facts';
 import { orderIdSchema } from './order-id-schema';
 import type { ToolContext } from './tool-context';
-import { defineTool, type ToolPreview } from './tool-descriptor';
+import { defineTool, type PreconditionRefusal, type ToolPreview } from './tool-descriptor';
 
 /** The largest refund one call may ask for, in major units: far above any order, far below float trouble. */
 const maxAmount = 1_000_000;
@@ -144,7 +144,7 @@ function refundResult(
 }
 
 /** What the card shows before a person decides: the order's total, refunded so far, and what would remain. */
-async function previewRefund(db: Db, { orderId, amount, currency }: IssueRefundInput): Promise<ToolPreview> {
+async function previewRefund(db: Db, { orderId, amount }: IssueRefundInput): Promise<ToolPreview> {
   const balance = await getRefundBalance(db, orderId);
   if (balance === undefined) {
     return {
@@ -165,24 +165,52 @@ async function previewRefund(db: Db, { orderId, amount, currency }: IssueRefundI
       { label: { en: 'Refunded so far', zh: '已退金额' }, value: money(balance.refundedMinor) },
       { label: { en: 'Left after this refund', zh: '本次退款后剩余' }, value: money(Math.max(0, after)) },
     ],
-    warnings: [
-      ...(after < 0
-        ? [
-            {
-              en: `This is more than the ${money(balance.remainingMinor)} left to refund: it will be refused.`,
-              zh: `超过了剩余可退的 ${money(balance.remainingMinor)}：将被拒绝。`,
-            },
-          ]
-        : []),
-      ...(currency !== undefined && currency !== balance.currency
-        ? [
-            {
-              en: `The order is paid in ${balance.currency}, not ${currency}: it will be refused.`,
-              zh: `订单币种是 ${balance.currency}，不是 ${currency}：将被拒绝。`,
-            },
-          ]
-        : []),
-    ],
+    // A refund that would be refused (more than is left, another currency) never reaches a card:
+    // its precondition refuses it first, so the preview has nothing to warn of.
+    warnings: [],
+  };
+}
+
+/** Said to the model after a refusal that came before any card: nobody was asked. */
+const nobodyAsked = 'This was refused before anyone was asked to approve it.';
+
+/**
+ * What must hold before anyone is asked to approve a refund: the order is known and has a
+ * total, the amount fits in what is left, and a currency, when named, is the order's. A call
+ * that fails gets the tool's own refusal (what is left; the order's currency) at once.
+ */
+async function refundPrecondition(
+  db: Db,
+  { orderId, amount, currency }: IssueRefundInput,
+): Promise<PreconditionRefusal | undefined> {
+  const balance = await getRefundBalance(db, orderId);
+  if (balance === undefined) return undefined;
+  const left = formatMoney(balance.remainingMinor, balance.currency);
+  if (currency !== undefined && balance.currency !== currency) {
+    return {
+      refused: true,
+      reason: 'currency_mismatch',
+      orderId,
+      requestedCurrency: currency,
+      currency: balance.currency,
+      message:
+        `Refused: order ${orderId} is paid in ${balance.currency}, not ${currency}. Nothing was refunded. ${nobodyAsked} ` +
+        `Ask the user for the amount in ${balance.currency} (at most ${left} is left); never convert it yourself.`,
+    };
+  }
+  if (toMinorUnits(amount) <= balance.remainingMinor) return undefined;
+  return {
+    refused: true,
+    reason: 'exceeds_remaining',
+    orderId,
+    requested: amount,
+    remaining: fromMinorUnits(balance.remainingMinor),
+    total: fromMinorUnits(balance.totalMinor),
+    refunded: fromMinorUnits(balance.refundedMinor),
+    currency: balance.currency,
+    message:
+      `Refused: ${amount} is more than what is left to refund on order ${orderId}: only ${left} is left on ${orderId}. ` +
+      `Nothing was refunded. ${nobodyAsked} Tell the user; a refund of at most ${left} would work, if they ask for it.`,
   };
 }
 
@@ -191,6 +219,7 @@ export const issueRefundTool = defineTool(issueRefundFacts, {
   inputSchema: issueRefundInput,
   create: createIssueRefundTool,
   preview: previewRefund,
+  precondition: refundPrecondition,
   // Undone within the window, the refund stays on record as `voided` and no longer counts.
   undo: async (db, output, { userId }) => {
     const { refundId } = output as { refundId?: string };

@@ -8,6 +8,15 @@ import type { Localized, ToolFacts } from './tool-facts';
 export type ToolPreview = { lines: { label: Localized; value: string }[]; warnings: Localized[] };
 
 /**
+ * A call refused before anyone is asked, as the model reads it: the tool's own refusal (the
+ * same shape its execute answers), with `message` saying why and what would work.
+ */
+export type PreconditionRefusal = { refused: true; reason: string; message: string } & Record<
+  string,
+  unknown
+>;
+
+/**
  * A tool, declared once: its facts (name, workers, read or write, summaries, labels, help
  * texts) and its server half (input schema and factory). Every list of tools in the
  * product is derived from the registry of these (`registry.ts`).
@@ -23,6 +32,16 @@ export type ToolDescriptor<
   create: (db: Db, context: ToolContext) => TOOL;
   /** Optional: what the card shows before a person decides a call (`compute-tool-preview.ts`: bounded, never fails the call). */
   preview?: (db: Db, input: z.output<SCHEMA>, context: ToolContext) => Promise<ToolPreview>;
+  /**
+   * Optional: a check a call must pass before any card, inbox item or mail asks a person
+   * (`check-tool-precondition.ts`): a call that cannot succeed is refused at once instead.
+   * The tool's execute still checks the same when it runs.
+   */
+  precondition?: (
+    db: Db,
+    input: z.output<SCHEMA>,
+    context: ToolContext,
+  ) => Promise<PreconditionRefusal | undefined>;
   /**
    * Optional: takes back a call that ran, within the undo window (`TOOLGATE_UNDO_WINDOW_MS`).
    * Gets the call's recorded output and runs in the transaction that marks the record undone.

@@ -41,6 +41,8 @@ export type TurnApprovalOptions = {
   pendingLimiter?: ToolRateLimiter;
   /** What each call needs (the approval policy); absent: every call of `confirmTools` asks its requester. */
   askFor?: ApprovalShellOptions['askFor'];
+  /** The tools' own checks, run before any card (see `wrapToolsWithApproval`). */
+  precondition?: ApprovalShellOptions['precondition'];
 };
 
 /** Everything one turn needs to harden its worker's tool table. */
@@ -170,6 +172,7 @@ export function assembleTurnTools({
   if (approval !== undefined && (approval.confirmTools.size > 0 || (provenance?.tools.size ?? 0) > 0)) {
     const { confirmTools, registry, emit, timeoutMs, afterExecute, approvedByRule, pendingLimiter, askFor } =
       approval;
+    const { precondition } = approval;
     if (pendingLimiter !== undefined) {
       shells.push((table) =>
         wrapToolsWithRateLimit(table, { limiter: pendingLimiter, key: ownerId, tools: confirmTools }),
@@ -186,6 +189,7 @@ export function assembleTurnTools({
         afterExecute,
         approvedByRule,
         askFor,
+        precondition,
         ...(check !== undefined && { provenance: check }),
         ...(pendingLimiter !== undefined && {
           // Cards an outsider's values forced count against the same cap as any other.

@@ -1,8 +1,17 @@
 import { z } from 'zod';
 import { revealControlCharacters } from '@/lib/shared/reveal-hidden-characters';
 
-/** The moments an approval with a role step is announced: it asks, it is escalated, it is settled. */
-export const approvalEventTypes = ['approval.requested', 'approval.escalated', 'approval.settled'] as const;
+/**
+ * The moments an approval with a role step is announced: it asks, it is escalated, it is
+ * settled; or a call that needed one was refused at once because nobody can fill a step
+ * (`approval.unfillable`, `status: "no_approver"`; `approvalId` is then the tool call's id).
+ */
+export const approvalEventTypes = [
+  'approval.requested',
+  'approval.escalated',
+  'approval.settled',
+  'approval.unfillable',
+] as const;
 export type ApprovalEventType = (typeof approvalEventTypes)[number];
 
 /**

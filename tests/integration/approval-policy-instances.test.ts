@@ -65,7 +65,7 @@ describe('approvals decided by other people, across processes', () => {
     servers.push(server);
 
     const response = await decide(server, approvalId, supervisor);
-    expect(await response.json()).toEqual({ status: 'approved' });
+    expect(await response.json()).toMatchObject({ status: 'approved' });
     await expect
       .poll(
         async () =>
@@ -107,7 +107,7 @@ describe('approvals decided by other people, across processes', () => {
     while (!buffer.includes('data: ')) buffer += (await text?.read())?.value ?? '';
     expect(buffer).toContain(`"approvalId":"${opened.approvalId}"`);
     await text?.cancel();
-    expect(await (await decide(a, opened.approvalId, first)).json()).toEqual({ status: 'approved' });
+    expect(await (await decide(a, opened.approvalId, first)).json()).toMatchObject({ status: 'approved' });
 
     for (const round of [1, 2, 3]) {
       const chatId = `pair-${round}`;

@@ -10,6 +10,8 @@ describe.each(databaseEngines)('the approval webhook, from the approval life cyc
   const deliveries = useApprovalDeliveries({ secret: 'wiring-webhook-test-secret-0123456789' });
   const bodies = () => deliveries.receiver.received.map((webhook) => JSON.parse(webhook.body));
 
+  let supervisor: { cookie: string; id: string };
+
   beforeEach(async () => {
     deliveries.receiver.received.length = 0;
     await configureServerOn(engine, {
@@ -20,6 +22,8 @@ describe.each(databaseEngines)('the approval webhook, from the approval life cyc
     deliveries.startWebhookLoop();
     // Only a signed-in, verified user may ask a supervisor: the requester of these tests is one.
     setDefaultTestCookie((await signUpWithRole(`hook-req-${engine}@example.com`)).cookie);
+    // A supervisor exists before anything is asked: a step nobody can fill is refused at once.
+    supervisor = await signUpWithRole(`hook-sup-${engine}@example.com`, 'supervisor');
   });
 
   it('sends approval.requested when a call needs a supervisor, and approval.settled with the decision', async () => {
@@ -34,9 +38,8 @@ describe.each(databaseEngines)('the approval webhook, from the approval life cyc
       summary: expect.stringContaining('small refund'),
       url: expect.stringMatching(new RegExp(`/approvals/${approvalId}$`)),
     });
-    const supervisor = await signUpWithRole(`hook-sup-${engine}@example.com`, 'supervisor');
     const decided = await decideAs(approvalId, supervisor.cookie, true);
-    expect(decided.body).toEqual({ status: 'approved' });
+    expect(decided.body).toMatchObject({ status: 'approved' });
     await expect
       .poll(() => bodies().map((body) => body.type), { timeout: 20_000 })
       .toEqual(['approval.requested', 'approval.settled']);
@@ -57,7 +60,7 @@ describe.each(databaseEngines)('the approval webhook, from the approval life cyc
   it('sends nothing for a call only its requester decides', async () => {
     const { approvalId, reader } = await askForApproval('chat-plain', 'create a ticket: printer on fire');
     const decided = await decideAs(approvalId, defaultTestCookie(), false);
-    expect(decided.body).toEqual({ status: 'denied' });
+    expect(decided.body).toMatchObject({ status: 'denied' });
     await reader.rest();
     // A call with a role step, asked afterwards, arrives alone: nothing came before it.
     const { approvalId: later } = await askForApproval('chat-after', 'create a ticket: small refund');

@@ -64,7 +64,7 @@ describe('the approvers’ inbox across instances', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ approvalId, approved: true }),
     });
-    expect(await decided.json()).toEqual({ status: 'approved' });
+    expect(await decided.json()).toMatchObject({ status: 'approved' });
     // A second event for the same approval: its decision, published on A.
     await events.until(`"approvalId":"${approvalId}"`, 2);
     expect(await inbox()).toEqual([]);

@@ -107,7 +107,7 @@ describe('saved chats', () => {
     expect((await approve(jsonRequest('/api/chat/approve', decision))).status).toBe(404);
     expect(
       await (await approve(jsonRequest('/api/chat/approve', decision, { cookie: alice }))).json(),
-    ).toEqual({
+    ).toMatchObject({
       status: 'approved',
     });
     await reader.rest();

@@ -67,7 +67,7 @@ describe('POST /api/chat', () => {
     const reader = await startTurn('chat-deny', [userMessage('帮我创建一个工单：测试审批')]);
     const request = await reader.until('tool-approval-request');
     const decision = await decide(request.approvalId, 'chat-deny', false);
-    expect(await decision.json()).toEqual({ status: 'denied' });
+    expect(await decision.json()).toMatchObject({ status: 'denied' });
 
     await reader.rest();
     expect(denialCode(reader)).toBe('denied');
@@ -139,7 +139,7 @@ describe('POST /api/chat', () => {
     expect(await wrong.json()).toEqual(await unknown.json());
 
     const right = await decide(request.approvalId, 'chat-owner', true);
-    expect(await right.json()).toEqual({ status: 'approved' });
+    expect(await right.json()).toMatchObject({ status: 'approved' });
     await reader.rest();
     expect(toolOutput(reader)).toMatchObject({ ticketId: expect.stringMatching(/^TK-/) });
     expect((await decide(request.approvalId, 'chat-owner', true)).status).toBe(404);
@@ -165,7 +165,7 @@ describe('POST /api/chat', () => {
     controller.abort();
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await listTickets()).toEqual([]);
-    expect(await (await decide(request.approvalId, 'chat-abort', true)).json()).toEqual({
+    expect(await (await decide(request.approvalId, 'chat-abort', true)).json()).toMatchObject({
       status: 'approved',
     });
     await expect.poll(async () => (await listTickets()).length).toBe(1);

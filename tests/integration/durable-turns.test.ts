@@ -162,7 +162,7 @@ describe('durable approvals over HTTP', () => {
       .toBe('approval-requested');
     // A new registry is what a restarted server has: nobody is waiting for this approval any more.
     (globalThis as Record<string, unknown>).__toolgateApprovalRegistry = createMemoryApprovalRegistry();
-    expect(await (await decide(request.approvalId, 'chat-parked', true)).json()).toEqual({
+    expect(await (await decide(request.approvalId, 'chat-parked', true)).json()).toMatchObject({
       status: 'approved',
     });
     const continued = await resume(

@@ -132,6 +132,77 @@ describe.each(databaseEngines)('npm run policy -- replay on %s', (engine) => {
     expect(report.changed).toBe(3);
   });
 
+  it('check warns of steps nobody can fill: a role no verified account holds, M of N with fewer holders, an escalation to such a role', async () => {
+    const now = new Date().toISOString();
+    await db
+      .insertInto('user')
+      .values([
+        {
+          id: 'sup-1',
+          name: 'Sup',
+          email: 'sup1@example.com',
+          isAnonymous: engine === 'postgres' ? false : 0,
+          emailVerified: engine === 'postgres' ? true : 1,
+          role: null,
+          banned: null,
+          createdAt: now,
+          updatedAt: now,
+          locale: null,
+        },
+        {
+          id: 'sup-unverified',
+          name: 'Unverified',
+          email: 'sup2@example.com',
+          isAnonymous: engine === 'postgres' ? false : 0,
+          emailVerified: engine === 'postgres' ? false : 0,
+          role: null,
+          banned: null,
+          createdAt: now,
+          updatedAt: now,
+          locale: null,
+        },
+      ])
+      .execute();
+    await db
+      .insertInto('user_role')
+      .values([
+        { user_id: 'sup-1', role: 'supervisor', granted_at: now },
+        { user_id: 'sup-unverified', role: 'supervisor', granted_at: now },
+      ])
+      .execute();
+    const unfillable = policyFile('unfillable.json', {
+      roles: {},
+      rules: [
+        {
+          tool: 'issueRefund',
+          when: { amount: { gt: 500 } },
+          approvers: [{ role: 'supervisor' }, { role: 'supervisor' }],
+        },
+        {
+          tool: 'issueRefund',
+          approvers: [{ role: 'supervisor' }],
+          escalate: { afterMs: 60_000, to: { role: 'director' } },
+        },
+        { tool: 'createTicket', approvers: [{ role: 'auditor' }] },
+      ],
+    });
+    const result = await policy(['check', unfillable], environment);
+    expect(result.code).toBe(0);
+    expect(result.out).toContain('valid');
+    expect(result.error).toContain(
+      'warning: rules[0] (issueRefund): asks 2 different holders of "supervisor" (2 of 2), but only 1 verified account holds it',
+    );
+    expect(result.error).toContain(
+      'warning: rules[1].escalate.to.role: no verified account holds the role "director"',
+    );
+    expect(result.error).toContain(
+      'warning: rules[2] (createTicket): no verified account holds the role "auditor"',
+    );
+    expect(result.error).not.toContain('rules[1] (issueRefund)');
+    // A file whose every step can be filled gets no warning.
+    expect((await policy(['check', candidate], environment)).error).toBe('');
+  });
+
   it('replays only the calls saved since --since, and prints a table without --json', async () => {
     const future = await policy(['replay', candidate, '--since', '2999-01-01', '--json'], environment);
     expect(JSON.parse(future.out)).toMatchObject({ calls: 0, rules: [] });

@@ -77,7 +77,7 @@ describe('two instances on one Postgres', () => {
       sessionId: chatId,
       approved: true,
     });
-    expect(await decision.json()).toEqual({ status: 'approved' });
+    expect(await decision.json()).toMatchObject({ status: 'approved' });
     const output = await reader.until('tool-output-available');
     await reader.rest();
     const ticketId = (output.output as Ticket).ticketId;

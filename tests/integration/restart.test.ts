@@ -73,7 +73,7 @@ describe('a server restart', () => {
       { approvalId: waiting.approvalId, sessionId: 'restart-pending', approved: true },
       { cookie },
     );
-    expect(await decision.json()).toEqual({ status: 'approved' });
+    expect(await decision.json()).toMatchObject({ status: 'approved' });
     const again = await postDecision(
       server.url,
       { approvalId: waiting.approvalId, sessionId: 'restart-pending', approved: true },
@@ -173,7 +173,7 @@ describe('a server restart', () => {
       { approvalId: waiting.approvalId, sessionId: 'restart-stop', approved: true },
       { cookie },
     );
-    expect(await decision.json()).toEqual({ status: 'approved' });
+    expect(await decision.json()).toMatchObject({ status: 'approved' });
     await expect
       .poll(async () => (await getJson('/api/tickets')).map((row: { title: string }) => row.title), {
         timeout: 20_000,

@@ -66,7 +66,7 @@ describe.each(databaseEngines)('roles the policy file gives, on %s', (engine) =>
     const allowed = await approve(
       jsonRequest('/api/chat/approve', { approvalId, approved: true }, { cookie: kept.cookie }),
     );
-    expect(await allowed.json()).toEqual({ status: 'approved' });
+    expect(await allowed.json()).toMatchObject({ status: 'approved' });
   });
 
   it('ends the open inbox stream of an email the file no longer lists, at once, as an admin’s revoke does', async () => {

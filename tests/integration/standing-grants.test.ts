@@ -67,7 +67,7 @@ describe.each(databaseEngines)('standing grants on %s', (engine) => {
     const reader = await sendToChat('grant-first', 'refund 30 on A1002, it arrived broken');
     const request = await reader.until('tool-approval-request');
     const remember = { scope: 'me', ttlMs: hour, when: { amount: { lte: 30 } } };
-    expect(await decideAs(request.approvalId, defaultTestCookie(), true, { remember })).toEqual({
+    expect(await decideAs(request.approvalId, defaultTestCookie(), true, { remember })).toMatchObject({
       status: 200,
       body: { status: 'approved' },
     });
@@ -118,7 +118,7 @@ describe.each(databaseEngines)('standing grants on %s', (engine) => {
     expect(tooLong).toMatchObject({ status: 400, body: { error: expect.stringContaining('ttlMs') } });
     expect(await grants()).toEqual([]);
     // Still pending: a plain allow goes through.
-    expect((await decideAs(request.approvalId, defaultTestCookie(), true)).body).toEqual({
+    expect((await decideAs(request.approvalId, defaultTestCookie(), true)).body).toMatchObject({
       status: 'approved',
     });
     await reader.rest();

@@ -65,7 +65,7 @@ describe('two instances behind one Redis', () => {
         sessionId: chatId,
         approved: true,
       });
-      expect(await decision.json()).toEqual({ status: 'approved' });
+      expect(await decision.json()).toMatchObject({ status: 'approved' });
       const output = await reader.until('tool-output-available');
       latencies.push(performance.now() - decidedAt);
 
@@ -95,7 +95,7 @@ describe('two instances behind one Redis', () => {
       sessionId: chatId,
       approved: false,
     });
-    expect(await right.json()).toEqual({ status: 'denied' });
+    expect(await right.json()).toMatchObject({ status: 'denied' });
     const denial = await reader.until('tool-approval-response');
     expect(denial).toMatchObject({ approved: false });
     await reader.until('tool-output-denied');

@@ -6,7 +6,7 @@ import { getDb } from '@/lib/db';
 import { renderMetrics } from '@/lib/telemetry/metrics';
 import { pruneWebhookDeliveries } from '@/lib/webhooks/webhook-deliveries';
 import { createWebhookDeliveryLoop } from '@/lib/webhooks/webhook-delivery-loop';
-import { writePolicyFile } from '../support/approval-policy';
+import { signUpWithRole, writePolicyFile } from '../support/approval-policy';
 import { ChatStreamReader, userMessage } from '../support/chat-client';
 import { configureServerOn, signUpUser } from '../support/server-env';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -34,7 +34,7 @@ async function askAndDeny(address: string, cookie: string, chatId: string): Prom
   const { approvalId } = (await reader.until('tool-approval-request')) as { approvalId: string };
   await reader.rest();
   const denied = await approve(from(address, cookie, '/api/chat/approve', { approvalId, approved: false }));
-  expect(await denied.json()).toEqual({ status: 'denied' });
+  expect(await denied.json()).toMatchObject({ status: 'denied' });
   return approvalId;
 }
 
@@ -63,6 +63,8 @@ describe('the approval webhook under a flood of requests', () => {
       TOOLGATE_WEBHOOK_USER_LIMIT: '4/10m',
       TOOLGATE_WEBHOOK_ADDRESS_LIMIT: '6/10m',
     });
+    // A supervisor exists: a step nobody can fill is refused at once, with no card and no event.
+    await signUpWithRole('budget-supervisor@example.com', 'supervisor');
   });
 
   afterAll(async () => {

@@ -1,4 +1,5 @@
 import type { NextRequest } from 'next/server';
+import { withDecisionOutcome } from '@/lib/approvals';
 import { withSession } from '@/lib/auth/with-session';
 import { carryOutDecision } from '@/lib/chat/carry-out-decision';
 import { describeZodError, jsonError, jsonWithLength, readJsonBody } from '@/lib/http/json';
@@ -12,7 +13,12 @@ export const POST = withUnavailableAs503(
     if (!body.ok) return body.response;
     const decision = approvalDecisionSchema.safeParse(body.value);
     if (!decision.success) return jsonError(400, describeZodError(decision.error));
-    const result = await carryOutDecision(decision.data, user);
+    // The answer says what the click did: the call's outcome once it has run or ended.
+    const result = await withDecisionOutcome(
+      decision.data.approvalId,
+      await carryOutDecision(decision.data, user),
+      user,
+    );
     return jsonWithLength(result.body, { status: result.status });
   }),
 );
