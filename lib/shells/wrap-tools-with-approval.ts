@@ -207,6 +207,7 @@ export type ApprovalShellOptions = {
    * of the card (the person already has too many waiting).
    */
   refuseTaintCard?: (toolName: string) => Promise<unknown>;
+  /**
    * The tool's own check of a call that would wait for a person, run before any card: a
    * refusal (what the model reads) ends the call at once, nobody asked. Absent: none.
    */
