@@ -356,6 +356,7 @@ const en = {
     escalated: 'Escalated',
     grant_created: 'Standing grant made',
     grant_revoked: 'Standing grant revoked',
+    withdrawn: 'Withdrawn by the requester',
   } satisfies Record<AuditOutcome, string> as Record<AuditOutcome, string>,
 };
 
@@ -648,6 +649,7 @@ const zh: Dictionary = {
     escalated: '已升级',
     grant_created: '已设长期授权',
     grant_revoked: '已撤销长期授权',
+    withdrawn: '申请人已撤回',
   },
 };
 

@@ -33,6 +33,7 @@ const variantByOutcome: Record<AuditOutcome, BadgeVariant> = {
   escalated: 'secondary',
   grant_created: 'secondary',
   grant_revoked: 'outline',
+  withdrawn: 'outline',
 };
 
 /** The text filters' look (user id, chat id). */

@@ -37,7 +37,9 @@ import {
   unsureWriteReply,
 } from './offline-replies';
 import { callsFor, inputsFor, offlineTools, type PlannedCall, toolOfIntent } from './offline-tools';
+import { supersededNotice, waitingRequestStep, withdrawnReply } from './offline-waiting';
 import { looksLikeToolCommand, readToolCommand } from './tool-command';
+import { withdrawRequestToolName } from './waiting-requests-block';
 
 /** The provider id the offline model reports; `isOfflineModel` checks it. */
 export const offlineProviderId = 'toolgate.offline';
@@ -237,7 +239,9 @@ function planStep(options: LanguageModelV4CallOptions, generateId: () => string)
       ? []
       : (options.tools ?? []).flatMap((tool) => (tool.type === 'function' ? [tool.name] : []));
   const available = new Set(offered);
-  const note = truncated && !looksLikeToolCommand(fullText) ? `${truncationNote(language)}\n\n` : '';
+  const system = prompt.flatMap((message) => (message.role === 'system' ? [message.content] : [])).join('\n');
+  const setAside = supersededNotice(system, language);
+  const note = `${truncated && !looksLikeToolCommand(fullText) ? `${truncationNote(language)}\n\n` : ''}${setAside === '' ? '' : `${setAside}\n\n`}`;
   const answer = (reply: string): Plan => ({
     content: [{ type: 'text', text: `${note}${reply}` }],
     finishReason: { unified: 'stop', raw: 'stop' },
@@ -255,6 +259,9 @@ function planStep(options: LanguageModelV4CallOptions, generateId: () => string)
     }
   }
 
+  const withdrawn = outcomes.find(({ outcome }) => outcome.toolName === withdrawRequestToolName)?.outcome;
+  if (withdrawn !== undefined)
+    return answer(withdrawnReply(withdrawn.kind === 'success' ? withdrawn.value : undefined, language));
   const successes = outcomes.flatMap(({ outcome }) =>
     outcome.kind === 'success'
       ? [successReply(outcome.toolName, outcome.value, language, { edited: outcome.edited })]
@@ -296,6 +303,11 @@ function planStep(options: LanguageModelV4CallOptions, generateId: () => string)
     const paragraphs = [...successes, ...closing];
     return answer(paragraphs.length > 0 ? paragraphs.join('\n\n') : greetingReply(offered, language));
   };
+
+  const waiting = calls.length === 0 ? waitingRequestStep({ system, text, language, available }) : undefined;
+  if (waiting?.kind === 'reply') return answer(waiting.text);
+  if (waiting?.kind === 'withdraw')
+    return callOrAnswer([{ toolName: withdrawRequestToolName, input: { approvalId: waiting.approvalId } }], []);
 
   const reading = readToolCommand(fullText);
   if (reading.kind === 'malformed') return answer(toolCommandUsageReply(language));

@@ -36,4 +36,11 @@ export {
 export { endGuestRoleApprovals, endPendingApprovals, settleToolParts } from './settle-approvals';
 export { listStandingGrants, revokeGrant } from './standing-grants';
 export { type ParkedCall, takeParkedCall } from './take-parked-call';
+export {
+  listOwnCards,
+  listWaitingRequests,
+  type OwnCard,
+  type WaitingRequest,
+  withdrawApproval,
+} from './waiting-requests';
 export { createTurnApprovals, type TurnApprovals } from './turn-approvals';

@@ -9,6 +9,12 @@ import {
   type UIMessage,
   type UIMessageChunk,
 } from 'ai';
+import {
+  type EndedCardFact,
+  type WaitingRequestFact,
+  waitingRequestsInstructions,
+  withdrawRequestToolName,
+} from '@/lib/ai/waiting-requests-block';
 import { createTurnApprovals, settleToolParts, type TurnApprovals } from '@/lib/approvals';
 import type { AppConfig } from '@/lib/config';
 import { clearChatStream, type Db, setChatStream, upsertMessage } from '@/lib/db';
@@ -27,6 +33,7 @@ import { keepUndoneMarks } from '@/lib/undo/undo-tool-call';
 import { listenForRemoteStops, publishTurnEnded } from './remote-turn-stops';
 import { turnModelCall } from './turn-model-call';
 import { createTurnSideChannel, type TurnSideChannel } from './turn-side-channel';
+import { withdrawRequestTool } from './withdraw-request-tool';
 import { followTurn, getStreamContext, runningTurns } from './turn-streams';
 import type { ChatMessageMetadata } from './types';
 
@@ -53,6 +60,11 @@ export type ChatTurnStart = {
   prelude?: UIMessageChunk[];
   /** The returned stream goes to a client: it counts as a reader while read (see `followTurn`). */
   followed?: boolean;
+  /**
+   * What the model is told beyond the history (a new message's turn only): the chat's requests
+   * that wait for someone else, which it may withdraw, and the cards the new message ended.
+   */
+  conversation?: { waiting: readonly WaitingRequestFact[]; ended: readonly EndedCardFact[] };
 };
 
 /**
@@ -211,7 +223,19 @@ async function streamModel(
   const { db, chatId, worker, model, modelLabel, history, messageId } = start;
   const { telemetry, sideChannel } = turn;
   const metadata: ChatMessageMetadata = { worker, model: modelLabel };
-  const call = await turnModelCall({ model, worker, history, tools, abortSignal: turn.abort.signal });
+  const { waiting = [], ended = [] } = start.conversation ?? {};
+  const call = await turnModelCall({
+    model,
+    worker,
+    history,
+    // Offered only while something waits: it can end nothing but this person's own requests in this chat.
+    tools:
+      waiting.length > 0
+        ? { ...tools, [withdrawRequestToolName]: withdrawRequestTool({ db, chatId, ownerId: start.ownerId, waiting }) }
+        : tools,
+    abortSignal: turn.abort.signal,
+    conversationNotes: waitingRequestsInstructions(waiting, ended, Date.now()),
+  });
   const result = telemetry.run(() =>
     streamText({
       ...call,

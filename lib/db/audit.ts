@@ -19,7 +19,8 @@ import { writeTransaction } from './write-transaction';
  * `undone` means the user took back a write that ran (a row of its own, after the call's);
  * `escalated` means an open role step went to another role (a row of its own, while it waits);
  * `grant_created` and `grant_revoked` mean its requester made, or took back, a standing grant
- * from the call's approval (a row of their own).
+ * from the call's approval (a row of their own); `withdrawn` means the requester took back a call
+ * that waited for someone else's step.
  */
 export const auditOutcomes = [
   'executed',
@@ -36,6 +37,7 @@ export const auditOutcomes = [
   'escalated',
   'grant_created',
   'grant_revoked',
+  'withdrawn',
 ] as const;
 
 export type AuditOutcome = (typeof auditOutcomes)[number];

@@ -44,6 +44,8 @@ const messageByReason: Record<DenialReason, (toolName: string) => string> = {
     `The chat was closed while this ${toolName} call waited for approval, so nothing was done. Do not retry this call.`,
   superseded: (toolName) =>
     `The user sent a new message instead of answering the approval request for this ${toolName} call, so nothing was done. Do not retry this call; answer the new message.`,
+  withdrawn: (toolName) =>
+    `The user withdrew this ${toolName} request while it waited for someone else's approval, so nothing was done. Do not retry this call; confirm to the user that the request was withdrawn.`,
   policy: (toolName) =>
     `This ${toolName} call is not allowed by the approval policy, so nothing was done and nobody can approve it. Do not retry this call; tell the user it is not permitted.`,
   quota: (toolName) =>

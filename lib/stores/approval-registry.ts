@@ -13,6 +13,7 @@ export const denialReasons = [
   'aborted',
   'closed',
   'superseded',
+  'withdrawn',
   'policy',
   'sign_in_required',
   'quota',
