@@ -307,7 +307,10 @@ function planStep(options: LanguageModelV4CallOptions, generateId: () => string)
   const waiting = calls.length === 0 ? waitingRequestStep({ system, text, language, available }) : undefined;
   if (waiting?.kind === 'reply') return answer(waiting.text);
   if (waiting?.kind === 'withdraw')
-    return callOrAnswer([{ toolName: withdrawRequestToolName, input: { approvalId: waiting.approvalId } }], []);
+    return callOrAnswer(
+      [{ toolName: withdrawRequestToolName, input: { approvalId: waiting.approvalId } }],
+      [],
+    );
 
   const reading = readToolCommand(fullText);
   if (reading.kind === 'malformed') return answer(toolCommandUsageReply(language));

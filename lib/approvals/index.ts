@@ -36,6 +36,7 @@ export {
 export { endGuestRoleApprovals, endPendingApprovals, settleToolParts } from './settle-approvals';
 export { listStandingGrants, revokeGrant } from './standing-grants';
 export { type ParkedCall, takeParkedCall } from './take-parked-call';
+export { createTurnApprovals, type TurnApprovals } from './turn-approvals';
 export {
   listOwnCards,
   listWaitingRequests,
@@ -43,4 +44,3 @@ export {
   type WaitingRequest,
   withdrawApproval,
 } from './waiting-requests';
-export { createTurnApprovals, type TurnApprovals } from './turn-approvals';

@@ -26,7 +26,11 @@ export type WaitingRequest = {
 };
 
 /** This chat's calls that wait for someone else, oldest first (deadline still ahead). */
-export async function listWaitingRequests(db: Db, chatId: string, now = Date.now()): Promise<WaitingRequest[]> {
+export async function listWaitingRequests(
+  db: Db,
+  chatId: string,
+  now = Date.now(),
+): Promise<WaitingRequest[]> {
   const rows = (await listChatApprovals(db, chatId, ['pending'])).filter((row) => row.expiresAt > now);
   const stepsById = await getStepsOfApprovals(
     db,

@@ -33,9 +33,9 @@ import { keepUndoneMarks } from '@/lib/undo/undo-tool-call';
 import { listenForRemoteStops, publishTurnEnded } from './remote-turn-stops';
 import { turnModelCall } from './turn-model-call';
 import { createTurnSideChannel, type TurnSideChannel } from './turn-side-channel';
-import { withdrawRequestTool } from './withdraw-request-tool';
 import { followTurn, getStreamContext, runningTurns } from './turn-streams';
 import type { ChatMessageMetadata } from './types';
+import { withdrawRequestTool } from './withdraw-request-tool';
 
 /** Everything a turn needs to run, whether it answers a new message or continues after a decision. */
 export type ChatTurnStart = {
@@ -231,7 +231,10 @@ async function streamModel(
     // Offered only while something waits: it can end nothing but this person's own requests in this chat.
     tools:
       waiting.length > 0
-        ? { ...tools, [withdrawRequestToolName]: withdrawRequestTool({ db, chatId, ownerId: start.ownerId, waiting }) }
+        ? {
+            ...tools,
+            [withdrawRequestToolName]: withdrawRequestTool({ db, chatId, ownerId: start.ownerId, waiting }),
+          }
         : tools,
     abortSignal: turn.abort.signal,
     conversationNotes: waitingRequestsInstructions(waiting, ended, Date.now()),

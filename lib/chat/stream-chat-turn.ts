@@ -1,8 +1,8 @@
 import 'server-only';
 import { generateId, UI_MESSAGE_STREAM_HEADERS } from 'ai';
 import { getChatModel } from '@/lib/ai/models';
-import { getApprovalRegistry } from '@/lib/server/stores';
 import { listWaitingRequests } from '@/lib/approvals';
+import { getApprovalRegistry } from '@/lib/server/stores';
 import { settleChatForNewMessage } from './end-chat-approvals';
 import { lastUserText, prepareChatTurn } from './prepare-chat-turn';
 import { runChatTurn } from './run-chat-turn';

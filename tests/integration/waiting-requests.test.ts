@@ -19,58 +19,61 @@ async function auditOutcomes(cookie = defaultTestCookie()): Promise<string[]> {
   return ((await response.json()) as { outcome: string }[]).map((row) => row.outcome);
 }
 
-describe.each(databaseEngines)('a request that waits for someone else, in the conversation, on %s', (engine) => {
-  let supervisor: { cookie: string; id: string };
+describe.each(databaseEngines)(
+  'a request that waits for someone else, in the conversation, on %s',
+  (engine) => {
+    let supervisor: { cookie: string; id: string };
 
-  beforeEach(async () => {
-    await configureServerOn(engine, { TOOLGATE_POLICY: writePolicyFile(), TOOLGATE_PARK_AFTER_MS: '50' });
-    supervisor = await signUpWithRole(`sup-${engine}@example.com`, 'supervisor');
-    setDefaultTestCookie((await signUpWithRole(`customer-${engine}@example.com`)).cookie);
-  });
+    beforeEach(async () => {
+      await configureServerOn(engine, { TOOLGATE_POLICY: writePolicyFile(), TOOLGATE_PARK_AFTER_MS: '50' });
+      supervisor = await signUpWithRole(`sup-${engine}@example.com`, 'supervisor');
+      setDefaultTestCookie((await signUpWithRole(`customer-${engine}@example.com`)).cookie);
+    });
 
-  it('keeps waiting when the customer writes again, and "any update?" says for whom and until when', async () => {
-    const { approvalId, reader } = await askForApproval('chat-wait', 'create a ticket: small refund');
-    await reader.rest();
-    const followUp = await sendToChat('chat-wait', 'any update on my request?');
-    await followUp.rest();
-    expect(followUp.text()).toMatch(/still waiting for a supervisor: asked \d+ s ago, due in 3 h 59 min/);
-    expect((await readApprovalAs<View>(approvalId, supervisor.cookie)).body.status).toBe('pending');
-    expect(await inboxIds(supervisor.cookie)).toEqual([approvalId]);
+    it('keeps waiting when the customer writes again, and "any update?" says for whom and until when', async () => {
+      const { approvalId, reader } = await askForApproval('chat-wait', 'create a ticket: small refund');
+      await reader.rest();
+      const followUp = await sendToChat('chat-wait', 'any update on my request?');
+      await followUp.rest();
+      expect(followUp.text()).toMatch(/still waiting for a supervisor: asked \d+ s ago, due in 3 h 59 min/);
+      expect((await readApprovalAs<View>(approvalId, supervisor.cookie)).body.status).toBe('pending');
+      expect(await inboxIds(supervisor.cookie)).toEqual([approvalId]);
 
-    // The supervisor's decision still runs it and the customer's chat hears of it.
-    expect((await decideAs(approvalId, supervisor.cookie, true)).body).toEqual({ status: 'approved' });
-  });
+      // The supervisor's decision still runs it and the customer's chat hears of it.
+      expect((await decideAs(approvalId, supervisor.cookie, true)).body).toEqual({ status: 'approved' });
+    });
 
-  it('answers the same question in Chinese', async () => {
-    const { reader } = await askForApproval('chat-wait-zh', 'create a ticket: small refund');
-    await reader.rest();
-    const followUp = await sendToChat('chat-wait-zh', '我的申请有进展吗？');
-    await followUp.rest();
-    expect(followUp.text()).toMatch(/仍在等待主管审批/);
-  });
+    it('answers the same question in Chinese', async () => {
+      const { reader } = await askForApproval('chat-wait-zh', 'create a ticket: small refund');
+      await reader.rest();
+      const followUp = await sendToChat('chat-wait-zh', '我的申请有进展吗？');
+      await followUp.rest();
+      expect(followUp.text()).toMatch(/仍在等待主管审批/);
+    });
 
-  it('withdraws the request when the customer says so: withdrawn, gone from the inbox, audited, said', async () => {
-    const { approvalId, reader } = await askForApproval('chat-withdraw', 'create a ticket: small refund');
-    await reader.rest();
-    const cancel = await sendToChat('chat-withdraw', 'cancel the ticket request please');
-    await cancel.rest();
-    expect(cancel.text()).toContain('I withdrew');
-    const view = await readApprovalAs<View>(approvalId, supervisor.cookie);
-    expect(view.body).toMatchObject({ status: 'withdrawn', reason: 'withdrawn' });
-    expect(await inboxIds(supervisor.cookie)).toEqual([]);
-    await expect.poll(() => auditOutcomes()).toContain('withdrawn');
-    expect((await decideAs(approvalId, supervisor.cookie, true)).status).toBe(404);
-  });
+    it('withdraws the request when the customer says so: withdrawn, gone from the inbox, audited, said', async () => {
+      const { approvalId, reader } = await askForApproval('chat-withdraw', 'create a ticket: small refund');
+      await reader.rest();
+      const cancel = await sendToChat('chat-withdraw', 'cancel the ticket request please');
+      await cancel.rest();
+      expect(cancel.text()).toContain('I withdrew');
+      const view = await readApprovalAs<View>(approvalId, supervisor.cookie);
+      expect(view.body).toMatchObject({ status: 'withdrawn', reason: 'withdrawn' });
+      expect(await inboxIds(supervisor.cookie)).toEqual([]);
+      await expect.poll(() => auditOutcomes()).toContain('withdrawn');
+      expect((await decideAs(approvalId, supervisor.cookie, true)).status).toBe(404);
+    });
 
-  it('withdraws on "算了，不退了" too', async () => {
-    const { approvalId, reader } = await askForApproval('chat-withdraw-zh', '退款 A1002 80 元，坏了');
-    await reader.rest();
-    const cancel = await sendToChat('chat-withdraw-zh', '算了，不退了');
-    await cancel.rest();
-    expect(cancel.text()).toContain('已撤回');
-    expect((await readApprovalAs<View>(approvalId, supervisor.cookie)).body.status).toBe('withdrawn');
-  });
-});
+    it('withdraws on "算了，不退了" too', async () => {
+      const { approvalId, reader } = await askForApproval('chat-withdraw-zh', '退款 A1002 80 元，坏了');
+      await reader.rest();
+      const cancel = await sendToChat('chat-withdraw-zh', '算了，不退了');
+      await cancel.rest();
+      expect(cancel.text()).toContain('已撤回');
+      expect((await readApprovalAs<View>(approvalId, supervisor.cookie)).body.status).toBe('withdrawn');
+    });
+  },
+);
 
 describe.each(databaseEngines)("the person's own card and their next message, on %s", (engine) => {
   beforeEach(async () => {
@@ -82,7 +85,10 @@ describe.each(databaseEngines)("the person's own card and their next message, on
     const { approvalId, reader } = await askForApproval('chat-own-no', 'create a ticket: printer broken');
     const next = await sendToChat('chat-own-no', 'never mind, it works again');
     await Promise.all([reader.rest(), next.rest()]);
-    const view = await readApprovalAs<View & { steps: { decision?: string }[] }>(approvalId, defaultTestCookie());
+    const view = await readApprovalAs<View & { steps: { decision?: string }[] }>(
+      approvalId,
+      defaultTestCookie(),
+    );
     expect(view.body).toMatchObject({ status: 'denied', reason: 'denied' });
     expect(next.text()).toContain('OK, I cancelled');
   });
