@@ -19,6 +19,7 @@ import {
   understand,
   understoodPart,
 } from './nlu/understand';
+import { otherMakerInMessage, otherMakerOf } from './offline-decided-by';
 import {
   declinedReply,
   failureReply,
@@ -180,6 +181,7 @@ function readOutcome(toolName: string, output: LanguageModelV4ToolResultOutput):
         toolName,
         reason: output.reason,
         note: output.reason === undefined ? undefined : denialNoteOf(output.reason),
+        by: otherMakerInMessage(output.reason),
       };
     case 'error-text':
     case 'error-json': {
@@ -201,6 +203,7 @@ function readOutcome(toolName: string, output: LanguageModelV4ToolResultOutput):
           toolName,
           reason: typeof value.reason === 'string' ? value.reason : undefined,
           ...(typeof value.retryAfterMs === 'number' && { retryAfterMs: value.retryAfterMs }),
+          by: otherMakerOf(value, 'decidedBy') ?? otherMakerInMessage(value.message),
           note:
             typeof value.note === 'string'
               ? value.note

@@ -3,7 +3,7 @@ import type { UIMessage } from 'ai';
 import { updateChatMessage } from '@/lib/db/chats';
 import type { Db } from '@/lib/db/engine';
 import { toolDenial } from '@/lib/shells/wrap-tools-with-approval';
-import type { ApprovalRegistry } from '@/lib/stores/approval-registry';
+import type { ApprovalRegistry, DecisionMaker } from '@/lib/stores/approval-registry';
 import { announceApproval } from './announce-approval';
 import { publishApprovalChange } from './approval-events';
 import {
@@ -47,10 +47,15 @@ export const unknownOutcomeText =
 
 const endedEarlyText = 'The turn ended before this call finished.';
 
-/** How a row that ended without a live turn shows in its saved part. */
-export function endOfRow(row: ApprovalRecord): ApprovalEnd | undefined {
+/** How a row that ended without a live turn shows in its saved part (naming who said no, when given). */
+export function endOfRow(row: ApprovalRecord, decidedBy?: DecisionMaker): ApprovalEnd | undefined {
   if (isDeniedStatus(row.status)) {
-    const denial = toolDenial(denialReasonOf({ ...row, status: row.status }), row.toolName, row.note);
+    const denial = toolDenial(
+      denialReasonOf({ ...row, status: row.status }),
+      row.toolName,
+      row.note,
+      decidedBy,
+    );
     return { kind: 'denied', reason: denial.reason, message: denial.message };
   }
   if (row.status === 'executing' || row.status === 'failed' || row.status === 'executed') {

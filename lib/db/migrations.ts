@@ -605,6 +605,8 @@ export const migrations: readonly Migration[] = [
     name: 'withdrawn approvals',
     up: async (db, engine) => {
       await run(db, engine === 'postgres' ? approvalStatusesWithWithdrawn : await rebuildSqliteApprovals(db));
+      // Who edited a call's input, so the card and the model name them ("Edited by Wang").
+      await addColumnIfMissing(db, engine, 'approvals', 'edited_by', 'TEXT');
       await run(
         db,
         engine === 'postgres'

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { GET as activity } from '@/app/api/activity/route';
 import { GET as listApprovals } from '@/app/api/approvals/route';
+import { GET as readChatRoute } from '@/app/api/chats/[id]/route';
 import { signUpWithRole, writePolicyFile } from '../support/approval-policy';
 import { askForApproval, decideAs, readApprovalAs, sendToChat } from '../support/approval-requests';
 import { defaultTestCookie, getRequest, setDefaultTestCookie } from '../support/chat-client';
@@ -101,3 +102,96 @@ describe.each(databaseEngines)("the person's own card and their next message, on
     expect(next.text()).toContain('You wrote something else');
   });
 });
+
+type SavedToolPart = {
+  type: string;
+  state: string;
+  input?: unknown;
+  output?: Record<string, unknown>;
+  approval?: { reason?: string };
+};
+
+async function savedToolPart(chatId: string): Promise<SavedToolPart | undefined> {
+  const response = await readChatRoute(getRequest(`/api/chats/${chatId}`), {
+    params: Promise.resolve({ id: chatId }),
+  });
+  const { messages } = (await response.json()) as { messages: { parts: SavedToolPart[] }[] };
+  return messages.flatMap((message) => message.parts).findLast((part) => part.type.startsWith('tool-'));
+}
+
+async function allText(chatId: string): Promise<string> {
+  const response = await readChatRoute(getRequest(`/api/chats/${chatId}`), {
+    params: Promise.resolve({ id: chatId }),
+  });
+  const { messages } = (await response.json()) as {
+    messages: { parts: { type: string; text?: string }[] }[];
+  };
+  return messages
+    .flatMap((message) => message.parts)
+    .flatMap((part) => (part.type === 'text' && part.text !== undefined ? [part.text] : []))
+    .join('\n');
+}
+
+describe.each(databaseEngines)('every decision names its maker, on %s', (engine) => {
+  let supervisor: { cookie: string; id: string };
+
+  beforeEach(async () => {
+    await configureServerOn(engine, { TOOLGATE_POLICY: writePolicyFile(), TOOLGATE_PARK_AFTER_MS: '50' });
+    supervisor = await signUpWithRole(`wang-${engine}@example.com`, 'supervisor');
+    setDefaultTestCookie((await signUpWithRole(`asker-${engine}@example.com`)).cookie);
+  });
+
+  it("tells the model who denied, with their note as theirs, and the reply never says 'you said'", async () => {
+    const { approvalId, reader } = await askForApproval('chat-named-deny', 'create a ticket: small refund');
+    await reader.rest();
+    const note = 'A refund ticket is already open for this order';
+    expect((await decideAs(approvalId, supervisor.cookie, false, { reason: note })).body).toEqual({
+      status: 'denied',
+    });
+    await expect.poll(() => allText('chat-named-deny')).toContain(`wang-${engine} (supervisor) declined`);
+    const part = await savedToolPart('chat-named-deny');
+    expect(part?.state).toBe('output-denied');
+    expect(part?.approval?.reason).toContain(`wang-${engine} (supervisor), not the user, declined`);
+    expect(await allText('chat-named-deny')).not.toContain('You said');
+    await expect
+      .poll(async () => (await auditDetails()).find((row) => row.outcome === 'denied')?.detail)
+      .toMatchObject({
+        decidedBy: { name: `wang-${engine}`, role: 'supervisor' },
+        note,
+      });
+  });
+
+  it('carries decidedBy and editedBy in the result of a call a supervisor edited and allowed; the title shows what ran', async () => {
+    const { approvalId, reader } = await askForApproval(
+      'chat-named-edit',
+      'refund $150 on A1002, it arrived broken',
+    );
+    await reader.rest();
+    const view = await readApprovalAs<{ input: Record<string, unknown>; inputDigest: string }>(
+      approvalId,
+      supervisor.cookie,
+    );
+    const edited = { ...view.body.input, amount: 120 };
+    const decided = await decideAs(approvalId, supervisor.cookie, true, {
+      input: edited,
+      inputDigest: view.body.inputDigest,
+    });
+    expect(decided.body).toEqual({ status: 'approved' });
+    await expect.poll(async () => (await savedToolPart('chat-named-edit'))?.state).toBe('output-available');
+    const part = await savedToolPart('chat-named-edit');
+    expect(part?.output).toMatchObject({
+      amount: 120,
+      decidedBy: { name: `wang-${engine}`, role: 'supervisor' },
+      editedBy: { name: `wang-${engine}`, role: 'supervisor' },
+    });
+    await expect
+      .poll(() => allText('chat-named-edit'))
+      .toContain(`wang-${engine} (supervisor) changed the request`);
+    expect(await allText('chat-named-edit')).not.toContain('You edited');
+  });
+});
+
+async function auditDetails(cookie = defaultTestCookie()) {
+  const response = await activity(getRequest('/api/activity', { cookie }));
+  return (await response.json()) as { outcome: string; detail: Record<string, unknown> | null }[];
+}
