@@ -192,6 +192,7 @@ const en = {
   undone: 'Undone',
   undoneExplain: 'You took this back; the model is told on your next message.',
   undoFailed: 'Could not undo this call.',
+  undoBelongsTo: (who: string) => `Approved by ${who}: only ${who} can undo it.`,
   replayed: 'Replayed',
   replayedExplain:
     'Same request in this chat: the earlier result was returned and the tool did not run again.',
@@ -504,6 +505,7 @@ const zh: Dictionary = {
   undone: '已撤销',
   undoneExplain: '你已撤销这次操作；下一条消息时会告诉模型。',
   undoFailed: '撤销失败。',
+  undoBelongsTo: (who: string) => `由${who}批准：只有${who}可以撤销。`,
   replayed: '幂等命中',
   replayedExplain: '本会话里同样的请求：返回的是上次的结果，工具没有再执行一次。',
   autoDenyIn: (ms: number) => `${readableDeadline(Date.now() + ms, Date.now(), 'zh')}后自动拒绝`,

@@ -37,6 +37,7 @@ export { endGuestRoleApprovals, endPendingApprovals, settleToolParts } from './s
 export { listStandingGrants, revokeGrant } from './standing-grants';
 export { type ParkedCall, takeParkedCall } from './take-parked-call';
 export { createTurnApprovals, type TurnApprovals } from './turn-approvals';
+export { type UndoRights, undoRightsOf } from './undo-rights';
 export {
   listOwnCards,
   listWaitingRequests,

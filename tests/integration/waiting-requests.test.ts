@@ -1,10 +1,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { GET as activity } from '@/app/api/activity/route';
 import { GET as listApprovals } from '@/app/api/approvals/route';
+import { POST as undoRoute, GET as undoStateRoute } from '@/app/api/chat/undo/route';
 import { GET as readChatRoute } from '@/app/api/chats/[id]/route';
 import { signUpWithRole, writePolicyFile } from '../support/approval-policy';
 import { askForApproval, decideAs, readApprovalAs, sendToChat } from '../support/approval-requests';
-import { defaultTestCookie, getRequest, setDefaultTestCookie } from '../support/chat-client';
+import { defaultTestCookie, getRequest, jsonRequest, setDefaultTestCookie } from '../support/chat-client';
 import { configureServerOn } from '../support/server-env';
 import { databaseEngines } from '../support/test-database';
 
@@ -195,3 +196,57 @@ async function auditDetails(cookie = defaultTestCookie()) {
   const response = await activity(getRequest('/api/activity', { cookie }));
   return (await response.json()) as { outcome: string; detail: Record<string, unknown> | null }[];
 }
+
+async function undoAs(cookie: string, body: Record<string, unknown>) {
+  const response = await undoRoute(jsonRequest('/api/chat/undo', body, { cookie }));
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+async function undoStateAs(cookie: string, query: string) {
+  const response = await undoStateRoute(getRequest(`/api/chat/undo?${query}`, { cookie }));
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+describe.each(databaseEngines)('undo belongs to whoever approved, on %s', (engine) => {
+  let supervisor: { cookie: string; id: string };
+  let customer: { cookie: string; id: string };
+
+  beforeEach(async () => {
+    await configureServerOn(engine, { TOOLGATE_POLICY: writePolicyFile(), TOOLGATE_PARK_AFTER_MS: '50' });
+    supervisor = await signUpWithRole(`undo-sup-${engine}@example.com`, 'supervisor');
+    customer = await signUpWithRole(`undo-cus-${engine}@example.com`);
+    setDefaultTestCookie(customer.cookie);
+  });
+
+  it('gives the undo of a supervisor-approved write to the supervisor, not to the requester', async () => {
+    const { approvalId, reader } = await askForApproval('chat-undo-role', 'create a ticket: small refund');
+    await reader.rest();
+    expect((await decideAs(approvalId, supervisor.cookie, true)).body).toEqual({ status: 'approved' });
+    await expect.poll(async () => (await savedToolPart('chat-undo-role'))?.state).toBe('output-available');
+    const toolCallId = (await savedToolPart('chat-undo-role')) as SavedToolPart & { toolCallId: string };
+    const byCall = `chatId=chat-undo-role&toolCallId=${toolCallId.toolCallId}`;
+
+    // The requester's card says who can; neither way in lets them undo it.
+    expect((await undoStateAs(customer.cookie, byCall)).body).toMatchObject({
+      undoable: false,
+      undoBy: { roles: ['supervisor'] },
+    });
+    expect((await undoAs(customer.cookie, { approvalId })).status).toBe(403);
+    expect(
+      (await undoAs(customer.cookie, { chatId: 'chat-undo-role', toolCallId: toolCallId.toolCallId })).status,
+    ).toBe(403);
+
+    expect((await undoStateAs(supervisor.cookie, `approvalId=${approvalId}`)).body).toMatchObject({
+      undoable: true,
+    });
+    expect(await undoAs(supervisor.cookie, { approvalId })).toEqual({ status: 200, body: { undone: true } });
+  });
+
+  it('leaves the undo of a write the requester approved with the requester; a supervisor cannot take it', async () => {
+    const { approvalId, reader } = await askForApproval('chat-undo-own', 'create a ticket: printer broken');
+    expect((await decideAs(approvalId, customer.cookie, true)).body).toEqual({ status: 'approved' });
+    await reader.rest();
+    expect((await undoAs(supervisor.cookie, { approvalId })).status).toBe(404);
+    expect(await undoAs(customer.cookie, { approvalId })).toEqual({ status: 200, body: { undone: true } });
+  });
+});
