@@ -26,6 +26,7 @@ export { countPendingApprovals, getApproval, userNamesById } from './approval-ro
 export { listChatApprovalRules, revokeChatApprovalRule } from './chat-approval-rules';
 export { listApprovalsDecidedByMe, listApprovalsToDecide, readApproval } from './read-approvals';
 export { readChatApprovals } from './read-chat-approvals';
+export { type RequesterOutcome, tellRequester } from './requester-outcome';
 export {
   type ApprovalDecisionRequest,
   type ApprovalDecisionResult,

@@ -32,6 +32,7 @@ import {
 } from './approval-states';
 import { approvalTiming } from './approval-timing';
 import { auditApprovalEnd } from './audit-approval-end';
+import { tellRequester } from './requester-outcome';
 import { waitsForOthers } from './waiting-steps';
 
 const unsettledStates = new Set([
@@ -117,6 +118,8 @@ export async function expireApproval(db: Db, approvalId: string, now = Date.now(
   announceApproval(db, row.id, { type: 'approval.settled', status: 'expired' });
   await auditApprovalEnd(db, row, 'expired');
   await patchSavedPart(db, row, endOfRow({ ...row, status: 'expired' }) as ApprovalEnd);
+  // Nobody will reply to a card nobody decided: a request that waited for someone else says so in the chat.
+  await tellRequester(db, row.id, { kind: 'expired' }, { notice: true });
   return true;
 }
 

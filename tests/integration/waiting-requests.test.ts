@@ -3,10 +3,12 @@ import { GET as activity } from '@/app/api/activity/route';
 import { GET as listApprovals } from '@/app/api/approvals/route';
 import { POST as undoRoute, GET as undoStateRoute } from '@/app/api/chat/undo/route';
 import { GET as readChatRoute } from '@/app/api/chats/[id]/route';
+import { useApprovalDeliveries } from '../support/approval-deliveries';
 import { signUpWithRole, writePolicyFile } from '../support/approval-policy';
 import { askForApproval, decideAs, readApprovalAs, sendToChat } from '../support/approval-requests';
 import { defaultTestCookie, getRequest, jsonRequest, setDefaultTestCookie } from '../support/chat-client';
 import { configureServerOn } from '../support/server-env';
+import { type CapturedMail, mailHeader, mailText } from '../support/smtp-capture';
 import { databaseEngines } from '../support/test-database';
 
 type View = { approvalId: string; status: string; reason?: string };
@@ -248,5 +250,71 @@ describe.each(databaseEngines)('undo belongs to whoever approved, on %s', (engin
     await reader.rest();
     expect((await undoAs(supervisor.cookie, { approvalId })).status).toBe(404);
     expect(await undoAs(customer.cookie, { approvalId })).toEqual({ status: 200, body: { undone: true } });
+  });
+});
+
+describe.each(databaseEngines)('the requester hears of the outcome, on %s', (engine) => {
+  let supervisor: { cookie: string; id: string };
+
+  beforeEach(async () => {
+    await configureServerOn(engine, { TOOLGATE_POLICY: writePolicyFile(), TOOLGATE_PARK_AFTER_MS: '50' });
+    supervisor = await signUpWithRole(`hear-sup-${engine}@example.com`, 'supervisor');
+    setDefaultTestCookie((await signUpWithRole(`hear-cus-${engine}@example.com`)).cookie);
+  });
+
+  it('gets a reply in the chat when the supervisor decides after the conversation went on', async () => {
+    const { approvalId, reader } = await askForApproval('chat-hear-deny', 'create a ticket: small refund');
+    await reader.rest();
+    await (await sendToChat('chat-hear-deny', 'any update?')).rest();
+    await decideAs(approvalId, supervisor.cookie, false, { reason: 'Not eligible' });
+    await expect
+      .poll(() => allText('chat-hear-deny'))
+      .toContain(
+        `denied by hear-sup-${engine} (supervisor), so nothing was done. Their note: “Not eligible”.`,
+      );
+  });
+
+  it('gets a reply in the chat when nobody decides in time', async () => {
+    const { reader } = await askForApproval('chat-hear-expire', 'create a ticket: hurry');
+    await reader.rest();
+    await expect
+      .poll(() => allText('chat-hear-expire'), { timeout: 10_000 })
+      .toContain('nobody decided it in time, so it expired');
+  });
+});
+
+describe.each(databaseEngines)('the requester is mailed the outcome, on %s', (engine) => {
+  const deliveries = useApprovalDeliveries();
+
+  beforeEach(async () => {
+    await configureServerOn(engine, {
+      TOOLGATE_POLICY: writePolicyFile(),
+      TOOLGATE_PARK_AFTER_MS: '50',
+      ...deliveries.mailEnvironment(),
+    });
+    deliveries.startMailLoops(2);
+  });
+
+  it('mails a verified requester once, with the outcome and a link to the chat', async () => {
+    const supervisor = await signUpWithRole(`mail-out-sup-${engine}@example.com`, 'supervisor');
+    setDefaultTestCookie((await signUpWithRole(`mail-out-cus-${engine}@example.com`)).cookie);
+    const { approvalId, reader } = await askForApproval('chat-mail-out', 'create a ticket: small refund');
+    await reader.rest();
+    await decideAs(approvalId, supervisor.cookie, true);
+    await expect
+      .poll(() => deliveries.mailEventsOf(approvalId), { timeout: 20_000 })
+      .toContain(`mail-out-cus-${engine}@example.com approval.mail.requester.outcome`);
+    const mail = deliveries.smtp.mails.find(
+      (candidate) =>
+        mailHeader(candidate, 'X-Toolgate-Approval') === approvalId &&
+        mailText(candidate).includes('/chat/chat-mail-out'),
+    );
+    expect(mail).toBeDefined();
+    expect(mailText(mail as CapturedMail)).toContain(
+      `approved by mail-out-sup-${engine} (supervisor) and done`,
+    );
+    expect(
+      deliveries.mailEventsOf(approvalId).filter((event) => event.endsWith('requester.outcome')),
+    ).toHaveLength(1);
   });
 });
