@@ -247,8 +247,8 @@ function decidingStep(
 }
 
 /**
- * Who decided a call (user ids; the one whose decision settled it and whoever edited it, by
- * name and role), which rule asked and how long it waited: what the audit row keeps and the
+ * Who decided a call (user ids; when someone other than its requester settled or edited it,
+ * who, by name and role), which rule asked and how long it waited: what the audit row keeps and the
  * model reads.
  */
 export async function decisionRecordOf(
@@ -280,12 +280,22 @@ export async function decisionRecordOf(
                 : ((steps.find((step) => step.kind === 'role') as { role?: string } | undefined)?.role ??
                   'requester'),
         };
-  const names = await userNamesById(db, [
-    ...(deciding === undefined ? [] : [deciding.userId]),
-    ...(editor === undefined ? [] : [editor.userId]),
-  ]);
+  // Only someone other than the requester is named (the model must not say "you" for them); a
+  // decision of the requester's own needs no read.
+  const others = [deciding, editor].filter(
+    (who): who is { userId: string; role: string } => who !== undefined && who.role !== 'requester',
+  );
+  const names =
+    others.length === 0
+      ? new Map<string, string>()
+      : await userNamesById(
+          db,
+          others.map((who) => who.userId),
+        );
   const maker = (who: { userId: string; role: string } | undefined) =>
-    who === undefined ? undefined : { name: names.get(who.userId) ?? '', role: who.role };
+    who === undefined || who.role === 'requester'
+      ? undefined
+      : { name: names.get(who.userId) ?? '', role: who.role };
   const decidedBy = maker(deciding);
   const editedBy = maker(editor);
   return {
