@@ -3,7 +3,7 @@ import { approvalTiming } from '@/lib/approvals/approval-timing';
 import { denialNoteOf, isEditedOutput } from '@/lib/shells/wrap-tools-with-approval';
 import type { ApprovalStepView, ApprovalView, GrantRequest } from './api-types';
 import { extendLocalDeadline } from './approval-deadlines';
-import { sendDecision } from './send-decision';
+import { sendDecision, sendExtension } from './send-decision';
 import {
   asDenial,
   deadlineOf,
@@ -203,14 +203,10 @@ export function useApprovalCard({ part, live, chatId, onDecided, initialView }: 
   async function extendDeadline() {
     if (!part.approval) return;
     const approvalId = part.approval.id;
-    const response = await fetch('/api/chat/approve/extend', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ approvalId, chatId }),
-    }).catch(() => undefined);
-    if (response?.status === 409) setExtensionsUsed(maxExtensions);
-    if (!response?.ok) return;
-    const { remainingMs } = (await response.json()) as { remainingMs: number };
+    const extended = await sendExtension({ approvalId, chatId });
+    if (extended === 'exhausted') setExtensionsUsed(maxExtensions);
+    if (extended === undefined || extended === 'exhausted') return;
+    const { remainingMs } = extended;
     setExtendedDeadline(extendLocalDeadline(approvalId, remainingMs));
     setExtensionsUsed((used) => used + 1);
   }

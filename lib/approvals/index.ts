@@ -30,6 +30,7 @@ export { type RequesterOutcome, tellRequester } from './requester-outcome';
 export {
   type ApprovalDecisionRequest,
   type ApprovalDecisionResult,
+  type ApprovalExtensionResult,
   type DeciderInput,
   decideApproval,
   extendApprovalDeadline,
