@@ -2,7 +2,11 @@
 
 import { headers } from 'next/headers';
 import { approvalDecisionSchema, approvalExtensionSchema } from '@/app/api/chat/approve/schema';
-import { type ApprovalDecisionResult, type ApprovalExtensionResult, extendApprovalDeadline } from '@/lib/approvals';
+import {
+  type ApprovalDecisionResult,
+  type ApprovalExtensionResult,
+  extendApprovalDeadline,
+} from '@/lib/approvals';
 import { getSessionUser } from '@/lib/auth/session-user';
 import { carryOutDecision } from '@/lib/chat/carry-out-decision';
 import { describeZodError } from '@/lib/http/json';
