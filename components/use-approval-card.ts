@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { otherMakerInMessage, otherMakerOf } from '@/lib/ai/offline-decided-by';
 import { approvalTiming } from '@/lib/approvals/approval-timing';
 import { denialNoteOf, isEditedOutput } from '@/lib/shells/wrap-tools-with-approval';
 import type { ApprovalStepView, ApprovalView, GrantRequest } from './api-types';
@@ -95,18 +96,19 @@ export function useApprovalCard({ part, live, chatId, onDecided, initialView }: 
   // Someone other than the requester must allow it: follow the server's view of its steps.
   const steps = initialView?.steps ?? stepsOf(part);
   const multiParty = steps !== undefined;
+  // Read while it waits, and once after it ended (a reload): who decided, an escalation and the
+  // edited input stay on the card.
   const view = useApprovalView(
     part.approval?.id,
-    (multiParty || policyChangedAnswer === 'steps') &&
-      part.state === 'approval-requested' &&
-      decision.kind !== 'decided',
+    (multiParty || policyChangedAnswer === 'steps') && decision.kind !== 'decided',
     initialView,
     reload,
   );
   const settledStatus = view !== undefined && view.status !== 'pending' ? view.status : undefined;
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the server says it ended elsewhere.
   useEffect(() => {
-    if (settledStatus === undefined || decision.kind === 'decided') return;
+    if (settledStatus === undefined || decision.kind === 'decided' || part.state !== 'approval-requested')
+      return;
     setDecision({ kind: 'decided', outcome: outcomeOfStatus(settledStatus) });
     // The last decision continued the turn on the server: follow its reply.
     onDecided({ parked: true });
@@ -136,6 +138,16 @@ export function useApprovalCard({ part, live, chatId, onDecided, initialView }: 
           : undefined;
   const deniedNote = denial?.message === undefined ? undefined : denialNoteOf(denial.message);
   const edited = part.state === 'output-available' && isEditedOutput(part.output);
+  // Someone other than the requester decided or edited it: the card names them, never "you".
+  const decidedBy =
+    part.state === 'output-available'
+      ? otherMakerOf(part.output, 'decidedBy')
+      : otherMakerInMessage(denial?.message);
+  const editedBy = part.state === 'output-available' ? otherMakerOf(part.output, 'editedBy') : undefined;
+  const editedInput =
+    edited && typeof part.output === 'object' && part.output !== null
+      ? (part.output as { editedInput?: unknown }).editedInput
+      : undefined;
   const outcome = resolveOutcome(part, live, denial, decision, secondsLeft, deadline);
   const showButtons =
     waiting &&
@@ -231,6 +243,10 @@ export function useApprovalCard({ part, live, chatId, onDecided, initialView }: 
     denial,
     deniedNote,
     edited,
+    editedInput,
+    decidedBy,
+    editedBy,
+    deadline,
     outcome,
     showButtons,
     decide,
