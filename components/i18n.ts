@@ -197,6 +197,7 @@ const en = {
   waitingForOthersSentence: (who: string, until: string) =>
     `Waiting for ${who} to approve it, until ${until}. You may close this page: the outcome will be posted here, and mailed to you if your email is verified.`,
   moreActions: 'More',
+  withdrawnByRequester: 'Withdrawn by the requester: nothing was done.',
   deniedByMaker: (who: string) => `Denied by ${who}`,
   approvedByMaker: (who: string) => `Approved by ${who}`,
   editedByMaker: (who: string, changes: string) => `Edited by ${who}: ${changes}`,
@@ -522,6 +523,7 @@ const zh: Dictionary = {
   waitingForOthersSentence: (who: string, until: string) =>
     `正在等待${who}审批，截止 ${until}。你可以关闭页面：结果会发在这里，邮箱已验证的话也会发邮件给你。`,
   moreActions: '更多',
+  withdrawnByRequester: '申请人已撤回：什么都没有执行。',
   deniedByMaker: (who: string) => `${who}已拒绝`,
   approvedByMaker: (who: string) => `由${who}批准`,
   editedByMaker: (who: string, changes: string) => `${who}修改了：${changes}`,

@@ -174,6 +174,11 @@ export function ToolCard({
             {t.othersDecide}
           </p>
         )}
+        {card.view?.status === 'withdrawn' && (
+          <p className="text-xs font-medium" data-testid="withdrawn">
+            {t.withdrawnByRequester}
+          </p>
+        )}
         {decidedBy !== undefined && (
           <p className="text-xs font-medium" data-testid="decided-by">
             {denial !== null
