@@ -168,8 +168,9 @@ export async function settleChatApprovals(
  * the chat). Each row moves by compare-and-set, so a decision that got there first
  * keeps its row. The waiting call is woken wherever it waits and reads the row; a row
  * nobody waits for any more (its turn is gone) is written into the saved message here.
- * A new message (`superseded`) leaves alone the calls that wait for someone else (a role
- * step): the person may keep talking while a supervisor decides.
+ * A new message (`superseded`) and Stop (`stopped`) leave alone the calls that wait for someone
+ * else (a role step): the person may keep talking, or stop a later turn, while a supervisor
+ * decides (a live turn's own role-step call still ends with its turn's abort).
  * Returns how many approvals this ended.
  */
 export async function endPendingApprovals(
@@ -180,7 +181,7 @@ export async function endPendingApprovals(
 ): Promise<number> {
   let ended = 0;
   let rows = await listChatApprovals(db, chatId, ['pending']);
-  if (status === 'superseded') {
+  if (status === 'superseded' || status === 'stopped') {
     const stepsById = await getStepsOfApprovals(
       db,
       rows.map((row) => row.id),

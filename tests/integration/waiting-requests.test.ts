@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { GET as activity } from '@/app/api/activity/route';
 import { GET as listApprovals } from '@/app/api/approvals/route';
+import { POST as stopRoute } from '@/app/api/chat/[id]/stop/route';
 import { POST as undoRoute, GET as undoStateRoute } from '@/app/api/chat/undo/route';
 import { GET as readChatRoute } from '@/app/api/chats/[id]/route';
 import { useApprovalDeliveries } from '../support/approval-deliveries';
@@ -316,5 +317,28 @@ describe.each(databaseEngines)('the requester is mailed the outcome, on %s', (en
     expect(
       deliveries.mailEventsOf(approvalId).filter((event) => event.endsWith('requester.outcome')),
     ).toHaveLength(1);
+  });
+});
+
+describe.each(databaseEngines)('Stop and a request that waits for someone else, on %s', (engine) => {
+  let supervisor: { cookie: string; id: string };
+
+  beforeEach(async () => {
+    await configureServerOn(engine, { TOOLGATE_POLICY: writePolicyFile(), TOOLGATE_PARK_AFTER_MS: '50' });
+    supervisor = await signUpWithRole(`stop-sup-${engine}@example.com`, 'supervisor');
+    setDefaultTestCookie((await signUpWithRole(`stop-cus-${engine}@example.com`)).cookie);
+  });
+
+  it("ends the running turn's own card and leaves an earlier request for a supervisor waiting", async () => {
+    const earlier = await askForApproval('chat-stop-both', 'create a ticket: small refund');
+    await earlier.reader.rest();
+    const own = await askForApproval('chat-stop-both', 'create a ticket: printer broken');
+    const response = await stopRoute(jsonRequest('/api/chat/chat-stop-both/stop', {}), {
+      params: Promise.resolve({ id: 'chat-stop-both' }),
+    });
+    expect(await response.json()).toEqual({ stopped: true });
+    await own.reader.rest();
+    expect((await readApprovalAs<View>(own.approvalId, defaultTestCookie())).body.status).toBe('stopped');
+    expect((await readApprovalAs<View>(earlier.approvalId, supervisor.cookie)).body.status).toBe('pending');
   });
 });
