@@ -193,7 +193,7 @@ const en = {
   undoneExplain: 'You took this back; the model is told on your next message.',
   undoFailed: 'Could not undo this call.',
   undoBelongsTo: (who: string) => `Approved by ${who}: only ${who} can undo it.`,
-  ownCardSentence: (summary: string) => `The agent wants to: ${summary}. Allow it?`,
+  ownCardSentence: (summary: string) => `Approval needed: ${summary}. Allow it?`,
   waitingForOthersSentence: (who: string, until: string) =>
     `Waiting for ${who} to approve it, until ${until}. You may close this page: the outcome will be posted here, and mailed to you if your email is verified.`,
   moreActions: 'More',
@@ -519,7 +519,7 @@ const zh: Dictionary = {
   undoneExplain: '你已撤销这次操作；下一条消息时会告诉模型。',
   undoFailed: '撤销失败。',
   undoBelongsTo: (who: string) => `由${who}批准：只有${who}可以撤销。`,
-  ownCardSentence: (summary: string) => `智能体想要：${summary}。允许吗？`,
+  ownCardSentence: (summary: string) => `需要你的批准：${summary}。允许吗？`,
   waitingForOthersSentence: (who: string, until: string) =>
     `正在等待${who}审批，截止 ${until}。你可以关闭页面：结果会发在这里，邮箱已验证的话也会发邮件给你。`,
   moreActions: '更多',
