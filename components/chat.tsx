@@ -249,10 +249,6 @@ function ChatSession({
     if (!busy) void follow();
   }
 
-  // Set when a message was sent over a running turn: once the new turn ends, the saved chat
-  // (where the interrupted turn wrote its end) is shown.
-  const interrupted = useRef(false);
-
   async function send(text: string) {
     if (isNew && messages.length === 0) {
       // The chat gets its address as soon as it has content, without a navigation that would remount it.
@@ -263,20 +259,15 @@ function ChatSession({
       // Stop reading the running turn here (the server keeps it: leaving is not a decision); the
       // new message answers its waiting card on the server ("never mind" denies it, anything else
       // supersedes it) and a request waiting for someone else goes on waiting.
-      interrupted.current = true;
       await stop();
+      await sendMessage({ text });
+      // The interrupted turn wrote its card's end on the server: show the saved chat.
+      const saved = await loadChat(id).catch(() => undefined);
+      if (saved?.status === 'ready' && !saved.resume) setMessages(saved.messages);
+      return;
     }
     void sendMessage({ text });
   }
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when a turn ends.
-  useEffect(() => {
-    if (busy || !interrupted.current) return;
-    interrupted.current = false;
-    void loadChat(id).then((saved) => {
-      if (saved.status === 'ready' && !saved.resume) setMessages(saved.messages);
-    });
-  }, [busy]);
 
   return (
     <div className="flex min-h-0 flex-1 flex-col">

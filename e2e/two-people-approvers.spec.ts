@@ -9,7 +9,7 @@ import { ChatPage } from './pages/chat';
  * Two people, one request, in two browsers on the policy server (e2e/approvers-policy.json):
  * a customer writing English asks; a supervisor reading Chinese decides on the approval page.
  * A ticket titled "refund for a broken kettle" waits four hours for a supervisor, one titled
- * "quick look please" six seconds; a refund above 50 waits for a supervisor; any other
+ * "quick look" six seconds; a refund above 50 waits for a supervisor; any other
  * ticket asks its requester (60 s). Screenshots of each situation go to docs/screenshots/.
  */
 
@@ -214,7 +214,7 @@ test('a request nobody decides in time gets a reply, live and after a reload', a
   test.setTimeout(90_000);
   await chatPage.goto('/');
   await signInVerified(chatPage.page, baseURL, 'Customer');
-  const { card } = await askForSupervisor(chatPage, 'quick look please');
+  const { card } = await askForSupervisor(chatPage, 'quick look');
   await shoot(card, '5a-waiting-for-someone-else');
   await expect(chatPage.page.getByText('nobody decided it in time').first()).toBeVisible({ timeout: 30_000 });
   await expect(card.getByText('Expired', { exact: true })).toBeVisible();
