@@ -311,7 +311,7 @@ export function ToolCard({
                 {t.autoDenyIn(secondsLeft * 1000)}
               </span>
             )}
-            {mode === 'buttons' && (canAllow || isRequester) && !othersDecideIt && (
+            {mode === 'buttons' && isRequester && !othersDecideIt && (
               <Button
                 variant="ghost"
                 size="sm"
@@ -345,7 +345,8 @@ export function ToolCard({
               </Button>
             )}
           </div>
-          {mode === 'buttons' && more && (
+          {/* The requester's own card keeps the rest behind More; an approver's shows it (d opens the note). */}
+          {mode === 'buttons' && (more || !isRequester) && (
             <div className="flex flex-wrap justify-end gap-2" data-testid="more-actions-row">
               {isRequester && shortWait && (
                 <Button

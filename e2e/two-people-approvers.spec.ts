@@ -121,7 +121,6 @@ test('a supervisor’s denial with a note is theirs on the customer’s card, in
   const wang = await supervisorWang(browser, baseURL);
   await wang.page.goto(`/approvals/${approvalId}`);
   const approverCard = wang.chat.toolCards('createTicket');
-  await approverCard.getByTestId('more-actions').click();
   await approverCard.getByRole('button', { name: '拒绝并说明…' }).click();
   await approverCard.getByRole('textbox').fill('A refund ticket is already open for this order');
   await approverCard.getByRole('button', { name: '拒绝', exact: true }).click();
@@ -158,7 +157,6 @@ test('a supervisor’s edit shows what ran and who changed it, and the undo is t
   const wang = await supervisorWang(browser, baseURL);
   await wang.page.goto(`/approvals/${approvalId}`);
   const approverCard = wang.chat.toolCards('issueRefund');
-  await approverCard.getByTestId('more-actions').click();
   await approverCard.getByRole('button', { name: '修改', exact: true }).click();
   const amount = approverCard.getByRole('spinbutton').first();
   await amount.fill('120');
