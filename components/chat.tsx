@@ -39,6 +39,17 @@ function waitsForOthers(messages: ToolgateMessage[]): boolean {
   );
 }
 
+/** Whether a card's steps name only other people (role steps): nothing on it is the reader's to do. */
+function onlyOthersDecide(descriptor: Record<string, unknown> | undefined): boolean {
+  const steps = descriptor?.steps;
+  return (
+    Array.isArray(steps) &&
+    steps.every(
+      (step) => typeof step === 'object' && step !== null && (step as { kind?: unknown }).kind === 'role',
+    )
+  );
+}
+
 /**
  * The saved messages a resumed stream applies to: the stream rebuilds its message
  * from `baseParts` parts (from nothing when -1), so the rest is dropped first.
@@ -160,6 +171,8 @@ function ChatSession({
   const waitingCount = waitingIds.length;
   // "Allow all" never covers a card an outsider's values drove: each of those is decided on its own.
   const allowableIds = waiting.filter(({ tainted }) => !tainted).map(({ approvalId }) => approvalId);
+  const ownWaiting = waitingCount;
+  const othersWaiting = waitsForOthers(messages);
   // Bumped when a card may have added an "allow for this chat" rule, so the header re-reads them.
   const [rulesVersion, setRulesVersion] = useState(0);
   // Only the reference is shown: the error's own text is not for users (nor in their language).
@@ -243,12 +256,23 @@ function ChatSession({
     if (!busy) void follow();
   }
 
-  function send(text: string) {
+  async function send(text: string) {
     if (isNew && messages.length === 0) {
       // The chat gets its address as soon as it has content, without a navigation that would remount it.
       window.history.replaceState(null, '', `/chat/${encodeURIComponent(id)}`);
     }
     stickToBottom.current = true;
+    if (busy) {
+      // Stop reading the running turn here (the server keeps it: leaving is not a decision); the
+      // new message answers its waiting card on the server ("never mind" denies it, anything else
+      // supersedes it) and a request waiting for someone else goes on waiting.
+      await stop();
+      await sendMessage({ text });
+      // The interrupted turn wrote its card's end on the server: show the saved chat.
+      const saved = await loadChat(id).catch(() => undefined);
+      if (saved?.status === 'ready' && !saved.resume) setMessages(saved.messages);
+      return;
+    }
     void sendMessage({ text });
   }
 
@@ -329,7 +353,18 @@ function ChatSession({
               )}
             </div>
           )}
-          <Composer busy={busy} onSend={send} onStop={() => void stopTurn()} />
+          <Composer
+            busy={busy}
+            onSend={(text) => void send(text)}
+            onStop={() => void stopTurn()}
+            hint={
+              ownWaiting > 0
+                ? t.composerWhileCardWaits
+                : othersWaiting
+                  ? t.composerWhileOthersDecide
+                  : undefined
+            }
+          />
         </div>
       </div>
     </div>
@@ -351,6 +386,8 @@ function waitingApprovals(
       const approval = (part as { state?: string; approval?: { id: string; descriptor?: unknown } }).approval;
       if ((part as { state?: string }).state !== 'approval-requested' || approval === undefined) continue;
       const descriptor = approval.descriptor as Record<string, unknown> | undefined;
+      // A card only others decide asks nothing of this reader: no "(1)", no focus, no "Allow all".
+      if (onlyOthersDecide(descriptor)) continue;
       const deadline = localDeadlineOf(approval.id, descriptor);
       if (!streaming && (deadline === null || deadline <= Date.now())) continue;
       const summary = (descriptor?.summary as Record<string, unknown> | undefined)?.[locale];

@@ -199,6 +199,20 @@ const en = {
   undone: 'Undone',
   undoneExplain: 'You took this back; the model is told on your next message.',
   undoFailed: 'Could not undo this call.',
+  undoBelongsTo: (who: string) => `Approved by ${who}: only ${who} can undo it.`,
+  ownCardSentence: (summary: string) => `Approval needed: ${summary}. Allow it?`,
+  waitingForOthersSentence: (who: string, until: string) =>
+    `Waiting for ${who} to approve it, until ${until}. You may close this page: the outcome will be posted here, and mailed to you if your email is verified.`,
+  moreActions: 'More',
+  withdrawnByRequester: 'Withdrawn by the requester: nothing was done.',
+  deniedByMaker: (who: string) => `Denied by ${who}`,
+  approvedByMaker: (who: string) => `Approved by ${who}`,
+  editedByMaker: (who: string, changes: string) => `Edited by ${who}: ${changes}`,
+  theirNote: 'Their note',
+  composerWhileCardWaits:
+    'A card waits for your answer: “never mind” or “cancel” declines it; any other message sets it aside.',
+  composerWhileOthersDecide:
+    'Your request waits for someone else. Keep writing (“any update?”, “cancel the request”), or close the page: you will be told.',
   replayed: 'Replayed',
   replayedExplain:
     'Same request in this chat: the earlier result was returned and the tool did not run again.',
@@ -364,6 +378,7 @@ const en = {
     grant_created: 'Standing grant made',
     grant_revoked: 'Standing grant revoked',
     taint_cleared: 'Untrusted reads checked',
+    withdrawn: 'Withdrawn by the requester',
   } satisfies Record<AuditOutcome, string> as Record<AuditOutcome, string>,
 };
 
@@ -517,6 +532,19 @@ const zh: Dictionary = {
   undone: '已撤销',
   undoneExplain: '你已撤销这次操作；下一条消息时会告诉模型。',
   undoFailed: '撤销失败。',
+  undoBelongsTo: (who: string) => `由${who}批准：只有${who}可以撤销。`,
+  ownCardSentence: (summary: string) => `需要你的批准：${summary}。允许吗？`,
+  waitingForOthersSentence: (who: string, until: string) =>
+    `正在等待${who}审批，截止 ${until}。你可以关闭页面：结果会发在这里，邮箱已验证的话也会发邮件给你。`,
+  moreActions: '更多',
+  withdrawnByRequester: '申请人已撤回：什么都没有执行。',
+  deniedByMaker: (who: string) => `${who}已拒绝`,
+  approvedByMaker: (who: string) => `由${who}批准`,
+  editedByMaker: (who: string, changes: string) => `${who}修改了：${changes}`,
+  theirNote: '对方的说明',
+  composerWhileCardWaits: '有卡片在等你答复：输入“算了”或“取消”即拒绝；发其他消息则搁置它。',
+  composerWhileOthersDecide:
+    '你的申请在等别人审批。可以继续提问（“有进展吗？”“取消申请”），也可以关闭页面：有结果会通知你。',
   replayed: '幂等命中',
   replayedExplain: '本会话里同样的请求：返回的是上次的结果，工具没有再执行一次。',
   autoDenyIn: (ms: number) => `${readableDeadline(Date.now() + ms, Date.now(), 'zh')}后自动拒绝`,
@@ -663,6 +691,7 @@ const zh: Dictionary = {
     grant_created: '已设长期授权',
     grant_revoked: '已撤销长期授权',
     taint_cleared: '已核对外部内容',
+    withdrawn: '申请人已撤回',
   },
 };
 

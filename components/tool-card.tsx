@@ -1,11 +1,15 @@
 import { getToolName } from 'ai';
 import { Clock, History, LoaderCircle, Wrench } from 'lucide-react';
+import { useState } from 'react';
+import { makerText } from '@/lib/ai/offline-decided-by';
 import { parseMcpToolName } from '@/lib/mcp/mcp-tool-name';
+import { readableDeadline } from '@/lib/shared/readable-wait';
+import { summarizeToolCall } from '@/lib/tools/tool-summaries';
 import type { ApprovalView } from './api-types';
 import { ApprovalEditForm, canEditInput } from './approval-edit-form';
 import { ApprovalPreview } from './approval-preview';
 import { ApprovalProvenance, isTaintedCard } from './approval-provenance';
-import { ApprovalSteps } from './approval-steps';
+import { ApprovalSteps, roleLabel } from './approval-steps';
 import { StandingGrantForm } from './standing-grant-form';
 import {
   Fold,
@@ -57,7 +61,31 @@ export function ToolCard({
   const card = useApprovalCard({ part, live, chatId, onDecided, initialView });
   const { decision, mode, setMode, fieldErrors, note, setNote, extensionsUsed, waiting, secondsLeft } = card;
   const { denial, deniedNote, edited, outcome, showButtons, decide, extendDeadline } = card;
-  const { steps, canAllow, isRequester } = card;
+  const { steps, canAllow, isRequester, decidedBy, editedBy, editedInput } = card;
+  const [more, setMore] = useState(false);
+  // The title says what ran: the edited input once someone changed it.
+  const title =
+    (editedInput !== undefined ? summarizeToolCall(toolName, editedInput)?.[locale] : undefined) ??
+    card.view?.summary?.[locale] ??
+    summaryOf(part, locale);
+  // A card only others decide (a role step) asks nothing of its requester but patience.
+  const othersDecideIt = steps !== undefined && !canAllow && isRequester;
+  const untilText =
+    card.deadline === null
+      ? ''
+      : `${new Date(card.deadline).toLocaleTimeString(locale === 'zh' ? 'zh-CN' : 'en-GB', { hour: '2-digit', minute: '2-digit' })} (${readableDeadline(card.deadline, Date.now(), locale)})`;
+  // "+60 s" only where a minute matters: a wait of a few minutes, not hours.
+  const shortWait = card.deadline !== null && card.deadline - Date.now() < 10 * 60_000;
+  const waitingWho =
+    steps === undefined
+      ? ''
+      : [
+          ...new Set(
+            steps
+              .filter((step) => step.decision === undefined && step.kind === 'role')
+              .map((step) => roleLabel(t, step.escalatedTo ?? step.role ?? '')),
+          ),
+        ].join(', ');
   const inputSchema = meta?.toolInputSchemas?.[toolName];
   // "For this chat" and standing grants stand in for the requester only, never for a call an outsider drove.
   const mayRemember = canAllow && steps === undefined && !isTaintedCard(part, card.view);
@@ -88,10 +116,9 @@ export function ToolCard({
     >
       <CardHeader>
         <Wrench className="size-4 text-muted-foreground" aria-hidden="true" />
-        {summaryOf(part, locale) !== undefined ? (
+        {title !== undefined ? (
           <CardTitle data-testid="tool-summary">
-            {summaryOf(part, locale)}{' '}
-            <span className="font-mono text-xs text-muted-foreground">{toolName}</span>
+            {title} <span className="font-mono text-xs text-muted-foreground">{toolName}</span>
           </CardTitle>
         ) : (
           <CardTitle className="font-mono">{toolName}</CardTitle>
@@ -126,8 +153,16 @@ export function ToolCard({
         </div>
       </CardHeader>
       <CardContent>
-        {waiting && outcome === null && <p className="text-sm font-medium">{t.approvalTitle}</p>}
-        {waiting && outcome === null && <p className="text-xs text-muted-foreground">{t.approvalExplain}</p>}
+        {waiting && outcome === null && !othersDecideIt && (
+          <p className="text-sm font-medium" data-testid="approval-sentence">
+            {t.ownCardSentence(title ?? toolName)}
+          </p>
+        )}
+        {waiting && outcome === null && othersDecideIt && (
+          <p className="text-sm" data-testid="others-decide-sentence">
+            {t.waitingForOthersSentence(waitingWho || t.stepRequester, untilText)}
+          </p>
+        )}
         {steps !== undefined && (
           <ApprovalSteps
             t={t}
@@ -136,9 +171,26 @@ export function ToolCard({
             ended={outcome === null ? undefined : outcome === 'approved' ? 'approved' : 'otherwise'}
           />
         )}
-        {showButtons && !canAllow && (
+        {showButtons && !canAllow && !othersDecideIt && (
           <p className="text-xs text-muted-foreground" data-testid="others-decide">
             {t.othersDecide}
+          </p>
+        )}
+        {card.view?.status === 'withdrawn' && (
+          <p className="text-xs font-medium" data-testid="withdrawn">
+            {t.withdrawnByRequester}
+          </p>
+        )}
+        {decidedBy !== undefined && (
+          <p className="text-xs font-medium" data-testid="decided-by">
+            {denial !== null
+              ? t.deniedByMaker(makerText(decidedBy, locale))
+              : t.approvedByMaker(makerText(decidedBy, locale))}
+          </p>
+        )}
+        {editedBy !== undefined && editedInput !== undefined && (
+          <p className="text-xs" data-testid="edited-by">
+            {t.editedByMaker(makerText(editedBy, locale), changesOf(part.input, editedInput))}
           </p>
         )}
         {waiting && outcome === null && (
@@ -165,7 +217,7 @@ export function ToolCard({
           />
         ) : (
           card.input !== undefined && (
-            <Fold label={t.arguments} open={showButtons}>
+            <Fold label={t.arguments} open={false}>
               <pre className="overflow-x-auto rounded-md bg-muted p-2 font-mono text-xs">
                 {prettyJson(card.input)}
               </pre>
@@ -180,7 +232,7 @@ export function ToolCard({
         <ToolBody part={part} denial={denial} outcome={outcome} />
         <UndoControl part={part} chatId={chatId} />
         {deniedNote !== undefined && (
-          <Section label={t.yourNote}>
+          <Section label={decidedBy !== undefined ? t.theirNote : t.yourNote}>
             <p className="text-xs" data-testid="denial-note">
               {deniedNote}
             </p>
@@ -254,83 +306,119 @@ export function ToolCard({
         )}
       </CardContent>
       {showButtons && (
-        <CardFooter className="flex-wrap">
-          {secondsLeft !== null && (
-            <span role="timer" aria-live="off" className="mr-auto text-xs tabular-nums text-muted-foreground">
-              <Clock className="mr-1 inline size-3" aria-hidden="true" />
-              {t.autoDenyIn(secondsLeft * 1000)}
-            </span>
-          )}
-          {isRequester && (
-            <Button
-              variant="ghost"
-              size="sm"
-              aria-label={t.moreTimeLabel(maxExtensions - extensionsUsed)}
-              disabled={extensionsUsed >= maxExtensions || decision.kind === 'sending'}
-              onClick={() => void extendDeadline()}
-            >
-              {t.moreTime}
-            </Button>
-          )}
-          {mode === 'buttons' && canAllow && canEditInput(inputSchema) && (
-            <Button
-              variant="ghost"
-              size="sm"
-              disabled={decision.kind === 'sending'}
-              onClick={() => setMode('edit')}
-            >
-              {t.edit}
-            </Button>
-          )}
-          {mode === 'buttons' && (
-            <Button
-              variant="ghost"
-              size="sm"
-              disabled={decision.kind === 'sending'}
-              onClick={() => setMode('denyNote')}
-            >
-              {t.denyWithNote}
-            </Button>
-          )}
-          {mode === 'buttons' && (
-            <Button
-              variant="outline"
-              size="sm"
-              disabled={decision.kind === 'sending'}
-              onClick={() => decide(false)}
-            >
-              {decision.kind === 'sending' && !decision.approved && <LoaderCircle className="animate-spin" />}
-              {t.deny}
-            </Button>
-          )}
-          {mode === 'buttons' && mayRemember && (
-            <Button
-              variant="outline"
-              size="sm"
-              disabled={decision.kind === 'sending'}
-              onClick={() => decide(true, { remember: 'chat' })}
-            >
-              {t.allowForChat}
-            </Button>
-          )}
-          {mode === 'buttons' && mayRemember && isRequester && (
-            <Button
-              variant="outline"
-              size="sm"
-              disabled={decision.kind === 'sending'}
-              onClick={() => setMode('grant')}
-            >
-              {t.allowSimilar}
-            </Button>
-          )}
-          {mode === 'buttons' && canAllow && (
-            <Button size="sm" disabled={decision.kind === 'sending'} onClick={() => decide(true)}>
-              {decision.kind === 'sending' && decision.approved && <LoaderCircle className="animate-spin" />}
-              {t.allow}
-            </Button>
+        <CardFooter className="flex-col items-stretch gap-2">
+          <div className="flex flex-wrap items-center gap-2">
+            {secondsLeft !== null && !othersDecideIt && (
+              <span
+                role="timer"
+                aria-live="off"
+                className="mr-auto text-xs tabular-nums text-muted-foreground"
+              >
+                <Clock className="mr-1 inline size-3" aria-hidden="true" />
+                {t.autoDenyIn(secondsLeft * 1000)}
+              </span>
+            )}
+            {mode === 'buttons' && isRequester && !othersDecideIt && (
+              <Button
+                variant="ghost"
+                size="sm"
+                aria-expanded={more}
+                data-testid="more-actions"
+                onClick={() => setMore((open) => !open)}
+              >
+                {t.moreActions}
+              </Button>
+            )}
+            {mode === 'buttons' && (
+              <Button
+                variant="outline"
+                size="sm"
+                className={othersDecideIt ? 'ml-auto' : undefined}
+                disabled={decision.kind === 'sending'}
+                onClick={() => decide(false)}
+              >
+                {decision.kind === 'sending' && !decision.approved && (
+                  <LoaderCircle className="animate-spin" />
+                )}
+                {t.deny}
+              </Button>
+            )}
+            {mode === 'buttons' && canAllow && (
+              <Button size="sm" disabled={decision.kind === 'sending'} onClick={() => decide(true)}>
+                {decision.kind === 'sending' && decision.approved && (
+                  <LoaderCircle className="animate-spin" />
+                )}
+                {t.allow}
+              </Button>
+            )}
+          </div>
+          {/* The requester's own card keeps the rest behind More; an approver's shows it (d opens the note). */}
+          {mode === 'buttons' && (more || !isRequester) && (
+            <div className="flex flex-wrap justify-end gap-2" data-testid="more-actions-row">
+              {isRequester && shortWait && (
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  aria-label={t.moreTimeLabel(maxExtensions - extensionsUsed)}
+                  disabled={extensionsUsed >= maxExtensions || decision.kind === 'sending'}
+                  onClick={() => void extendDeadline()}
+                >
+                  {t.moreTime}
+                </Button>
+              )}
+              {canAllow && canEditInput(inputSchema) && (
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  disabled={decision.kind === 'sending'}
+                  onClick={() => setMode('edit')}
+                >
+                  {t.edit}
+                </Button>
+              )}
+              <Button
+                variant="ghost"
+                size="sm"
+                disabled={decision.kind === 'sending'}
+                onClick={() => setMode('denyNote')}
+              >
+                {t.denyWithNote}
+              </Button>
+              {mayRemember && (
+                <Button
+                  variant="outline"
+                  size="sm"
+                  disabled={decision.kind === 'sending'}
+                  onClick={() => decide(true, { remember: 'chat' })}
+                >
+                  {t.allowForChat}
+                </Button>
+              )}
+              {mayRemember && isRequester && (
+                <Button
+                  variant="outline"
+                  size="sm"
+                  disabled={decision.kind === 'sending'}
+                  onClick={() => setMode('grant')}
+                >
+                  {t.allowSimilar}
+                </Button>
+              )}
+            </div>
           )}
         </CardFooter>
       )}
     </Card>
   );
+}
+
+/** "amount: 150 → 120": the fields an edit changed, as the card says them. */
+function changesOf(before: unknown, after: unknown): string {
+  if (typeof before !== 'object' || before === null || typeof after !== 'object' || after === null) return '';
+  const was = before as Record<string, unknown>;
+  const now = after as Record<string, unknown>;
+  return Object.keys(now)
+    .filter((key) => JSON.stringify(was[key]) !== JSON.stringify(now[key]))
+    .map((key) => `${key}: ${String(was[key] ?? '—')} → ${String(now[key])}`)
+    .join(', ');
 }

@@ -33,7 +33,12 @@ export function rateLimitedWait(output: unknown): number | null {
  */
 export function outcomeOfDenial(denial: Denial): Outcome {
   if (denial.reason === 'timeout') return 'expired';
-  if (denial.reason === 'aborted' || denial.reason === 'closed' || denial.reason === 'superseded')
+  if (
+    denial.reason === 'aborted' ||
+    denial.reason === 'closed' ||
+    denial.reason === 'superseded' ||
+    denial.reason === 'withdrawn'
+  )
     return 'cancelled';
   return 'denied';
 }

@@ -2,6 +2,7 @@
 
 import { Undo2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
+import { roleLabel } from './approval-steps';
 import type { ToolPart } from './tool-part-outcome';
 import { Badge } from './ui/badge';
 import { Button } from './ui/button';
@@ -9,7 +10,7 @@ import { useCountdown } from './use-countdown';
 import { useWorkspace } from './workspace-provider';
 
 /** What `GET /api/chat/undo` answers about one call. */
-type UndoState = { undoable: boolean; undone: boolean; remainingMs: number };
+type UndoState = { undoable: boolean; undone: boolean; remainingMs: number; undoBy?: { roles: string[] } };
 
 type View =
   | { kind: 'unknown' }
@@ -17,6 +18,7 @@ type View =
   | { kind: 'sending'; deadline: number }
   | { kind: 'undone' }
   | { kind: 'closed' }
+  | { kind: 'others'; roles: string[] }
   | { kind: 'failed' };
 
 /** Whether a saved output says its call was undone (`undone: true`, set by the server). */
@@ -46,6 +48,8 @@ export function UndoControl({ part, chatId }: { part: ToolPart; chatId: string }
         if (cancelled || state === undefined) return;
         if (state.undone) setView({ kind: 'undone' });
         else if (state.undoable) setView({ kind: 'open', deadline: Date.now() + state.remainingMs });
+        else if (state.undoBy !== undefined && state.remainingMs > 0)
+          setView({ kind: 'others', roles: state.undoBy.roles });
       })
       .catch(() => {});
     return () => {
@@ -86,6 +90,15 @@ export function UndoControl({ part, chatId }: { part: ToolPart; chatId: string }
     return (
       <p role="alert" className="text-xs text-destructive">
         {t.undoFailed}
+      </p>
+    );
+  }
+  if (view.kind === 'others') {
+    // A role approved it: undoing is theirs, and the requester's card says so.
+    const who = view.roles.map((role) => roleLabel(t, role)).join(' / ');
+    return (
+      <p className="text-xs text-muted-foreground" data-testid="undo-belongs-to">
+        {t.undoBelongsTo(who)}
       </p>
     );
   }

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
+import { otherMakerInMessage, otherMakerOf } from '@/lib/ai/offline-decided-by';
 import { approvalTiming } from '@/lib/approvals/approval-timing';
 import { denialNoteOf, isEditedOutput } from '@/lib/shells/wrap-tools-with-approval';
 import type { ApprovalStepView, ApprovalView, GrantRequest } from './api-types';
 import { extendLocalDeadline } from './approval-deadlines';
-import { sendDecision } from './send-decision';
+import { sendDecision, sendExtension } from './send-decision';
 import {
   asDenial,
   deadlineOf,
@@ -97,18 +98,19 @@ export function useApprovalCard({ part, live, chatId, onDecided, initialView }: 
   // Someone other than the requester must allow it: follow the server's view of its steps.
   const steps = initialView?.steps ?? stepsOf(part);
   const multiParty = steps !== undefined;
+  // Read while it waits, and once after it ended (a reload): who decided, an escalation and the
+  // edited input stay on the card.
   const view = useApprovalView(
     part.approval?.id,
-    (multiParty || policyChangedAnswer === 'steps') &&
-      part.state === 'approval-requested' &&
-      decision.kind !== 'decided',
+    (multiParty || policyChangedAnswer === 'steps') && decision.kind !== 'decided',
     initialView,
     reload,
   );
   const settledStatus = view !== undefined && view.status !== 'pending' ? view.status : undefined;
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the server says it ended elsewhere.
   useEffect(() => {
-    if (settledStatus === undefined || decision.kind === 'decided') return;
+    if (settledStatus === undefined || decision.kind === 'decided' || part.state !== 'approval-requested')
+      return;
     setDecision({ kind: 'decided', outcome: outcomeOfStatus(settledStatus) });
     // The last decision continued the turn on the server: follow its reply.
     onDecided({ parked: true });
@@ -138,6 +140,16 @@ export function useApprovalCard({ part, live, chatId, onDecided, initialView }: 
           : undefined;
   const deniedNote = denial?.message === undefined ? undefined : denialNoteOf(denial.message);
   const edited = part.state === 'output-available' && isEditedOutput(part.output);
+  // Someone other than the requester decided or edited it: the card names them, never "you".
+  const decidedBy =
+    part.state === 'output-available'
+      ? otherMakerOf(part.output, 'decidedBy')
+      : otherMakerInMessage(denial?.message);
+  const editedBy = part.state === 'output-available' ? otherMakerOf(part.output, 'editedBy') : undefined;
+  const editedInput =
+    edited && typeof part.output === 'object' && part.output !== null
+      ? (part.output as { editedInput?: unknown }).editedInput
+      : undefined;
   const outcome = resolveOutcome(part, live, denial, decision, secondsLeft, deadline);
   const showButtons =
     waiting &&
@@ -215,14 +227,10 @@ export function useApprovalCard({ part, live, chatId, onDecided, initialView }: 
   async function extendDeadline() {
     if (!part.approval) return;
     const approvalId = part.approval.id;
-    const response = await fetch('/api/chat/approve/extend', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ approvalId, chatId }),
-    }).catch(() => undefined);
-    if (response?.status === 409) setExtensionsUsed(maxExtensions);
-    if (!response?.ok) return;
-    const { remainingMs } = (await response.json()) as { remainingMs: number };
+    const extended = await sendExtension({ approvalId, chatId });
+    if (extended === 'exhausted') setExtensionsUsed(maxExtensions);
+    if (extended === undefined || extended === 'exhausted') return;
+    const { remainingMs } = extended;
     setExtendedDeadline(extendLocalDeadline(approvalId, remainingMs));
     setExtensionsUsed((used) => used + 1);
   }
@@ -248,6 +256,10 @@ export function useApprovalCard({ part, live, chatId, onDecided, initialView }: 
     denial,
     deniedNote,
     edited,
+    editedInput,
+    decidedBy,
+    editedBy,
+    deadline,
     outcome,
     showButtons,
     decide,

@@ -36,6 +36,7 @@ for (const [language, { locale, message }] of Object.entries(requests)) {
       expect(await seriousViolations(page)).toEqual([]);
 
       // The edit form is part of the card too: its fields need labels a screen reader reads.
+      await chatPage.openMore(card);
       await card.getByRole('button', { name: /^(修改|Edit)$/ }).click();
       expect(await seriousViolations(page)).toEqual([]);
     });

@@ -10,6 +10,7 @@ test.describe('approval card beyond allow / deny (en)', () => {
     await chatPage.send('create a ticket: monitor flickers');
     const card = chatPage.toolCards('createTicket').last();
     await expect(card.getByTestId('tool-summary')).toContainText('Create ticket “monitor flickers”');
+    await chatPage.openMore(card);
     await card.getByRole('button', { name: 'Edit', exact: true }).click();
     await card.getByRole('textbox', { name: /^Title/ }).fill('Monitor flickers in room 12');
     await card.getByRole('button', { name: 'Allow with these arguments' }).click();
@@ -30,6 +31,7 @@ test.describe('approval card beyond allow / deny (en)', () => {
     await expect(page.getByTestId('approval-announcer')).toHaveText(
       'A tool call is waiting for your approval.',
     );
+    await chatPage.openMore(card);
     await card.getByRole('button', { name: 'Deny with a note…' }).click();
     await card.getByRole('textbox', { name: /Why not/ }).fill('use order A1002 instead');
     await chatPage.denyButton(card).click();

@@ -14,6 +14,7 @@ test.describe('approval card beyond allow / deny (zh)', () => {
     await chatPage.goto('/');
     const card = await waitingCard(chatPage, '打印机坏了');
     await expect(card.getByTestId('tool-summary')).toContainText('创建工单「打印机坏了」');
+    await chatPage.openMore(card);
     await card.getByRole('button', { name: '修改', exact: true }).click();
     const title = card.getByRole('textbox', { name: /^标题/ });
     await expect(title).toHaveValue('打印机坏了');
@@ -37,6 +38,7 @@ test.describe('approval card beyond allow / deny (zh)', () => {
     await freezePageClock(page);
     await chatPage.goto('/');
     const card = await waitingCard(chatPage, '校验修改');
+    await chatPage.openMore(card);
     await card.getByRole('button', { name: '修改', exact: true }).click();
     await card.getByRole('textbox', { name: /^标题/ }).fill('   ');
     await card.getByRole('button', { name: '按修改后的参数允许' }).click();
@@ -53,6 +55,7 @@ test.describe('approval card beyond allow / deny (zh)', () => {
   test('Deny with a note: the card keeps the note and the reply repeats it', async ({ chatPage }) => {
     await chatPage.goto('/');
     const card = await waitingCard(chatPage, '订单退款');
+    await chatPage.openMore(card);
     await card.getByRole('button', { name: '拒绝并说明…' }).click();
     await card.getByRole('textbox', { name: /原因/ }).fill('请用订单 A1002');
     await chatPage.denyButton(card).click();
@@ -71,6 +74,7 @@ test.describe('approval card beyond allow / deny (zh)', () => {
   }) => {
     await chatPage.goto('/');
     const first = await waitingCard(chatPage, '规则一');
+    await chatPage.openMore(first);
     await first.getByRole('button', { name: '在本对话中始终允许' }).click();
     await expect(first.getByText('已允许', { exact: true })).toBeVisible();
     await chatPage.waitForTurnEnd();
@@ -105,6 +109,7 @@ test.describe('approval card beyond allow / deny (zh)', () => {
     const card = await waitingCard(chatPage, '多给点时间');
     // Past its last minute the countdown reads whole minutes ("3 分"), rounded down.
     const seconds = () => chatPage.secondsLeft(card);
+    await chatPage.openMore(card);
     const moreTime = card.getByRole('button', { name: /^\+60 秒：再给 60 秒/ });
     for (let time = 1; time <= 3; time++) {
       await moreTime.click();

@@ -27,6 +27,7 @@ test.describe('hidden characters in the edit form', () => {
     await chatPage.send('帮我创建一个工单：退款 \u202e0001€\u202c 给\u2060客户');
     const card = chatPage.toolCards('createTicket').last();
     await expect(card.getByTestId('tool-summary')).toContainText('退款 ⟨U+202E⟩0001€⟨U+202C⟩ 给⟨U+2060⟩客户');
+    await chatPage.openMore(card);
     await card.getByRole('button', { name: '修改', exact: true }).click();
 
     const title = card.getByRole('textbox', { name: /^标题/ });

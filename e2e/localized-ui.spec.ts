@@ -33,6 +33,7 @@ test.describe('every word localized (zh)', () => {
 
     await chatPage.send('帮我创建一个工单：还在等待');
     const waiting = chatPage.toolCards('createTicket').last();
+    await chatPage.openMore(waiting);
     await waiting.getByRole('button', { name: '修改', exact: true }).click();
     // The form's labels are the tool's own Chinese labels, not its English `.describe()` text.
     await expect(waiting.getByRole('textbox', { name: /^标题/ })).toHaveValue('还在等待');

@@ -14,6 +14,7 @@ test('a standing grant made from a card runs the next matching refund without a 
   await expect(first.getByText('Approval needed')).toBeVisible();
 
   // Narrowed to at most this amount, for an hour, in this chat.
+  await chatPage.openMore(first);
   await first.getByRole('button', { name: 'Allow similar calls…' }).click();
   const form = first.getByRole('form', { name: 'Allow calls like this without a card' });
   await expect(form.getByLabel('For')).toHaveValue('3600000');

@@ -34,6 +34,7 @@ const variantByOutcome: Record<AuditOutcome, BadgeVariant> = {
   grant_created: 'secondary',
   grant_revoked: 'outline',
   taint_cleared: 'outline',
+  withdrawn: 'outline',
 };
 
 /** The text filters' look (user id, chat id). */

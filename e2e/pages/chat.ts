@@ -107,6 +107,12 @@ export class ChatPage {
     return this.page.getByRole('group', { name: new RegExp(`^(工具调用|Tool call) ${toolName}$`) });
   }
 
+  /** Opens the card's "More" (edit, a note, for this chat, similar calls, more time) unless it is open. */
+  async openMore(card: Locator) {
+    const more = card.getByTestId('more-actions');
+    if ((await more.getAttribute('aria-expanded')) !== 'true') await more.click();
+  }
+
   allowButton(card: Locator): Locator {
     return card.getByRole('button', { name: names.allow });
   }

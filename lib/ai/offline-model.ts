@@ -19,6 +19,7 @@ import {
   understand,
   understoodPart,
 } from './nlu/understand';
+import { otherMakerInMessage, otherMakerOf } from './offline-decided-by';
 import {
   declinedReply,
   failureReply,
@@ -37,7 +38,9 @@ import {
   unsureWriteReply,
 } from './offline-replies';
 import { callsFor, inputsFor, offlineTools, type PlannedCall, toolOfIntent } from './offline-tools';
+import { supersededNotice, waitingRequestStep, withdrawnReply } from './offline-waiting';
 import { looksLikeToolCommand, readToolCommand } from './tool-command';
+import { withdrawRequestToolName } from './waiting-requests-block';
 
 /** The provider id the offline model reports; `isOfflineModel` checks it. */
 export const offlineProviderId = 'toolgate.offline';
@@ -178,6 +181,7 @@ function readOutcome(toolName: string, output: LanguageModelV4ToolResultOutput):
         toolName,
         reason: output.reason,
         note: output.reason === undefined ? undefined : denialNoteOf(output.reason),
+        by: otherMakerInMessage(output.reason),
       };
     case 'error-text':
     case 'error-json': {
@@ -199,6 +203,7 @@ function readOutcome(toolName: string, output: LanguageModelV4ToolResultOutput):
           toolName,
           reason: typeof value.reason === 'string' ? value.reason : undefined,
           ...(typeof value.retryAfterMs === 'number' && { retryAfterMs: value.retryAfterMs }),
+          by: otherMakerOf(value, 'decidedBy') ?? otherMakerInMessage(value.message),
           note:
             typeof value.note === 'string'
               ? value.note
@@ -237,7 +242,9 @@ function planStep(options: LanguageModelV4CallOptions, generateId: () => string)
       ? []
       : (options.tools ?? []).flatMap((tool) => (tool.type === 'function' ? [tool.name] : []));
   const available = new Set(offered);
-  const note = truncated && !looksLikeToolCommand(fullText) ? `${truncationNote(language)}\n\n` : '';
+  const system = prompt.flatMap((message) => (message.role === 'system' ? [message.content] : [])).join('\n');
+  const setAside = supersededNotice(system, language);
+  const note = `${truncated && !looksLikeToolCommand(fullText) ? `${truncationNote(language)}\n\n` : ''}${setAside === '' ? '' : `${setAside}\n\n`}`;
   const answer = (reply: string): Plan => ({
     content: [{ type: 'text', text: `${note}${reply}` }],
     finishReason: { unified: 'stop', raw: 'stop' },
@@ -255,6 +262,9 @@ function planStep(options: LanguageModelV4CallOptions, generateId: () => string)
     }
   }
 
+  const withdrawn = outcomes.find(({ outcome }) => outcome.toolName === withdrawRequestToolName)?.outcome;
+  if (withdrawn !== undefined)
+    return answer(withdrawnReply(withdrawn.kind === 'success' ? withdrawn.value : undefined, language));
   const successes = outcomes.flatMap(({ outcome }) =>
     outcome.kind === 'success'
       ? [successReply(outcome.toolName, outcome.value, language, { edited: outcome.edited })]
@@ -296,6 +306,14 @@ function planStep(options: LanguageModelV4CallOptions, generateId: () => string)
     const paragraphs = [...successes, ...closing];
     return answer(paragraphs.length > 0 ? paragraphs.join('\n\n') : greetingReply(offered, language));
   };
+
+  const waiting = calls.length === 0 ? waitingRequestStep({ system, text, language, available }) : undefined;
+  if (waiting?.kind === 'reply') return answer(waiting.text);
+  if (waiting?.kind === 'withdraw')
+    return callOrAnswer(
+      [{ toolName: withdrawRequestToolName, input: { approvalId: waiting.approvalId } }],
+      [],
+    );
 
   const reading = readToolCommand(fullText);
   if (reading.kind === 'malformed') return answer(toolCommandUsageReply(language));

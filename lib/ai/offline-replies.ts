@@ -4,12 +4,23 @@ import { describeCapabilities, toolCapabilities } from './capabilities';
 import { questionForField } from './follow-up';
 import type { Language } from './language';
 import { type ToolRequest, understoodLength } from './nlu/understand';
+import { makerText, type OtherMaker, otherMakerOf } from './offline-decided-by';
 import { offlineTools, quotedArgument, toolOfIntent } from './offline-tools';
 
 /** How one tool call ended, as the offline model reads it back from the prompt. */
+const isZh = (language: Language) => language === 'zh';
+
 export type ToolOutcome =
   | { kind: 'success'; toolName: string; value: unknown; edited?: boolean }
-  | { kind: 'denied'; toolName: string; reason?: string; note?: string; retryAfterMs?: number }
+  | {
+      kind: 'denied';
+      toolName: string;
+      reason?: string;
+      note?: string;
+      retryAfterMs?: number;
+      /** Someone other than the user said no: named, never "you". */
+      by?: OtherMaker;
+    }
   | { kind: 'rateLimited'; toolName: string; retryAfterMs?: number }
   | { kind: 'error'; toolName: string; message: string; validation: boolean };
 
@@ -220,6 +231,18 @@ export function failureReply(
           ? `按照审批规则，这个请求不能办理，所以${nothingDone}。如有需要，请联系客服人工处理。`
           : `The approval policy does not allow this request, so ${nothingDone}. Please contact support if you need it handled.`;
       }
+      if (outcome.by !== undefined) {
+        // Someone else said no: name them, and give their words as theirs.
+        const who = makerText(outcome.by, language);
+        const said = outcome.note
+          ? zh
+            ? `说明：“${outcome.note}”。`
+            : ` Their note: “${outcome.note}”.`
+          : '';
+        return zh
+          ? `${who}拒绝了这个请求，所以${nothingDone}。${said}`
+          : `${who} declined this request, so ${nothingDone}.${said}`;
+      }
       if (outcome.note !== undefined && outcome.note !== '') {
         // The person said why: repeat it, so they see it was heard, and leave the next step to them.
         return zh
@@ -290,12 +313,17 @@ function partialDenialReply(
       ? `「${subject}」的审批请求已超时，${notDone}。如果仍然需要，请重新发起请求。`
       : `The approval request for “${subject}” expired before anyone answered, so ${notDone}. Ask again if you still need it.`;
   }
-  const said =
-    outcome.note !== undefined && outcome.note !== ''
+  const noted = outcome.note !== undefined && outcome.note !== '';
+  const by = outcome.by === undefined ? undefined : makerText(outcome.by, language);
+  const said = !noted
+    ? ''
+    : by !== undefined
       ? zh
+        ? `${by}的说明：“${outcome.note}”。`
+        : ` ${by} said: “${outcome.note}”.`
+      : zh
         ? `你的说明：“${outcome.note}”。`
-        : ` You said: “${outcome.note}”.`
-      : '';
+        : ` You said: “${outcome.note}”.`;
   return zh
     ? `「${subject}」已被拒绝：${notDone}，我不会再重试。${said}`
     : `“${subject}” was declined: ${notDone}, and I won’t try again.${said}`;
@@ -309,6 +337,17 @@ export function successReply(
   { edited = false }: { edited?: boolean } = {},
 ): string {
   const reply = plainSuccessReply(toolName, value, language);
+  const decidedBy = otherMakerOf(value, 'decidedBy');
+  const editedBy = otherMakerOf(value, 'editedBy');
+  if (editedBy !== undefined || decidedBy !== undefined) {
+    // Someone else allowed (and maybe changed) it: say who, never "you".
+    const approver = makerText(editedBy ?? (decidedBy as OtherMaker), language);
+    if (editedBy !== undefined)
+      return isZh(language)
+        ? `${reply}（${approver}在批准前修改了内容。）`
+        : `${reply} (${approver} changed the request before approving it.)`;
+    return isZh(language) ? `${reply}（由${approver}批准。）` : `${reply} (Approved by ${approver}.)`;
+  }
   if (!edited) return reply;
   // The person changed the call before allowing it: say so, the result shows what was done.
   return language === 'zh'

@@ -297,14 +297,23 @@ export async function recordDecision(db: Db, decision: StepDecision, now = Date.
       if (plan.kind !== 'fill') throw new NotDecidable();
       if (decision.editedInput !== undefined) {
         await reopenAllowedSteps(transaction, row.id);
-        await setEditedInput(transaction, row.id, decision.editedInput, decision.editedPreview);
+        await setEditedInput(
+          transaction,
+          row.id,
+          decision.editedInput,
+          decision.editedPreview,
+          decision.decider.userId,
+        );
         steps = steps.map((step) => (step.decision === 'allow' ? { ...step, decision: undefined } : step));
       }
       await fillStep(transaction, row.id, plan.position, { decision: 'allow', userId });
       const complete = steps.every((step) => step.position === plan.position || step.decision === 'allow');
       if (!complete) return done('waiting');
       await moveApproval(transaction, row.id, 'pending', 'approved', {
-        decision: { editedInput: decision.editedInput },
+        decision: {
+          editedInput: decision.editedInput,
+          ...(decision.editedInput !== undefined && { editedBy: decision.decider.userId }),
+        },
       });
       return done('approved');
     });

@@ -44,6 +44,8 @@ export type ApprovalRecord = {
   claimed: boolean;
   /** The input the person approved instead of the model's (validated), if they edited it. */
   editedInput?: unknown;
+  /** The user id of whoever edited the input, when someone did. */
+  editedBy?: string;
   /** What the person said with a "no". */
   note?: string;
   /** How many times the deadline was extended. */
@@ -87,6 +89,7 @@ function toApproval(row: ApprovalRow): ApprovalRecord {
     status: row.status as ApprovalStatus,
     claimed: Number(row.claimed) === 1,
     ...(row.edited_input !== null && { editedInput: JSON.parse(row.edited_input) }),
+    ...(row.edited_by != null && { editedBy: row.edited_by }),
     ...(row.note !== null && { note: row.note }),
     extensions: Number(row.extensions),
     ...(row.trace_parent !== null && { traceParent: row.trace_parent }),
@@ -218,17 +221,87 @@ export async function getStepsOfApprovals(
   return stepsById;
 }
 
-/** Who decided a call, which rule asked and how long it waited: what the audit row keeps. */
+/**
+ * Who made the decision that settled a call: the step that denied it (or its requester, who
+ * may always say no), else the last role step that allowed it, else its requester's allow.
+ * Undefined for a call nobody decided (the deadline, Stop, a new message…).
+ */
+function decidingStep(
+  row: ApprovalRecord,
+  steps: readonly ApprovalStepRecord[],
+): { userId: string; role: string } | undefined {
+  const denied = steps.find((step) => step.decision === 'deny' && step.decidedBy !== undefined);
+  if (denied?.decidedBy !== undefined)
+    return { userId: denied.decidedBy, role: denied.kind === 'role' ? denied.role : 'requester' };
+  if (row.status === 'denied')
+    return row.ownerId === null || row.endReason !== undefined
+      ? undefined
+      : { userId: row.ownerId, role: 'requester' };
+  if (row.status !== 'approved' && row.status !== 'executing' && row.status !== 'executed') return undefined;
+  const allows = steps
+    .filter((step) => step.decision === 'allow' && step.decidedBy !== undefined)
+    .sort((first, second) => (first.decidedAt ?? '').localeCompare(second.decidedAt ?? ''));
+  const roleAllow = allows.filter((step) => step.kind === 'role').at(-1) ?? allows.at(-1);
+  if (roleAllow?.decidedBy === undefined) return undefined;
+  return { userId: roleAllow.decidedBy, role: roleAllow.kind === 'role' ? roleAllow.role : 'requester' };
+}
+
+/**
+ * Who decided a call (user ids; when someone other than its requester settled or edited it,
+ * who, by name and role), which rule asked and how long it waited: what the audit row keeps and the
+ * model reads.
+ */
 export async function decisionRecordOf(
   db: Db,
   row: ApprovalRecord,
   now = Date.now(),
-): Promise<{ deciders?: string[]; rule?: string; waitMs: number }> {
-  const deciders = (await getApprovalSteps(db, row.id)).flatMap((step) =>
-    step.decidedBy === undefined ? [] : [step.decidedBy],
+): Promise<{
+  deciders?: string[];
+  decidedBy?: { name: string; role: string };
+  editedBy?: { name: string; role: string };
+  rule?: string;
+  waitMs: number;
+}> {
+  const steps = await getApprovalSteps(db, row.id);
+  const deciders = steps.flatMap((step) => (step.decidedBy === undefined ? [] : [step.decidedBy]));
+  const deciding = decidingStep(row, steps);
+  const editorStep =
+    row.editedBy === undefined ? undefined : steps.find((step) => step.decidedBy === row.editedBy);
+  const editor =
+    row.editedBy === undefined
+      ? undefined
+      : {
+          userId: row.editedBy,
+          role:
+            editorStep?.kind === 'role'
+              ? editorStep.role
+              : row.editedBy === row.ownerId
+                ? 'requester'
+                : ((steps.find((step) => step.kind === 'role') as { role?: string } | undefined)?.role ??
+                  'requester'),
+        };
+  // Only someone other than the requester is named (the model must not say "you" for them); a
+  // decision of the requester's own needs no read.
+  const others = [deciding, editor].filter(
+    (who): who is { userId: string; role: string } => who !== undefined && who.role !== 'requester',
   );
+  const names =
+    others.length === 0
+      ? new Map<string, string>()
+      : await userNamesById(
+          db,
+          others.map((who) => who.userId),
+        );
+  const maker = (who: { userId: string; role: string } | undefined) =>
+    who === undefined || who.role === 'requester'
+      ? undefined
+      : { name: names.get(who.userId) ?? '', role: who.role };
+  const decidedBy = maker(deciding);
+  const editedBy = maker(editor);
   return {
     ...(deciders.length > 0 && { deciders }),
+    ...(decidedBy !== undefined && { decidedBy }),
+    ...(editedBy !== undefined && { editedBy }),
     ...(row.ruleLabel !== undefined && { rule: row.ruleLabel }),
     waitMs: Math.max(0, now - Date.parse(row.createdAt)),
   };
@@ -413,8 +486,8 @@ export type MoveGuard = {
   version?: number;
   /** Also take the decision on (claimed = 1), in the same step. */
   claim?: boolean;
-  /** Recorded with the move: the input the person approved instead, or their note with a "no". */
-  decision?: { editedInput?: unknown; note?: string };
+  /** Recorded with the move: the input the person approved instead (and who edited it), or their note with a "no". */
+  decision?: { editedInput?: unknown; editedBy?: string; note?: string };
   /** Recorded with a move to `denied` that its status alone does not explain. */
   endReason?: EndReason;
 };
@@ -465,6 +538,7 @@ function moveStatement(
       updated_at: new Date().toISOString(),
       ...(claim && { claimed: 1 }),
       ...(decision?.editedInput !== undefined && { edited_input: JSON.stringify(decision.editedInput) }),
+      ...(decision?.editedBy !== undefined && { edited_by: decision.editedBy }),
       ...(decision?.note !== undefined && { note: decision.note }),
       ...(endReason !== undefined && { end_reason: endReason }),
     })
@@ -610,12 +684,14 @@ export async function setEditedInput(
   id: string,
   editedInput: unknown,
   preview?: ApprovalPreview,
+  editedBy?: string,
 ): Promise<void> {
   await transaction
     .updateTable('approvals')
     // The preview follows the input: the one of the model's input no longer applies.
     .set({
       edited_input: JSON.stringify(editedInput),
+      edited_by: editedBy ?? null,
       preview: preview === undefined ? null : JSON.stringify(preview),
     })
     .where('id', '=', id)

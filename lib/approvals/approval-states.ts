@@ -11,6 +11,7 @@ import type { DenialReason } from '@/lib/stores/approval-registry';
  *          ├─ expired     (the deadline passed)
  *          ├─ stopped     (the user pressed Stop)
  *          ├─ superseded  (the user sent a new message instead)
+ *          ├─ withdrawn   (the requester took back a call that waited for someone else)
  *          └─ closed      (the chat was deleted)
  *
  * A pending approval with several steps (a policy rule) stays pending while its steps fill;
@@ -23,6 +24,7 @@ export type ApprovalStatus =
   | 'expired'
   | 'stopped'
   | 'superseded'
+  | 'withdrawn'
   | 'closed'
   | 'executing'
   | 'executed'
@@ -30,13 +32,14 @@ export type ApprovalStatus =
 
 /** The only moves the life cycle allows; a move not written here throws. */
 export const approvalTransitions: Readonly<Record<ApprovalStatus, readonly ApprovalStatus[]>> = {
-  pending: ['approved', 'denied', 'expired', 'stopped', 'superseded', 'closed'],
+  pending: ['approved', 'denied', 'expired', 'stopped', 'superseded', 'withdrawn', 'closed'],
   approved: ['executing'],
   executing: ['executed', 'failed'],
   denied: [],
   expired: [],
   stopped: [],
   superseded: [],
+  withdrawn: [],
   closed: [],
   executed: [],
   failed: [],
@@ -53,7 +56,7 @@ export function assertTransition(from: ApprovalStatus, to: ApprovalStatus): void
 }
 
 /** Ends of a pending approval that are not an allow: the call returns a denial. */
-export type DeniedStatus = 'denied' | 'expired' | 'stopped' | 'superseded' | 'closed';
+export type DeniedStatus = 'denied' | 'expired' | 'stopped' | 'superseded' | 'withdrawn' | 'closed';
 
 /** The denial reason the model and the card see for each way a pending approval ends. */
 export const reasonByStatus: Readonly<
@@ -66,6 +69,7 @@ export const reasonByStatus: Readonly<
   expired: 'timeout',
   stopped: 'aborted',
   superseded: 'superseded',
+  withdrawn: 'withdrawn',
   closed: 'closed',
 };
 

@@ -9,6 +9,7 @@ import { publishApprovalChange } from './approval-events';
 import { mailApprovers } from './approval-mail';
 import { getApproval, getApprovalSteps, type NewApproval } from './approval-rows';
 import { auditFieldsOfApproval } from './audit-fields-of-approval';
+import { tellRequester } from './requester-outcome';
 
 /** What the row keeps of its rule's escalation: the role, and the wait that restarts. */
 type StoredEscalation = { to: string; timeoutMs: number };
@@ -117,6 +118,7 @@ async function tellOfEscalation(
   publishApprovalChange(db, row, before);
   publishApprovalChange(db, row);
   announceApproval(db, approvalId, { type: 'approval.escalated' });
+  await tellRequester(db, approvalId, { kind: 'escalated', role: escalation.to }, { notice: true });
   await mailApprovers(db, approvalId, 'escalated', { roles: [escalation.to], now }).catch((error: unknown) =>
     console.error(`[toolgate] mail: could not tell the new approvers of approval ${approvalId}:`, error),
   );

@@ -26,9 +26,11 @@ export { countPendingApprovals, getApproval, userNamesById } from './approval-ro
 export { listChatApprovalRules, revokeChatApprovalRule } from './chat-approval-rules';
 export { listApprovalsDecidedByMe, listApprovalsToDecide, readApproval } from './read-approvals';
 export { readChatApprovals } from './read-chat-approvals';
+export { type RequesterOutcome, tellRequester } from './requester-outcome';
 export {
   type ApprovalDecisionRequest,
   type ApprovalDecisionResult,
+  type ApprovalExtensionResult,
   type DeciderInput,
   decideApproval,
   extendApprovalDeadline,
@@ -38,3 +40,11 @@ export { endGuestRoleApprovals, endPendingApprovals, settleToolParts } from './s
 export { listStandingGrants, revokeGrant } from './standing-grants';
 export { type ParkedCall, takeParkedCall } from './take-parked-call';
 export { createTurnApprovals, type TurnApprovals } from './turn-approvals';
+export { type UndoRights, undoRightsOf } from './undo-rights';
+export {
+  listOwnCards,
+  listWaitingRequests,
+  type OwnCard,
+  type WaitingRequest,
+  withdrawApproval,
+} from './waiting-requests';

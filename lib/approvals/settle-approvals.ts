@@ -3,7 +3,7 @@ import type { UIMessage } from 'ai';
 import { updateChatMessage } from '@/lib/db/chats';
 import type { Db } from '@/lib/db/engine';
 import { toolDenial } from '@/lib/shells/wrap-tools-with-approval';
-import type { ApprovalRegistry } from '@/lib/stores/approval-registry';
+import type { ApprovalRegistry, DecisionMaker } from '@/lib/stores/approval-registry';
 import { announceApproval } from './announce-approval';
 import { publishApprovalChange } from './approval-events';
 import {
@@ -17,6 +17,7 @@ import {
   type ApprovalRecord,
   claimDecision,
   getApproval,
+  getStepsOfApprovals,
   listChatApprovals,
   listPendingRoleApprovalsOf,
   moveApproval,
@@ -31,6 +32,8 @@ import {
 } from './approval-states';
 import { approvalTiming } from './approval-timing';
 import { auditApprovalEnd } from './audit-approval-end';
+import { tellRequester } from './requester-outcome';
+import { waitsForOthers } from './waiting-steps';
 
 const unsettledStates = new Set([
   'input-streaming',
@@ -45,10 +48,15 @@ export const unknownOutcomeText =
 
 const endedEarlyText = 'The turn ended before this call finished.';
 
-/** How a row that ended without a live turn shows in its saved part. */
-export function endOfRow(row: ApprovalRecord): ApprovalEnd | undefined {
+/** How a row that ended without a live turn shows in its saved part (naming who said no, when given). */
+export function endOfRow(row: ApprovalRecord, decidedBy?: DecisionMaker): ApprovalEnd | undefined {
   if (isDeniedStatus(row.status)) {
-    const denial = toolDenial(denialReasonOf({ ...row, status: row.status }), row.toolName, row.note);
+    const denial = toolDenial(
+      denialReasonOf({ ...row, status: row.status }),
+      row.toolName,
+      row.note,
+      decidedBy,
+    );
     return { kind: 'denied', reason: denial.reason, message: denial.message };
   }
   if (row.status === 'executing' || row.status === 'failed' || row.status === 'executed') {
@@ -110,6 +118,8 @@ export async function expireApproval(db: Db, approvalId: string, now = Date.now(
   announceApproval(db, row.id, { type: 'approval.settled', status: 'expired' });
   await auditApprovalEnd(db, row, 'expired');
   await patchSavedPart(db, row, endOfRow({ ...row, status: 'expired' }) as ApprovalEnd);
+  // Nobody will reply to a card nobody decided: a request that waited for someone else says so in the chat.
+  await tellRequester(db, row.id, { kind: 'expired' }, { notice: true });
   return true;
 }
 
@@ -158,6 +168,9 @@ export async function settleChatApprovals(
  * the chat). Each row moves by compare-and-set, so a decision that got there first
  * keeps its row. The waiting call is woken wherever it waits and reads the row; a row
  * nobody waits for any more (its turn is gone) is written into the saved message here.
+ * A new message (`superseded`) and Stop (`stopped`) leave alone the calls that wait for someone
+ * else (a role step): the person may keep talking, or stop a later turn, while a supervisor
+ * decides (a live turn's own role-step call still ends with its turn's abort).
  * Returns how many approvals this ended.
  */
 export async function endPendingApprovals(
@@ -167,24 +180,49 @@ export async function endPendingApprovals(
   status: Extract<DeniedStatus, 'stopped' | 'superseded' | 'closed'>,
 ): Promise<number> {
   let ended = 0;
-  for (const row of await listChatApprovals(db, chatId, ['pending'])) {
-    if (!(await moveApproval(db, row.id, 'pending', status))) continue;
-    ended += 1;
-    publishApprovalChange(db, row);
-    announceApproval(db, row.id, { type: 'approval.settled', status });
-    let woken = false;
-    try {
-      woken = await registry.resolve(row.id, chatId, false, row.ownerId ?? undefined);
-    } catch {
-      // Redis unreachable: nobody can be woken; the saved message is settled below.
-    }
-    if (!woken && (await claimDecision(db, row.id, status))) {
-      await auditApprovalEnd(db, row, status);
-      const denial = toolDenial(reasonByStatus[status], row.toolName);
-      await patchSavedPart(db, row, { kind: 'denied', reason: denial.reason, message: denial.message });
-    }
+  let rows = await listChatApprovals(db, chatId, ['pending']);
+  if (status === 'superseded' || status === 'stopped') {
+    const stepsById = await getStepsOfApprovals(
+      db,
+      rows.map((row) => row.id),
+    );
+    rows = rows.filter((row) => !waitsForOthers(stepsById.get(row.id) ?? []));
+  }
+  for (const row of rows) {
+    if (await endPendingRow(db, registry, row, status)) ended += 1;
   }
   return ended;
+}
+
+/**
+ * Ends one pending row with `status` (compare-and-set), tells listeners and the webhook,
+ * wakes its waiting call, and settles a row no turn holds any more. Returns whether this
+ * call moved it.
+ */
+export async function endPendingRow(
+  db: Db,
+  registry: ApprovalRegistry,
+  row: ApprovalRecord,
+  status: Extract<DeniedStatus, 'stopped' | 'superseded' | 'closed' | 'withdrawn'>,
+  { note }: { note?: string } = {},
+): Promise<boolean> {
+  const decision = note === undefined ? {} : { decision: { note } };
+  if (!(await moveApproval(db, row.id, 'pending', status, decision))) return false;
+  publishApprovalChange(db, row);
+  announceApproval(db, row.id, { type: 'approval.settled', status });
+  let woken = false;
+  try {
+    woken = await registry.resolve(row.id, row.chatId, false, row.ownerId ?? undefined);
+  } catch {
+    // Redis unreachable: nobody can be woken; the saved message is settled below.
+  }
+  if (!woken && (await claimDecision(db, row.id, status))) {
+    const settled = { ...row, status, ...(note !== undefined && { note }) };
+    await auditApprovalEnd(db, settled, status);
+    const denial = toolDenial(reasonByStatus[status], row.toolName, note);
+    await patchSavedPart(db, settled, { kind: 'denied', reason: denial.reason, message: denial.message });
+  }
+  return true;
 }
 
 /** The note a guest's request to a role ends with when the guest becomes an account. */

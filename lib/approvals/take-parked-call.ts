@@ -95,7 +95,8 @@ export async function takeParkedCall(db: Db, approvalId: string): Promise<Parked
       approved,
       deny: async () => {
         await auditApprovalEnd(db, row, row.status as DeniedStatus);
-        return endOfRow(row) as ApprovalEnd;
+        const { decidedBy } = await decisionRecordOf(db, row);
+        return endOfRow(row, decidedBy) as ApprovalEnd;
       },
     };
   }

@@ -1,6 +1,6 @@
 import 'server-only';
 import { getChatModel } from '@/lib/ai/models';
-import { type ParkedCall, takeParkedCall } from '@/lib/approvals';
+import { type ParkedCall, type RequesterOutcome, takeParkedCall, tellRequester } from '@/lib/approvals';
 import { getConfig } from '@/lib/config';
 import { type Db, getChatMessages, upsertMessage } from '@/lib/db';
 import { reportError } from '@/lib/errors/report-error';
@@ -72,6 +72,18 @@ async function carryOut(db: Db, parked: ParkedCall): Promise<boolean> {
   const settled = parked.settle(message, end, { trust: trustOfTool(call.toolName) });
   await upsertMessage(db, chatId, settled);
   await keepUndoneMarks(db, chatId, settled).catch((error) => reportError(error, 'keeping undone marks'));
+  // A request that waited for someone else: its requester hears of it — in the chat when the
+  // model will not reply (the conversation went on meanwhile), and by mail.
+  const outcome: RequesterOutcome | undefined =
+    end.kind === 'output'
+      ? { kind: 'executed', output: end.output }
+      : end.kind === 'error'
+        ? { kind: 'failed' }
+        : end.reason === 'denied'
+          ? { kind: 'denied' }
+          : undefined;
+  if (outcome !== undefined)
+    await tellRequester(db, call.approvalId, outcome, { notice: index !== messages.length - 1 });
   // A page that waits on this chat reads it again now (and follows the reply, if one comes).
   // Only the latest message earns a reply, once, when the last card of its step is settled:
   // the model then reads every result.

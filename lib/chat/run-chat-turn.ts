@@ -9,6 +9,12 @@ import {
   type UIMessage,
   type UIMessageChunk,
 } from 'ai';
+import {
+  type EndedCardFact,
+  type WaitingRequestFact,
+  waitingRequestsInstructions,
+  withdrawRequestToolName,
+} from '@/lib/ai/waiting-requests-block';
 import { createTurnApprovals, settleToolParts, type TurnApprovals } from '@/lib/approvals';
 import { chatMarkOf } from '@/lib/chats/chat-mark';
 import type { AppConfig } from '@/lib/config';
@@ -30,6 +36,7 @@ import { turnModelCall } from './turn-model-call';
 import { createTurnSideChannel, type TurnSideChannel } from './turn-side-channel';
 import { followTurn, getStreamContext, runningTurns } from './turn-streams';
 import type { ChatMessageMetadata } from './types';
+import { withdrawRequestTool } from './withdraw-request-tool';
 
 /** Everything a turn needs to run, whether it answers a new message or continues after a decision. */
 export type ChatTurnStart = {
@@ -54,6 +61,11 @@ export type ChatTurnStart = {
   prelude?: UIMessageChunk[];
   /** The returned stream goes to a client: it counts as a reader while read (see `followTurn`). */
   followed?: boolean;
+  /**
+   * What the model is told beyond the history (a new message's turn only): the chat's requests
+   * that wait for someone else, which it may withdraw, and the cards the new message ended.
+   */
+  conversation?: { waiting: readonly WaitingRequestFact[]; ended: readonly EndedCardFact[] };
 };
 
 /**
@@ -232,7 +244,22 @@ async function streamModel(
   const { db, chatId, worker, model, modelLabel, history, messageId } = start;
   const { telemetry, sideChannel } = turn;
   const metadata: ChatMessageMetadata = { worker, model: modelLabel };
-  const call = await turnModelCall({ model, worker, history, tools, abortSignal: turn.abort.signal });
+  const { waiting = [], ended = [] } = start.conversation ?? {};
+  const call = await turnModelCall({
+    model,
+    worker,
+    history,
+    // Offered only while something waits: it can end nothing but this person's own requests in this chat.
+    tools:
+      waiting.length > 0
+        ? {
+            ...tools,
+            [withdrawRequestToolName]: withdrawRequestTool({ db, chatId, ownerId: start.ownerId, waiting }),
+          }
+        : tools,
+    abortSignal: turn.abort.signal,
+    conversationNotes: waitingRequestsInstructions(waiting, ended, Date.now()),
+  });
   const result = telemetry.run(() =>
     streamText({
       ...call,

@@ -1,9 +1,10 @@
 import 'server-only';
 import { generateId, UI_MESSAGE_STREAM_HEADERS } from 'ai';
 import { getChatModel } from '@/lib/ai/models';
+import { listWaitingRequests } from '@/lib/approvals';
 import { getApprovalRegistry } from '@/lib/server/stores';
-import { settleChatAsSuperseded } from './end-chat-approvals';
-import { prepareChatTurn } from './prepare-chat-turn';
+import { settleChatForNewMessage } from './end-chat-approvals';
+import { lastUserText, prepareChatTurn } from './prepare-chat-turn';
 import { runChatTurn } from './run-chat-turn';
 import type { ChatTurnRejection, ChatTurnRequest } from './types';
 
@@ -15,13 +16,20 @@ import type { ChatTurnRejection, ChatTurnRequest } from './types';
  * suspends inside the turn: its approval request is written to the stream as a
  * native `tool-approval-request` chunk, saved, and the same stream continues
  * with the output (or the denial) once a person decides, the deadline passes,
- * the user stops the turn or sends a new message.
+ * the user stops the turn or sends a new message (a call that waits for someone else's step
+ * goes on waiting: the model is told of it, and may withdraw it when the person asks).
  */
 export async function streamChatTurn(request: ChatTurnRequest): Promise<Response | ChatTurnRejection> {
   const turn = await prepareChatTurn(request, { saveUserMessage: true });
   if ('rejection' in turn) return turn.rejection;
-  // A card still waiting in this chat is answered by the new message: `superseded`.
-  await settleChatAsSuperseded(turn.db, getApprovalRegistry(), request.chatId, request.ownerId);
+  // A card waiting for this person is answered by the new message ("never mind" denies it, anything
+  // else supersedes it); a request waiting for someone else goes on waiting, and the model is told of it.
+  const ended = await settleChatForNewMessage(turn.db, getApprovalRegistry(), {
+    chatId: request.chatId,
+    ownerId: request.ownerId,
+    text: lastUserText(turn.history),
+  });
+  const waiting = await listWaitingRequests(turn.db, request.chatId);
   const stream = await runChatTurn({
     ...turn,
     chatId: request.chatId,
@@ -30,6 +38,7 @@ export async function streamChatTurn(request: ChatTurnRequest): Promise<Response
     messageId: generateId(),
     baseParts: -1,
     followed: true,
+    conversation: { waiting, ended },
   });
   return new Response(stream.pipeThrough(new TextEncoderStream()), { headers: UI_MESSAGE_STREAM_HEADERS });
 }

@@ -16,6 +16,8 @@ export type TurnModelCallOptions = {
   /** The tool table the model may call (hardened, or bare for the bench baseline). */
   tools: ToolSet;
   abortSignal?: AbortSignal;
+  /** Said after the worker's instructions: the chat's waiting requests and just-ended cards. */
+  conversationNotes?: string;
 };
 
 /**
@@ -23,10 +25,18 @@ export type TurnModelCallOptions = {
  * worker's instructions, the history as model messages, the tools, the step limit and no downloads.
  * The streaming turn, the non-streaming turn and the bench baseline all start from here.
  */
-export async function turnModelCall({ model, worker, history, tools, abortSignal }: TurnModelCallOptions) {
+export async function turnModelCall({
+  model,
+  worker,
+  history,
+  tools,
+  abortSignal,
+  conversationNotes,
+}: TurnModelCallOptions) {
+  const instructions = workerInstructions(worker);
   return {
     model,
-    system: workerInstructions(worker),
+    system: conversationNotes ? `${instructions}\n${conversationNotes}` : instructions,
     messages: await convertToModelMessages(
       sanitizeUIMessages(history).map((message) => ({
         ...message,

@@ -11,6 +11,9 @@ export type AuditDetail = {
   note?: string;
   /** The user ids of everyone who allowed or denied the call (a person's decision). */
   deciders?: string[];
+  /** Who made the decision that settled the call, and who edited its input: display name and role. */
+  decidedBy?: { name: string; role: string };
+  editedBy?: { name: string; role: string };
   /** The label of the policy rule that applied. */
   rule?: string;
   /** How long the call waited for its decision, in milliseconds. */

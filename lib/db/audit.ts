@@ -20,7 +20,8 @@ import { writeTransaction } from './write-transaction';
  * `escalated` means an open role step went to another role (a row of its own, while it waits);
  * `grant_created` and `grant_revoked` mean its requester made, or took back, a standing grant
  * from the call's approval (a row of their own); `taint_cleared` means a person cleared their
- * chat's mark of untrusted reads (a row of its own, naming the reads, never their content).
+ * chat's mark of untrusted reads (a row of its own, naming the reads, never their content);
+ * `withdrawn` means the requester took back a call that waited for someone else's step.
  */
 export const auditOutcomes = [
   'executed',
@@ -38,6 +39,7 @@ export const auditOutcomes = [
   'grant_created',
   'grant_revoked',
   'taint_cleared',
+  'withdrawn',
 ] as const;
 
 export type AuditOutcome = (typeof auditOutcomes)[number];

@@ -626,12 +626,63 @@ export const migrations: readonly Migration[] = [
       );
     },
   },
+  {
+    // A requester may take back a call that waits for someone else's step: a status of its
+    // own (`withdrawn`), audited as such. SQLite cannot change a CHECK in place, so the
+    // approvals table is rebuilt from its own definition (nothing references it). Re-runnable.
+    name: 'withdrawn approvals',
+    up: async (db, engine) => {
+      await run(db, engine === 'postgres' ? approvalStatusesWithWithdrawn : await rebuildSqliteApprovals(db));
+      // Who edited a call's input, so the card and the model name them ("Edited by Wang").
+      await addColumnIfMissing(db, engine, 'approvals', 'edited_by', 'TEXT');
+      await run(
+        db,
+        engine === 'postgres'
+          ? [
+              'ALTER TABLE tool_audit DROP CONSTRAINT IF EXISTS tool_audit_outcome_check',
+              `ALTER TABLE tool_audit ADD CONSTRAINT tool_audit_outcome_check ${outcomeCheck(outcomesWithWithdrawn)}`,
+            ]
+          : rebuildFullSqliteAuditTable(outcomesWithWithdrawn),
+      );
+    },
+  },
 ];
 
 const outcomesWithUndone = [...outcomesWithApprovedByRule, 'undone'];
 const outcomesWithEscalated = [...outcomesWithUndone, 'escalated'];
 const outcomesWithGrants = [...outcomesWithEscalated, 'grant_created', 'grant_revoked'];
 const outcomesWithTaintCleared = [...outcomesWithGrants, 'taint_cleared'];
+const outcomesWithWithdrawn = [...outcomesWithTaintCleared, 'withdrawn'];
+
+const approvalStatusList =
+  "('pending', 'approved', 'denied', 'expired', 'stopped', 'superseded', 'withdrawn', 'closed', 'executing', 'executed', 'failed')";
+
+const approvalStatusesWithWithdrawn = [
+  'ALTER TABLE approvals DROP CONSTRAINT IF EXISTS approvals_status_check',
+  `ALTER TABLE approvals ADD CONSTRAINT approvals_status_check CHECK (status IN ${approvalStatusList})`,
+];
+
+/**
+ * The statements that rebuild SQLite's approvals table with `withdrawn` among its statuses:
+ * its definition as SQLite keeps it, with the new status list, then its rows and indexes.
+ */
+async function rebuildSqliteApprovals(db: Db): Promise<string[]> {
+  const { rows } = await sql<{ type: string; sql: string | null }>`
+    SELECT type, sql FROM sqlite_master WHERE tbl_name = 'approvals' AND sql IS NOT NULL`.execute(db);
+  const table = rows.find((row) => row.type === 'table')?.sql;
+  if (table === undefined || table === null || table.includes("'withdrawn'")) return [];
+  const next = table
+    .replace(/^CREATE TABLE\s+"?approvals"?/i, 'CREATE TABLE approvals_next')
+    .replace(/status IN \([^)]*\)/, `status IN ${approvalStatusList}`);
+  return [
+    'DROP TABLE IF EXISTS approvals_next',
+    next,
+    'INSERT INTO approvals_next SELECT * FROM approvals',
+    'DROP TABLE approvals',
+    'ALTER TABLE approvals_next RENAME TO approvals',
+    ...rows.flatMap((row) => (row.type === 'index' && row.sql !== null ? [row.sql] : [])),
+  ];
+}
 
 /**
  * The audit table rebuilt on SQLite with every column it has today (summary and the hash

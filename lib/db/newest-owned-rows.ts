@@ -12,13 +12,24 @@ type OwnedTable = 'tickets' | 'todos';
 export async function newestOwnedRows<TABLE extends OwnedTable>(
   db: Db,
   table: TABLE,
-  { userId, status, limit }: { userId: string; status?: 'open'; limit: number },
+  {
+    userId,
+    status,
+    limit,
+    beforeId,
+  }: {
+    userId: string;
+    status?: 'open';
+    limit: number /** Only rows older than this id (a page's cursor). */;
+    beforeId?: number;
+  },
 ): Promise<Selectable<DatabaseSchema[TABLE]>[]> {
   let query = db
     .selectFrom(table as OwnedTable)
     .selectAll()
     .where('user_id', '=', userId);
   if (status !== undefined) query = query.where('status', '=', status);
+  if (beforeId !== undefined) query = query.where('id', '<', beforeId);
   // The query is built over both tables' common columns; the rows are the asked table's.
   return (await query.orderBy('id', 'desc').limit(limit).execute()) as Selectable<DatabaseSchema[TABLE]>[];
 }

@@ -187,6 +187,8 @@ export type ApprovalTable = {
   claimed: number;
   /** The input a person put in place of the model's, validated, as JSON; null when not edited. */
   edited_input: string | null;
+  /** The user who edited the input, when someone did. */
+  edited_by: Generated<string | null>;
   /** What the person said with a "no". */
   note: string | null;
   /** How many times the deadline was extended. */

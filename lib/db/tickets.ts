@@ -84,8 +84,13 @@ export async function cancelTicket(
 /** One user's tickets, newest first; only open ones with `status: 'open'` (those a new ticket may repeat). */
 export async function listTickets(
   db: Db,
-  { userId, status, limit = 100 }: { userId: string; status?: 'open'; limit?: number },
+  {
+    userId,
+    status,
+    limit = 100,
+    beforeId,
+  }: { userId: string; status?: 'open'; limit?: number; beforeId?: number },
 ): Promise<Ticket[]> {
-  const rows = await newestOwnedRows(db, 'tickets', { userId, status, limit });
+  const rows = await newestOwnedRows(db, 'tickets', { userId, status, limit, beforeId });
   return rows.map(toTicket);
 }

@@ -47,8 +47,13 @@ export async function deleteTodo(db: Db, { id, userId }: { id: number; userId: s
 /** One user's to-dos, newest first; only open ones with `status: 'open'` (those a new to-do may repeat). */
 export async function selectTodos(
   db: Db,
-  { userId, status, limit = 100 }: { userId: string; status?: 'open'; limit?: number },
+  {
+    userId,
+    status,
+    limit = 100,
+    beforeId,
+  }: { userId: string; status?: 'open'; limit?: number; beforeId?: number },
 ): Promise<Todo[]> {
-  const rows = await newestOwnedRows(db, 'todos', { userId, status, limit });
+  const rows = await newestOwnedRows(db, 'todos', { userId, status, limit, beforeId });
   return rows.map(toTodo);
 }

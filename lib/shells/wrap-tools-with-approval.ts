@@ -4,6 +4,7 @@ import type {
   ApprovalRegistry,
   ApprovalStep,
   ConfirmOptions,
+  DecisionMaker,
   DecisionRecord,
   DenialReason,
 } from '@/lib/stores/approval-registry';
@@ -22,6 +23,8 @@ export type ToolDenial = {
   note?: string;
   /** With reason `quota`: how long until the rule's quota lets a call run again. */
   retryAfterMs?: number;
+  /** Who said no, when a person did: the model names them, and never says "you" for someone else. */
+  decidedBy?: DecisionMaker;
 };
 
 /** Tells a {@link ToolDenial} apart from a tool's own output. */
@@ -44,6 +47,8 @@ const messageByReason: Record<DenialReason, (toolName: string) => string> = {
     `The chat was closed while this ${toolName} call waited for approval, so nothing was done. Do not retry this call.`,
   superseded: (toolName) =>
     `The user sent a new message instead of answering the approval request for this ${toolName} call, so nothing was done. Do not retry this call; answer the new message.`,
+  withdrawn: (toolName) =>
+    `The user withdrew this ${toolName} request while it waited for someone else's approval, so nothing was done. Do not retry this call; confirm to the user that the request was withdrawn.`,
   policy: (toolName) =>
     `This ${toolName} call is not allowed by the approval policy, so nothing was done and nobody can approve it. Do not retry this call; tell the user it is not permitted.`,
   quota: (toolName) =>
@@ -63,25 +68,52 @@ export function quotaDenial(toolName: string, retryAfterMs: number): ToolDenial 
 
 /** The label in front of a person's note inside `message`, so a reader of the message alone finds it. */
 const notePrefix = 'The user gave this reason (JSON string): ';
+/** The same label when someone other than the user said no. */
+const otherNotePrefix = 'They gave this reason (JSON string): ';
 
-/** The denial the model reads for `reason`, with the person's note when they gave one. */
-export function toolDenial(reason: DenialReason, toolName: string, note?: string): ToolDenial {
-  const message = messageByReason[reason](toolName);
-  if (note === undefined || note === '') return { denied: true, reason, message };
+/** "Wang (supervisor)": how the model's text names a decision's maker. */
+export function decisionMakerText(maker: DecisionMaker): string {
+  return maker.name === '' ? `a ${maker.role}` : `${maker.name} (${maker.role})`;
+}
+
+/** Whether the decision was made by someone other than the chat's own user. */
+export function madeBySomeoneElse(maker: DecisionMaker | undefined): maker is DecisionMaker {
+  return maker !== undefined && maker.role !== 'requester';
+}
+
+/**
+ * The denial the model reads for `reason`, with the person's note when they gave one, and who
+ * said no (`decidedBy`): a person other than the user is named in the message, so the model
+ * never says "you" for them.
+ */
+export function toolDenial(
+  reason: DenialReason,
+  toolName: string,
+  note?: string,
+  decidedBy?: DecisionMaker,
+): ToolDenial {
+  const other = madeBySomeoneElse(decidedBy) && reason === 'denied';
+  const message = other
+    ? `${decisionMakerText(decidedBy)}, not the user, declined this ${toolName} call, so nothing was done. Do not retry this call; tell the user who declined it and that it was not carried out.`
+    : messageByReason[reason](toolName);
+  const by = decidedBy === undefined ? {} : { decidedBy };
+  if (note === undefined || note === '') return { denied: true, reason, message, ...by };
   return {
     denied: true,
     reason,
     // In the message too: a later turn sees only the SDK's denial text, not our fields.
-    message: `${message} ${notePrefix}${JSON.stringify(note)}. Take it into account in your reply.`,
+    message: `${message} ${other ? otherNotePrefix : notePrefix}${JSON.stringify(note)}. Take it into account in your reply.`,
     note,
+    ...by,
   };
 }
 
 /** The person's note inside a denial's message (or the SDK's denial reason built from it), if any. */
 export function denialNoteOf(text: string): string | undefined {
-  const start = text.indexOf(notePrefix);
+  const prefix = text.includes(notePrefix) ? notePrefix : otherNotePrefix;
+  const start = text.indexOf(prefix);
   if (start === -1) return undefined;
-  const rest = text.slice(start + notePrefix.length);
+  const rest = text.slice(start + prefix.length);
   // The note is a JSON string: read exactly one, whatever quotes or dots it holds.
   const match = /^"(?:[^"\\]|\\.)*"/.exec(rest);
   if (match === null) return undefined;
@@ -97,20 +129,34 @@ export function denialNoteOf(text: string): string | undefined {
 export const editedInputNote =
   'The user edited the input of this call before approving it: the tool ran with editedInput, not with the input you proposed. Describe what was actually done.';
 
-/** What the model reads after an edited call ran: the output, the input that was used, and why they differ. */
-export function withEditedInput(output: unknown, editedInput: unknown): unknown {
-  const note = { editedInput, editNote: editedInputNote };
+/** The same, when someone other than the user edited it (the approver is named beside it, `editedBy`). */
+export const editedByOtherNote =
+  'Someone other than the user (editedBy) edited the input of this call before approving it: the tool ran with editedInput, not with the input you proposed. Describe what was actually done and who changed it; never say the user edited it.';
+
+/** What the model reads after an edited call ran: the output, the input that was used, why they differ, and who edited it. */
+export function withEditedInput(output: unknown, editedInput: unknown, editedBy?: DecisionMaker): unknown {
+  const note = madeBySomeoneElse(editedBy)
+    ? { editedInput, editedBy, editNote: editedByOtherNote }
+    : { editedInput, editNote: editedInputNote };
   const isPlainObject = typeof output === 'object' && output !== null && !Array.isArray(output);
   return isPlainObject ? { ...output, ...note } : { output, ...note };
 }
 
+/**
+ * What the model reads after a call someone other than the user allowed: the output, and who
+ * allowed it (`decidedBy`), so the reply names them. A call the user allowed reads as the tool returned it.
+ */
+export function withDecidedBy(output: unknown, decidedBy: DecisionMaker | undefined): unknown {
+  if (!madeBySomeoneElse(decidedBy)) return output;
+  const isPlainObject = typeof output === 'object' && output !== null && !Array.isArray(output);
+  return isPlainObject ? { ...output, decidedBy } : { output, decidedBy };
+}
+
 /** Whether a call's output says a person edited its input. */
 export function isEditedOutput(output: unknown): boolean {
-  return (
-    typeof output === 'object' &&
-    output !== null &&
-    (output as { editNote?: unknown }).editNote === editedInputNote
-  );
+  if (typeof output !== 'object' || output === null) return false;
+  const { editNote } = output as { editNote?: unknown };
+  return editNote === editedInputNote || editNote === editedByOtherNote;
 }
 
 /** What a person decided about one call, beyond allow / deny, for observers (the audit). */
@@ -359,12 +405,14 @@ export function wrapToolsWithApproval<TOOLS extends ToolSet>(
       );
       const record: DecisionRecord = {
         ...(decision.deciders !== undefined && { deciders: decision.deciders }),
+        ...(decision.decidedBy !== undefined && { decidedBy: decision.decidedBy }),
+        ...(decision.editedBy !== undefined && { editedBy: decision.editedBy }),
         ...((decision.rule ?? ask.rule) !== undefined && { rule: decision.rule ?? ask.rule }),
         ...(decision.waitMs !== undefined && { waitMs: decision.waitMs }),
       };
       if (!decision.approved) {
         onDecision?.({ toolCallId, ...record, ...(decision.note !== undefined && { note: decision.note }) });
-        return toolDenial(decision.reason, toolName, decision.note);
+        return toolDenial(decision.reason, toolName, decision.note, decision.decidedBy);
       }
       const refused = await pastQuota();
       if (refused !== undefined) {
@@ -376,7 +424,11 @@ export function wrapToolsWithApproval<TOOLS extends ToolSet>(
       const edited = decision.input !== undefined;
       onDecision?.({ toolCallId, ...record, ...(edited && { edited: true }) });
       const approvedInput = edited ? decision.input : input;
-      const told = (output: unknown) => (edited ? withEditedInput(output, approvedInput) : output);
+      const told = (output: unknown) =>
+        withDecidedBy(
+          edited ? withEditedInput(output, approvedInput, decision.editedBy) : output,
+          decision.decidedBy,
+        );
       if (afterExecute === undefined) return told(await finalOutput(execute(approvedInput, options)));
       const event = { approvalId: decision.approvalId, toolCallId };
       let output: unknown;

@@ -94,6 +94,8 @@ export function wrapToolsWithAudit<TOOLS extends ToolSet>(
         ...(decision?.note !== undefined && { note: decision.note }),
         ...(decision?.deciders !== undefined &&
           decision.deciders.length > 0 && { deciders: decision.deciders }),
+        ...(decision?.decidedBy !== undefined && { decidedBy: decision.decidedBy }),
+        ...(decision?.editedBy !== undefined && { editedBy: decision.editedBy }),
         ...(decision?.rule !== undefined && { rule: decision.rule }),
         ...(decision?.waitMs !== undefined && { waitMs: decision.waitMs }),
         ...(decision?.policy && { policy: true }),

@@ -15,6 +15,7 @@ export const denialReasons = [
   'aborted',
   'closed',
   'superseded',
+  'withdrawn',
   'policy',
   'sign_in_required',
   'quota',
@@ -28,8 +29,25 @@ export type DenialReason = (typeof denialReasons)[number];
 /** Who must allow a call: the chat's user, or anyone holding a role other than the requester. */
 export type ApprovalStep = { kind: 'requester' } | { kind: 'role'; role: string };
 
-/** Who decided, for observers (the audit): user ids, the rule that asked, how long the call waited. */
-export type DecisionRecord = { deciders?: string[]; rule?: string; waitMs?: number };
+/** A person who decided or edited a call, as the model, the card and the audit name them. */
+export type DecisionMaker = {
+  name: string;
+  /** The role whose step they filled, or `requester` for the chat's own user. */
+  role: string;
+};
+
+/**
+ * Who decided, for observers (the audit) and the model: user ids, who made the decision that
+ * settled it (`decidedBy`) and who edited the input (`editedBy`), the rule that asked, how long
+ * the call waited.
+ */
+export type DecisionRecord = {
+  deciders?: string[];
+  decidedBy?: DecisionMaker;
+  editedBy?: DecisionMaker;
+  rule?: string;
+  waitMs?: number;
+};
 
 /** `approvalId` names the approval that was decided, when a registry records it. */
 export type ApprovalDecision =

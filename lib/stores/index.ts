@@ -6,6 +6,7 @@ export type {
   ApprovalRequestEvent,
   ApprovalStep,
   ConfirmOptions,
+  DecisionMaker,
   DecisionRecord,
   DenialReason,
 } from './approval-registry';

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { UIMessage } from 'ai';
 import { z } from 'zod';
-import { getApproval } from '@/lib/approvals';
+import { undoRightsOf } from '@/lib/approvals';
 import { getConfig } from '@/lib/config';
 import { getChatMessages, insertAuditRow, updateChatMessage } from '@/lib/db';
 import type { Db } from '@/lib/db/engine';
@@ -34,23 +34,36 @@ export type UndoResult = { status: number; body: Record<string, unknown> };
 
 const notFound: UndoResult = { status: 404, body: { error: 'No such tool call' } };
 
-/** The call's effect record and its tool's undo, when the call is `userId`'s; else undefined. */
-async function locate(db: Db, input: z.output<typeof undoRequestSchema>, userId: string) {
-  let chatId: string;
-  let toolCallId: string;
-  if ('approvalId' in input) {
-    const approval = await getApproval(db, input.approvalId);
-    // Someone else's card answers exactly like an unknown one.
-    if (approval === undefined || approval.ownerId !== userId) return undefined;
-    chatId = approval.chatId;
-    toolCallId = approval.toolCallId;
-  } else {
-    ({ chatId, toolCallId } = input);
-  }
-  const record = await findToolEffect(db, { scope: chatId, toolCallId, userId });
+/** Who asks to undo: their user id and the roles they hold now. */
+export type Undoer = { id: string; roles: readonly string[] };
+
+/**
+ * The call's effect record and its tool's undo, when `undoer` may see the call (its requester,
+ * or a holder of a role that allowed it), with whether they may undo it: a write a role step
+ * allowed belongs to that role (`undoBy` names it), one its requester approved to the requester.
+ * Undefined for a call they may not see.
+ */
+async function locate(db: Db, input: z.output<typeof undoRequestSchema>, undoer: Undoer) {
+  const rights = await undoRightsOf(db, input);
+  // Someone else's card answers exactly like an unknown one.
+  if ('approvalId' in input && rights === undefined) return undefined;
+  const chatId = rights?.chatId ?? ('chatId' in input ? input.chatId : '');
+  const toolCallId = rights?.toolCallId ?? ('toolCallId' in input ? input.toolCallId : '');
+  const byRole = rights !== undefined && rights.approvedByRoles.length > 0;
+  const holdsRole = byRole && rights.approvedByRoles.some((role) => undoer.roles.includes(role));
+  const isOwner = rights === undefined || rights.ownerId === undoer.id;
+  if (!isOwner && !holdsRole) return undefined;
+  if (rights !== undefined && rights.chatId !== chatId) return undefined;
+  const ownerId = rights?.ownerId ?? undoer.id;
+  const record = await findToolEffect(db, { scope: chatId, toolCallId, userId: ownerId ?? undoer.id });
   if (record === undefined) return undefined;
   const descriptor = toolRegistry.find((candidate) => candidate.name === record.toolName);
-  return { record, undo: descriptor?.undo };
+  return {
+    record,
+    undo: descriptor?.undo,
+    mayUndo: byRole ? holdsRole && rights.ownerId !== undoer.id : true,
+    undoBy: byRole ? rights.approvedByRoles : undefined,
+  };
 }
 
 /** The undo window of `record`, in epoch ms. */
@@ -60,16 +73,23 @@ const deadlineOf = (record: ToolEffectRecord) => record.createdAt + getConfig().
  * Whether a call can still be undone, for the card's Undo button: `remainingMs` counts
  * from now on the server's clock (the page counts down from when it received it).
  */
-export async function readUndoState(input: unknown, userId: string): Promise<UndoResult> {
+export async function readUndoState(input: unknown, undoer: Undoer): Promise<UndoResult> {
   const parsed = undoRequestSchema.safeParse(input);
   if (!parsed.success) return { status: 400, body: { error: describeZodError(parsed.error) } };
-  const located = await locate(await getDb(), parsed.data, userId);
+  const located = await locate(await getDb(), parsed.data, undoer);
   if (located === undefined) return notFound;
   const remainingMs = Math.max(0, deadlineOf(located.record) - Date.now());
   const undone = located.record.undoneAt !== null;
+  const open = located.undo !== undefined && !undone && remainingMs > 0;
   return {
     status: 200,
-    body: { undoable: located.undo !== undefined && !undone && remainingMs > 0, undone, remainingMs },
+    body: {
+      undoable: open && located.mayUndo,
+      undone,
+      remainingMs,
+      // Someone else may undo it (a role allowed it): the requester's card says who.
+      ...(located.undoBy !== undefined && { undoBy: { roles: located.undoBy } }),
+    },
   };
 }
 
@@ -80,30 +100,44 @@ export async function readUndoState(input: unknown, userId: string): Promise<Und
  * repeat executes anew; the audit log gets an `undone` row; the saved tool part's output
  * says `undone: true`, which the card shows and the model reads on the next turn.
  */
-export async function undoToolCall(input: unknown, userId: string): Promise<UndoResult> {
+export async function undoToolCall(input: unknown, undoer: Undoer): Promise<UndoResult> {
   const parsed = undoRequestSchema.safeParse(input);
   if (!parsed.success) return { status: 400, body: { error: describeZodError(parsed.error) } };
   const db = await getDb();
-  const located = await locate(db, parsed.data, userId);
+  const userId = undoer.id;
+  const located = await locate(db, parsed.data, undoer);
   if (located === undefined) return notFound;
   const { record, undo } = located;
+  if (!located.mayUndo) {
+    const roles = located.undoBy?.join(' or ') ?? 'its approver';
+    return {
+      status: 403,
+      body: { error: `A ${roles} approved this call, so only a ${roles} can undo it` },
+    };
+  }
   if (undo === undefined) return { status: 409, body: { error: `${record.toolName} cannot be undone` } };
   if (record.undoneAt !== null) return { status: 409, body: { error: 'This call was already undone' } };
   const started = Date.now();
-  const context = { userId, chatId: record.scope };
+  // The tool's rows are the requester's, whoever undoes them (a supervisor who approved it).
+  const owner = record.userId ?? userId;
+  const context = { userId: owner, chatId: record.scope };
   const won = await markToolEffectUndone(
     db,
     { id: record.id, now: started, deadline: deadlineOf(record) },
     (transaction) => undo(transaction, record.output, context),
   );
   if (!won) {
-    const latest = await findToolEffect(db, { scope: record.scope, toolCallId: record.toolCallId, userId });
+    const latest = await findToolEffect(db, {
+      scope: record.scope,
+      toolCallId: record.toolCallId,
+      userId: record.userId ?? userId,
+    });
     return latest?.undoneAt != null
       ? { status: 409, body: { error: 'This call was already undone' } }
       : { status: 409, body: { error: 'The undo window of this call has passed' } };
   }
   const auditRow = {
-    userId,
+    userId: owner,
     chatId: record.scope,
     worker: workerOf(record.toolName),
     toolName: record.toolName,
@@ -113,6 +147,7 @@ export async function undoToolCall(input: unknown, userId: string): Promise<Undo
     durationMs: Date.now() - started,
     createdAt: new Date(started).toISOString(),
     summary: summarizeToolCall(record.toolName, record.input),
+    ...(owner !== userId && { detail: { deciders: [userId] } }),
   };
   // Counted like every audited outcome (toolgate_tool_calls_total{outcome="undone"}).
   observeAuditedCall(auditRow);

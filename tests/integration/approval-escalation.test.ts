@@ -75,12 +75,18 @@ describe.each(databaseEngines)('escalation, on %s', (engine) => {
     // The supervisor may no longer decide; the manager may.
     const late = await decideAs(approvalId, supervisor.cookie, true);
     expect(late.status).toBe(404);
+    // Approvers: the first role's holder asked, the new role's told; the requester hears of it too.
+    const approverMail = () =>
+      deliveries.mailEventsOf(approvalId).filter((event) => !event.includes('.requester.'));
     await expect
-      .poll(() => deliveries.mailEventsOf(approvalId), { timeout: 20_000 })
+      .poll(approverMail, { timeout: 20_000 })
       .toEqual([
         `esc-man-${engine}@example.com approval.mail.escalated`,
         `esc-sup-${engine}@example.com approval.mail.requested`,
       ]);
+    await expect
+      .poll(() => deliveries.mailEventsOf(approvalId).filter((event) => event.includes('.requester.')))
+      .toEqual([`esc-req-${engine}@example.com approval.mail.requester.escalated`]);
     const decided = await decideAs(approvalId, manager.cookie, true);
     expect(decided.body).toMatchObject({ status: 'approved' });
 

@@ -13,7 +13,7 @@ export const POST = withUnavailableAs503(
   withSession(async (request: NextRequest, user) => {
     const body = await readJsonBody(request, { maxBytes: 1024 });
     if (!body.ok) return body.response;
-    const result = await undoToolCall(body.value, user.id);
+    const result = await undoToolCall(body.value, user);
     return Response.json(result.body, { status: result.status });
   }),
 );
@@ -22,7 +22,7 @@ export const POST = withUnavailableAs503(
 export const GET = withUnavailableAs503(
   withSession(async (request: NextRequest, user) => {
     const query = Object.fromEntries(request.nextUrl.searchParams);
-    const result = await readUndoState(query, user.id);
+    const result = await readUndoState(query, user);
     return Response.json(result.body, { status: result.status });
   }),
 );

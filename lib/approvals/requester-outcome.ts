@@ -1,0 +1,207 @@
+import 'server-only';
+import { randomUUID } from 'node:crypto';
+import type { UIMessage } from 'ai';
+import { getConfig } from '@/lib/config';
+import { getChatMessages, upsertMessage } from '@/lib/db/chats';
+import { type Db, engineOf } from '@/lib/db/engine';
+import type { Language } from '@/lib/shared/language';
+import { readableDeadline } from '@/lib/shared/readable-wait';
+import { summarizeToolResult } from '@/lib/tools/tool-summaries';
+import { insertWebhookDelivery } from '@/lib/webhooks/webhook-deliveries';
+import { wakeWebhookDeliveries } from '@/lib/webhooks/webhook-delivery-loop';
+import { publishApprovalChange } from './approval-events';
+import type { ApprovalMail } from './approval-mail';
+import { decisionRecordOf, getApproval, getApprovalSteps } from './approval-rows';
+import { approverSummary, approverText } from './approver-text';
+
+/** How a request that waited for someone else came out, as its requester is told. */
+export type RequesterOutcome =
+  | { kind: 'executed'; output?: unknown }
+  | { kind: 'failed' }
+  | { kind: 'denied' }
+  | { kind: 'expired' }
+  | { kind: 'escalated'; role: string };
+
+const roleNames: Record<Language, Record<string, string>> = {
+  en: { supervisor: 'a supervisor', admin: 'an admin', manager: 'a manager' },
+  zh: { supervisor: '主管', admin: '管理员', manager: '经理' },
+};
+
+const roleName = (role: string, language: Language) => roleNames[language][role] ?? role;
+
+/** The chat's language: Chinese when its last user message holds a Han character. */
+function chatLanguage(messages: readonly UIMessage[]): Language {
+  const last = messages.findLast((message) => message.role === 'user');
+  const text = last?.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join(' ') ?? '';
+  return /[\u3400-\u9fff]/u.test(text) ? 'zh' : 'en';
+}
+
+/** One line, no breaks: a summary or a name cannot forge lines of a mail or a notice. */
+const line = (text: string) => text.replace(/[\r\n\u2028\u2029]+/g, ' ').slice(0, 500);
+
+/** The sentence that tells the requester how their request came out. */
+function outcomeText(
+  outcome: RequesterOutcome,
+  language: Language,
+  facts: {
+    summary: string;
+    by?: { name: string; role: string };
+    note?: string;
+    result?: string;
+    expiresAt: number;
+  },
+): string {
+  const zh = language === 'zh';
+  const subject = zh ? `「${line(facts.summary)}」` : `“${line(facts.summary)}”`;
+  const by =
+    facts.by === undefined
+      ? undefined
+      : facts.by.role === 'requester'
+        ? zh
+          ? '你'
+          : 'you'
+        : zh
+          ? `${roleName(facts.by.role, 'zh')} ${line(approverText(facts.by.name))}`.trim()
+          : `${line(approverText(facts.by.name))} (${facts.by.role})`;
+  switch (outcome.kind) {
+    case 'executed':
+      return zh
+        ? `你的申请${subject}已${by === undefined ? '' : `由${by}`}批准并完成。${facts.result === undefined ? '' : `${line(facts.result)}。`}`
+        : `Update on your request ${subject}: approved${by === undefined ? '' : ` by ${by}`} and done.${facts.result === undefined ? '' : ` ${line(facts.result)}.`}`;
+    case 'failed':
+      return zh
+        ? `你的申请${subject}已${by === undefined ? '' : `由${by}`}批准，但执行失败，什么都没有改变。`
+        : `Update on your request ${subject}: approved${by === undefined ? '' : ` by ${by}`}, but it failed to run, so nothing changed.`;
+    case 'denied':
+      return zh
+        ? `你的申请${subject}被${by ?? '审批人'}拒绝，什么都没有执行。${facts.note ? `说明：“${line(facts.note)}”。` : ''}`
+        : `Update on your request ${subject}: denied by ${by ?? 'its approver'}, so nothing was done.${facts.note ? ` Their note: “${line(facts.note)}”.` : ''}`;
+    case 'expired':
+      return zh
+        ? `你的申请${subject}在期限内无人审批，已过期，什么都没有执行。如仍需要，请重新提出。`
+        : `Update on your request ${subject}: nobody decided it in time, so it expired and nothing was done. Ask again if you still need it.`;
+    case 'escalated':
+      return zh
+        ? `你的申请${subject}已升级给${roleName(outcome.role, 'zh')}，须在 ${readableDeadline(facts.expiresAt, Date.now(), 'zh', 'UTC')}内决定。你可以关闭页面，有结果会通知你。`
+        : `Update on your request ${subject}: it was escalated to ${roleName(outcome.role, 'en')}, who must decide within ${readableDeadline(facts.expiresAt, Date.now(), 'en', 'UTC')}. You may close this page; you will be told the outcome.`;
+  }
+}
+
+/**
+ * Tells the requester how a request that waited for someone else (a role step) came out: run,
+ * denied, expired or escalated. With `notice`, the chat gets a message that says so (when the
+ * model will not reply: the request is no longer the conversation's latest, or nobody decided
+ * it), and pages that follow the chat read it again at once. A verified requester with an
+ * email is mailed the outcome with a link to the chat, through the same outbox as approver
+ * mail, once per approval (and once for an escalation). Does nothing for a call only its
+ * requester decided. Never throws: telling is best effort, the outcome stands.
+ */
+export async function tellRequester(
+  db: Db,
+  approvalId: string,
+  outcome: RequesterOutcome,
+  { notice }: { notice: boolean },
+): Promise<void> {
+  try {
+    const row = await getApproval(db, approvalId);
+    if (row === undefined || row.ownerId === null) return;
+    const steps = await getApprovalSteps(db, approvalId);
+    if (!steps.some((step) => step.kind === 'role')) return;
+    const messages = await getChatMessages(db, row.chatId);
+    const language = chatLanguage(messages);
+    const summaries = approverSummary(row.toolName, row.editedInput ?? row.input);
+    const { decidedBy } = await decisionRecordOf(db, row);
+    const result =
+      outcome.kind === 'executed' && outcome.output !== undefined
+        ? summarizeToolResult(row.toolName, outcome.output)
+        : undefined;
+    const textIn = (lang: Language) =>
+      outcomeText(outcome, lang, {
+        summary: summaries?.[lang] ?? row.toolName,
+        by: decidedBy,
+        note: row.note,
+        result: result?.[lang],
+        expiresAt: row.expiresAt,
+      });
+    if (notice && messages.length > 0) {
+      await upsertMessage(db, row.chatId, {
+        id: `outcome-${outcome.kind}-${approvalId}`,
+        role: 'assistant',
+        parts: [{ type: 'text', text: textIn(language) }],
+        metadata: { notice: true },
+      });
+      publishApprovalChange(db, row);
+    }
+    await mailRequester(db, {
+      approvalId,
+      chatId: row.chatId,
+      ownerId: row.ownerId,
+      kind: outcome.kind === 'escalated' ? 'escalated' : 'outcome',
+      textIn,
+    });
+  } catch (error) {
+    console.error(`[toolgate] could not tell the requester of approval ${approvalId}:`, error);
+  }
+}
+
+const subjects = {
+  outcome: { en: 'Your request has an answer', zh: '你的申请有结果了' },
+  escalated: { en: 'Your request was escalated', zh: '你的申请已升级' },
+} as const;
+
+/** Queues the requester's mail (verified, not a guest, with `SMTP_URL`): the outcome and a link to the chat. */
+async function mailRequester(
+  db: Db,
+  {
+    approvalId,
+    chatId,
+    ownerId,
+    kind,
+    textIn,
+  }: {
+    approvalId: string;
+    chatId: string;
+    ownerId: string;
+    kind: 'outcome' | 'escalated';
+    textIn: (language: Language) => string;
+  },
+): Promise<void> {
+  const config = getConfig();
+  if (config.SMTP_URL === undefined) return;
+  const yes = engineOf(db) === 'postgres' ? true : 1;
+  const no = engineOf(db) === 'postgres' ? false : 0;
+  const requester = await db
+    .selectFrom('user')
+    .select(['email', 'locale'])
+    .where('id', '=', ownerId)
+    .where('emailVerified', '=', yes)
+    .where((eb) => eb.or([eb('isAnonymous', 'is', null), eb('isAnonymous', '=', no)]))
+    .executeTakeFirst();
+  if (requester === undefined || requester.email === '') return;
+  const base = config.BETTER_AUTH_URL ?? `http://localhost:${process.env.PORT || 3000}`;
+  const url = `${base.replace(/\/+$/, '')}/chat/${encodeURIComponent(chatId)}`;
+  const language: Language | undefined =
+    requester.locale === 'en' || requester.locale === 'zh' ? requester.locale : undefined;
+  const english = `${textIn('en')}\n\nOpen the chat (you will be asked to sign in): ${url}\n`;
+  const chinese = `${textIn('zh')}\n\n打开会话（需要登录）：${url}\n`;
+  const mail: ApprovalMail = {
+    to: requester.email,
+    subject:
+      language === 'zh'
+        ? subjects[kind].zh
+        : language === 'en'
+          ? subjects[kind].en
+          : `${subjects[kind].en} / ${subjects[kind].zh}`,
+    text: language === 'zh' ? chinese : language === 'en' ? english : `${english}\n---\n\n${chinese}`,
+  };
+  const inserted = await insertWebhookDelivery(db, {
+    id: randomUUID(),
+    channel: 'mail',
+    eventType: `approval.mail.requester.${kind}`,
+    approvalId,
+    body: JSON.stringify(mail),
+    now: Date.now(),
+    dedupeKey: `mail:requester-${kind}:${approvalId}:${ownerId}`,
+  });
+  if (inserted) wakeWebhookDeliveries();
+}
