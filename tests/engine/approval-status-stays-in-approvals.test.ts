@@ -78,7 +78,7 @@ describe('an approval status', () => {
       .filter(([, next]) => next.length === 0)
       .map(([status]) => status);
     expect(finals.sort()).toEqual(
-      ['closed', 'denied', 'executed', 'expired', 'failed', 'stopped', 'superseded'].sort(),
+      ['closed', 'denied', 'executed', 'expired', 'failed', 'stopped', 'superseded', 'withdrawn'].sort(),
     );
   });
 });
