@@ -10,6 +10,8 @@ import {
   readsAsQuestion,
   type WriteIntent,
 } from './message-scope';
+import { resolveCorrections } from './resolve-corrections';
+import { withActionWordsSpelled } from './words';
 
 /**
  * One request a message makes: the classifier's label for it, with the argument read from it
@@ -328,7 +330,13 @@ function readsLikeWords(clause: string): boolean {
  * Only the first `understoodLength` characters are read.
  */
 export function understand(message: string): Understanding {
-  const { text } = understoodPart(message);
+  // Typos in the action words are read as the words meant; the last word of a correction wins.
+  const resolved = resolveCorrections(withActionWordsSpelled(understoodPart(message).text), asksSomething);
+  const { text } = resolved;
+  if (resolved.dropped) {
+    const reading = classifyIntent(text);
+    return { requests: [], intent: reading.intent, confidence: reading.confidence, declined: 'setAside' };
+  }
   const clauses = splitClauses(text);
   const single = clauses.length === 1;
   const requests: ToolRequest[] = [];
@@ -381,6 +389,13 @@ export function understand(message: string): Understanding {
     },
     text,
   );
+}
+
+/** True when a piece of a message asks for something by itself: read confidently as a request, or a write asked for in so many words. */
+function asksSomething(piece: string): boolean {
+  const reading = classifyIntent(piece);
+  if (isRequest(reading.intent) && reading.confidence >= clauseConfidence) return true;
+  return readScope(piece).asked.size > 0;
 }
 
 // A statement (no question) that is still a help-centre topic: "return policy for shoes", "运费规则".
