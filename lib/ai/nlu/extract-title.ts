@@ -3,6 +3,7 @@ import { classifyIntent } from './classify-intent';
 import { normalizeToken, titleTokenContext, titleTokenFeatures, titleTokenForm, tokenize } from './features';
 import { nluWeights } from './load-weights';
 import { asksInSoManyWords } from './message-scope';
+import { personTitle, problemSentence } from './person-title';
 
 // Also the labels that introduce a title ("subject:", "标题是"): they are not part of it.
 const leadingFiller =
@@ -123,19 +124,45 @@ export function extractTitle(text: string, intent: IntentLabel): string {
   // "…, subject: <title>" / "标题是<title>": what a label introduces is the title, wherever the tagger began.
   const label = titleLabel.exec(text);
   if (label !== null) {
-    const rest = cleanTitle(text.slice(label.index + label[0].length));
-    if (rest !== '') return withoutTrailingRequest(rest, intent);
+    const rest = cleanTitle(quotedOrWhole(text.slice(label.index + label[0].length)));
+    if (rest !== '') return personTitle(withoutTrailingRequest(rest, intent), text);
   }
   // "open a ticket about <title>", "remind me to <title>": after the lead the rest is the title, as after a colon.
   const lead = colon < 0 ? requestLead.exec(text) : null;
+  let stated = requestBeforeColon && title !== '';
   if (lead !== null && (start < 0 || start >= lead.index)) {
     const rest = cleanTitle(text.slice(lead.index + lead[0].length));
-    if (rest.length > title.length && (title === '' || rest.includes(title))) title = rest;
+    if (rest.length > title.length && (title === '' || rest.includes(title))) {
+      title = rest;
+      stated = true;
+    }
   }
   if (colon < 0) title = wholeSentenceTitle(text, title, start, end, intent);
   title = withoutTrailingRequest(title, intent);
+  title = personTitle(title, text);
+  // A ticket nobody titled in so many words, whose title the tagger lost (a greeting, a letter) or
+  // clipped ("the app keeps logging"), is titled by its problem: the first sentence naming it.
+  if (intent === 'createTicket' && !stated && colon < 0) {
+    const problem = problemSentence(
+      text,
+      (sentence) => isRequestSentence(sentence, intent) || asksInSoManyWords(sentence, intent),
+    );
+    const clipped = problem.startsWith(title) && title.length < problem.length * 0.6;
+    if (problem !== '' && !vagueTitle.test(problem) && (title === '' || clipped)) title = problem;
+  }
   // A scrap the tagger left is no title; what the person wrote after a colon or a label is theirs ("create a ticket: A").
   return vagueTitle.test(title) || (colon < 0 && label === null && wordless.test(title)) ? '' : title;
+}
+
+/** A title that opens with a quote ends at the quote that closes it ("titled "A"? Cheers" → "A"). */
+function quotedOrWhole(rest: string): string {
+  const opening = /^\s*(["'“‘「『《])/u.exec(rest);
+  if (opening === null) return rest;
+  const closing = { '"': '"', "'": "'", '“': '”', '‘': '’', '「': '」', '『': '』', '《': '》' }[
+    opening[1] as string
+  ];
+  const end = closing === undefined ? -1 : rest.indexOf(closing, opening[0].length);
+  return end < 0 ? rest : rest.slice(0, end + 1);
 }
 
 // A lone function word or a single Chinese character is a scrap the tagger left, not a title.

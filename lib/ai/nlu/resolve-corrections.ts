@@ -19,6 +19,10 @@ const correctionMarker =
 const dropMarker =
   /(?<![A-Za-z])(?:never\s*mind|nvm|forget\s+(?:it|that)|scratch\s+that)(?![A-Za-z])\s*[,，.。!！]?|算了(?:算了)?\s*[，,。！!]?|不用了\s*[，,。！!]?/giu;
 
+// What makes a "never mind" conditional: "没发就算了", "if not, forget it", "otherwise never mind".
+const conditional =
+  /(?:就|那就|的话|否则|不然|要不)\s*$|\b(?:if\s+not|otherwise|or\s+else)\b[^.!?。！？]{0,20}$/iu;
+
 // Where a correction's words end: the next sentence break, comma or dash.
 const contentEnd = /[,，;；。.!！?？…—–]|\s-\s/u;
 
@@ -151,6 +155,8 @@ export function resolveCorrections(message: string, asksSomething: (text: string
   const drop = [...text.matchAll(dropMarker)].at(-1);
   if (drop === undefined || drop.index === 0) return { text, dropped: false };
   const before = text.slice(0, drop.index);
+  // "没发就算了", "if not, never mind": a condition, not a change of mind.
+  if (conditional.test(before)) return { text, dropped: false };
   const after = text.slice(drop.index + drop[0].length).trim();
   if (!asksSomething(before)) return { text, dropped: false };
   if (after !== '' && asksSomething(after)) return { text: carryOrder(before, after), dropped: false };

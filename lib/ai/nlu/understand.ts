@@ -8,8 +8,10 @@ import {
   type MessageScope,
   readScope,
   readsAsQuestion,
+  type UnsupportedRequest,
   type WriteIntent,
 } from './message-scope';
+import { personTitle } from './person-title';
 import { resolveCorrections } from './resolve-corrections';
 import { withActionWordsSpelled } from './words';
 
@@ -109,9 +111,12 @@ export function answerRequest(
     case 'issueRefund':
       return completedRefund(text, earlier);
     case 'createTicket':
-      return withOrderOf({ intent, title: cleanTitle(text) }, [...earlier, text].join('\n'));
+      return withOrderOf(
+        { intent, title: personTitle(cleanTitle(text), text) },
+        [...earlier, text].join('\n'),
+      );
     case 'addTodo':
-      return { intent, title: cleanTitle(text) };
+      return { intent, title: personTitle(cleanTitle(text), text) };
     case 'getOrderStatus':
       return { intent, orderIds: findOrderIds(text) };
     case 'searchKnowledgeBase':
@@ -145,7 +150,11 @@ export type Understanding = {
    * (`outOfScope`), says a write was already done (`alreadyDone`), or says not to do it or drops
    * it (`setAside`). The caller says so, and does nothing.
    */
-  declined?: 'outOfScope' | 'alreadyDone' | 'setAside';
+  declined?: 'outOfScope' | 'alreadyDone' | 'setAside' | 'unsupported';
+  /** With `declined: 'unsupported'`: what was asked that no tool does (cancel or change a ticket, to-do or order). */
+  unsupported?: UnsupportedRequest;
+  /** It asks for a person; `unsureWrite` is then a ticket, the way to reach one. */
+  wantsPerson?: true;
 };
 
 export type { WriteIntent };
@@ -432,7 +441,7 @@ function titleBesideRequest(text: string, intent: 'createTicket' | 'addTodo'): s
     return !(other && reading.confidence >= clauseConfidence);
   });
   if (rest.length === pieces.length) return '';
-  return cleanTitle(rest.join(/\p{Script=Han}/u.test(text) ? '，' : ', '));
+  return personTitle(cleanTitle(rest.join(/\p{Script=Han}/u.test(text) ? '，' : ', ')), text);
 }
 
 /**
@@ -506,14 +515,27 @@ function withinScope(understanding: Understanding, text: string): Understanding 
       request.title === '' ? { ...request, title: titleBesideRequest(text, request.intent) } : request;
     return titled.intent === 'createTicket' ? withOrderOf(titled, text) : titled;
   });
-  if (requests.length > 0)
+  // Asked for a person, or for what no tool does, a search of the whole message answers nothing.
+  const onlyReads = requests.every(
+    (request) =>
+      request.intent === 'searchKnowledgeBase' ||
+      (request.intent === 'getOrderStatus' && scope.unsupported?.object === 'order'),
+  );
+  if (requests.length > 0 && !((scope.unsupported !== undefined || scope.wantsPerson) && onlyReads))
     return { ...rest, requests, ...(unsureWrite === undefined ? {} : { unsureWrite }) };
+  requests.length = 0;
+  // "cancel my ticket TK-000123": no tool does that; say so, and what it can do instead.
+  if (scope.unsupported !== undefined)
+    return { ...rest, requests, declined: 'unsupported', unsupported: scope.unsupported };
+  // "I want a human": a ticket is how a person gets to it, so one is offered.
+  if (scope.wantsPerson && !setAside && scope.alreadyDone.size === 0)
+    return { ...rest, requests, unsureWrite: 'createTicket', wantsPerson: true };
   if (scope.alreadyDone.size > 0) return { ...rest, requests, declined: 'alreadyDone' };
   if (setAside) return { ...rest, requests, declined: 'setAside' };
   return { ...rest, requests, ...(unsureWrite === undefined ? {} : { unsureWrite }) };
 }
 
-export type { MessageScope };
+export type { MessageScope, UnsupportedRequest };
 
 /**
  * A message asks for at most one refund, read from the whole message: its order, amount and

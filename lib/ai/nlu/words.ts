@@ -1,8 +1,8 @@
 import { Jieba } from '@node-rs/jieba';
 import { dict } from '@node-rs/jieba/dict';
 import { distance } from 'fastest-levenshtein';
-import winkNLP from 'wink-nlp';
 import englishModel from 'wink-eng-lite-web-model';
+import winkNLP from 'wink-nlp';
 
 /*
  * Words, not character windows: Chinese is cut into words by jieba (its own dictionary, a native
