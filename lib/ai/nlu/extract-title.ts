@@ -139,6 +139,8 @@ export function extractTitle(text: string, intent: IntentLabel): string {
   }
   if (colon < 0) title = wholeSentenceTitle(text, title, start, end, intent);
   title = withoutTrailingRequest(title, intent);
+  // A scrap the tagger left ("提", "the") is no title, even once widened to whole words.
+  if (colon < 0 && label === null && wordless.test(title)) title = '';
   title = personTitle(title, text);
   // A ticket nobody titled in so many words, whose title the tagger lost (a greeting, a letter) or
   // clipped ("the app keeps logging"), is titled by its problem: the first sentence naming it.
@@ -147,7 +149,11 @@ export function extractTitle(text: string, intent: IntentLabel): string {
       text,
       (sentence) => isRequestSentence(sentence, intent) || asksInSoManyWords(sentence, intent),
     );
-    const clipped = problem.startsWith(title) && title.length < problem.length * 0.6;
+    // Clipped: the tagger's title is the problem's start or end, cut inside a clause.
+    const before = problem.charAt(problem.length - title.length - 1);
+    const clipped =
+      title !== problem &&
+      (problem.startsWith(title) || (problem.endsWith(title) && !/[\s,，:：;；.。!！?？—–-]/u.test(before)));
     if (problem !== '' && !vagueTitle.test(problem) && (title === '' || clipped)) title = problem;
   }
   // A scrap the tagger left is no title; what the person wrote after a colon or a label is theirs ("create a ticket: A").
