@@ -68,7 +68,7 @@ const todoAsked = [
   /\b(?:add|put|stick|create|make|new|set|save|pop)\b[^.!?。！？\n]{0,60}?\b(?:to-?dos?|todo\s+list|tasks?|reminders?|list)\b/iu,
   /^\W{0,3}(?:new\s+)?(?:to-?do|todo|task|reminder)\b\s{0,3}[:：\-–—]?/iu,
   /\b(?:to-?do|todo|task|reminder)\b\s{0,3}[:：]/iu,
-  /(?:加|添|建|记|放|写|新建|创建)\S{0,4}待办|待办\s{0,2}(?:里|中|清单)?\s{0,2}(?:加|添|[:：])|提醒我|提醒一下|记一下|记下|记个|记得|记住|备忘|列入待办|别让我忘|省得我忘|免得我忘/u,
+  /(?:加|添|建|记|放|写|新建|创建|新增|增加|添加)\S{0,4}待办|待办\s{0,2}(?:里|中|清单)?\s{0,2}(?:加|添|[:：])|提醒我|提醒一下|记一下|记下|记个|记得|记住|备忘|列入待办|别让我忘|省得我忘|免得我忘/u,
 ];
 
 const refundAsked = [/\brefund|\bmoney\s+back\b|\bback\b|\breimburs|\bcompensat|退|补偿|赔/iu];

@@ -509,7 +509,7 @@ function withinScope(understanding: Understanding, text: string): Understanding 
     !kept.some((request) => request.intent === 'getOrderStatus')
   )
     kept.push({ intent: 'getOrderStatus', orderIds });
-  const requests = kept.map((request) => {
+  const requests = oneCallPerRequest(kept, text, scope).map((request) => {
     if (request.intent !== 'createTicket' && request.intent !== 'addTodo') return request;
     const titled =
       request.title === '' ? { ...request, title: titleBesideRequest(text, request.intent) } : request;
@@ -536,6 +536,50 @@ function withinScope(understanding: Understanding, text: string): Understanding 
 }
 
 export type { MessageScope, UnsupportedRequest };
+
+// Asking to see the list, not only naming it: "list my todos", "what's on my list", "列出", "有哪些".
+const listAsked =
+  /\b(?:list|show|see|view|read|tell\s+me|what(?:'s|’s|\s+is|\s+are|s)?|which|anything)\b[^.?!。？！\n]{0,40}\b(?:to-?dos?|list|tasks|reminders|plate|agenda)\b|\blist\s+(?:them|it)\b|列出|列一下|列表给|给我看|看看|看一下|有哪些|有什么|有啥|都有|显示|再列|还有什么|没做|没干|要做/iu;
+// A to-do title that is a piece of the question about the list ("的那些待", "列表给"), not a task.
+const listFragment = /待办|列表|清单|\b(?:to-?do\s+list|my\s+list|my\s+to-?dos)\b/iu;
+
+/**
+ * One request, one call: a question about the list never also adds a to-do made of its words, a
+ * to-do asked for in so many words is not also a listing unless the list is asked to be seen, and
+ * a search of the whole message beside a write asked for in so many words is no request of its own.
+ */
+function oneCallPerRequest(
+  requests: readonly ToolRequest[],
+  text: string,
+  scope: MessageScope,
+): ToolRequest[] {
+  const lists = requests.some((request) => request.intent === 'listTodos');
+  const adds = requests.some((request) => request.intent === 'addTodo');
+  const writes = requests.some(
+    (request) => isWriteIntent(request.intent) && scope.asked.has(request.intent as WriteIntent),
+  );
+  return requests.filter((request) => {
+    if (request.intent === 'addTodo' && lists && listFragment.test(request.title)) return false;
+    if (
+      request.intent === 'listTodos' &&
+      adds &&
+      scope.asked.has('addTodo') &&
+      !listAsked.test(withoutTitles(requests, text))
+    )
+      return false;
+    if (request.intent === 'searchKnowledgeBase' && writes && request.query === text.trim()) return false;
+    return true;
+  });
+}
+
+/** `text` without the to-do titles the requests carry, so a title's words are not read as asking for the list. */
+function withoutTitles(requests: readonly ToolRequest[], text: string): string {
+  return requests.reduce(
+    (rest, request) =>
+      request.intent === 'addTodo' && request.title !== '' ? rest.replace(request.title, ' ') : rest,
+    text,
+  );
+}
 
 /**
  * A message asks for at most one refund, read from the whole message: its order, amount and
