@@ -126,6 +126,26 @@ describe('the offline model makes one call per request', () => {
       expect(await calls(text)).toEqual([{ toolName: 'listTodos', input: {} }]);
     },
   );
+
+  it('adds a to-do stated in quotes after 新增一条待办事项，标题为, without also listing', async () => {
+    expect(await calls('请新增一条待办事项，标题为「续签合同」')).toEqual([
+      { toolName: 'addTodo', input: { title: '续签合同' } },
+    ]);
+  });
+
+  it('refunds a complaint that asks for money back, without also searching the help centre', async () => {
+    const made = await calls(
+      "I'm so annoyed with order A1004, the mug arrived chipped. could I get 30 back?",
+    );
+    expect(made.map((call) => call.toolName)).toEqual(['issueRefund']);
+    expect(made[0]?.input).toMatchObject({ orderId: 'A1004', amount: 30 });
+  });
+
+  it('still adds and lists when both are asked for', async () => {
+    expect(
+      (await calls('add a todo: book the dentist, then show me my list')).map((call) => call.toolName),
+    ).toEqual(['addTodo', 'listTodos']);
+  });
 });
 
 /** The model's answer to a conversation, all tools offered. */
