@@ -4,6 +4,7 @@ import { normalizeToken, titleTokenContext, titleTokenFeatures, titleTokenForm, 
 import { nluWeights } from './load-weights';
 import { asksInSoManyWords } from './message-scope';
 import { personTitle, problemSentence } from './person-title';
+import { remembered } from './remembered';
 
 // Also the labels that introduce a title ("subject:", "标题是"): they are not part of it.
 const leadingFiller =
@@ -145,10 +146,7 @@ export function extractTitle(text: string, intent: IntentLabel): string {
   // A ticket nobody titled in so many words, whose title the tagger lost (a greeting, a letter) or
   // clipped ("the app keeps logging"), is titled by its problem: the first sentence naming it.
   if (intent === 'createTicket' && !stated && colon < 0) {
-    const problem = problemSentence(
-      text,
-      (sentence) => isRequestSentence(sentence, intent) || asksInSoManyWords(sentence, intent),
-    );
+    const problem = ticketProblem(text);
     // Clipped: the tagger's title is the problem's start or end, cut inside a clause.
     const before = problem.charAt(problem.length - title.length - 1);
     const clipped =
@@ -159,6 +157,14 @@ export function extractTitle(text: string, intent: IntentLabel): string {
   // A scrap the tagger left is no title; what the person wrote after a colon or a label is theirs ("create a ticket: A").
   return vagueTitle.test(title) || (colon < 0 && label === null && wordless.test(title)) ? '' : title;
 }
+
+/** The first sentence of a ticket request that names its problem (see `problemSentence`). */
+const ticketProblem = remembered((text: string) =>
+  problemSentence(
+    text,
+    (sentence) => isRequestSentence(sentence, 'createTicket') || asksInSoManyWords(sentence, 'createTicket'),
+  ),
+);
 
 /** A title that opens with a quote ends at the quote that closes it ("titled "A"? Cheers" → "A"). */
 function quotedOrWhole(rest: string): string {

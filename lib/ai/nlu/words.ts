@@ -3,6 +3,7 @@ import { dict } from '@node-rs/jieba/dict';
 import { distance } from 'fastest-levenshtein';
 import englishModel from 'wink-eng-lite-web-model';
 import winkNLP from 'wink-nlp';
+import { remembered } from './remembered';
 
 /*
  * Words, not character windows: Chinese is cut into words by jieba (its own dictionary, a native
@@ -22,7 +23,9 @@ export type WordSpan = { text: string; start: number; end: number };
 const hanRun = /[\u3400-\u9fff\uf900-\ufaff]+/gu;
 
 /** The Chinese words of `text`, with their offsets (other characters are left out). */
-export function chineseWords(text: string): WordSpan[] {
+export const chineseWords = remembered(cutChinese);
+
+function cutChinese(text: string): WordSpan[] {
   const words: WordSpan[] = [];
   for (const run of text.matchAll(hanRun)) {
     let at = run.index;
@@ -38,7 +41,9 @@ export function chineseWords(text: string): WordSpan[] {
  * Where word boundaries fall in `text`: every offset that starts or ends a Chinese word (by
  * jieba) or a Latin word, so a title can be cut only there.
  */
-export function wordBoundaries(text: string): Set<number> {
+export const wordBoundaries = remembered(findWordBoundaries);
+
+function findWordBoundaries(text: string): ReadonlySet<number> {
   const boundaries = new Set<number>([0, text.length]);
   for (const word of chineseWords(text)) {
     boundaries.add(word.start);
@@ -52,9 +57,10 @@ export function wordBoundaries(text: string): Set<number> {
 }
 
 /** The English sentences of `text`, in order, as written ("J. Okafor" and "Dept." do not end one). */
-export function englishSentences(text: string): string[] {
-  return english.readDoc(text).sentences().out() as string[];
-}
+export const englishSentences = remembered((text: string): readonly string[] =>
+  // A text with no full stop, question or exclamation mark inside it is one sentence: no need to read it.
+  /[.!?]\s+\S/u.test(text) ? (english.readDoc(text).sentences().out() as string[]) : [text],
+);
 
 /** The part-of-speech tag (Universal Dependencies: NOUN, VERB, ADP…) of each English token of `text`. */
 export function englishTags(text: string): { token: string; tag: string }[] {
