@@ -1,3 +1,4 @@
+import { warmUpWords } from './lib/ai/nlu/words';
 import { watchPendingDeadlines } from './lib/approvals/approval-deadlines';
 import { bootstrapListedUsers } from './lib/auth/bootstrap-roles';
 import { ConfigError } from './lib/config';
@@ -67,6 +68,8 @@ export async function startServer(): Promise<void> {
   await bootstrapPolicyRoles(policy);
   // An edited policy file is picked up without a restart, checked as at start-up; its roles follow it.
   watchPolicyFile({ onChange: async ({ policy: edited }) => bootstrapListedUsers(await getDb(), edited) });
+  // The offline model's word segmenter and sentence reader load after start-up, not on the first message.
+  setImmediate(warmUpWords);
 }
 
 /**

@@ -165,10 +165,16 @@ function englishNumber(words: string): number | undefined {
 }
 
 /** The text with Chinese and English amounts written as digits (same meaning, other length: read it, never cut it by offsets). */
-const withDigitAmounts = (text: string) =>
-  text
-    .replace(chineseAmount, (numeral) => String(chineseNumber(numeral) ?? numeral))
-    .replace(englishAmount, (whole, words: string) => String(englishNumber(words) ?? whole));
+const withDigitAmounts = (text: string) => {
+  const chinese = /[\u4e00-\u9fff]/u.test(text)
+    ? text.replace(chineseAmount, (numeral) => String(chineseNumber(numeral) ?? numeral))
+    : text;
+  // The English words are looked for only where a currency word follows some word.
+  return englishCurrency.test(chinese)
+    ? chinese.replace(englishAmount, (whole, words: string) => String(englishNumber(words) ?? whole))
+    : chinese;
+};
+const englishCurrency = /[a-z]\s+(?:dollars?|bucks|usd|yuan|euros?|rmb)\b/iu;
 
 /** What a message says about money: the amount (when exactly one was given), and the currency it named. */
 export type RefundAmount = { amount?: number; currency?: string };

@@ -1,21 +1,42 @@
-import { Jieba } from '@node-rs/jieba';
-import { dict } from '@node-rs/jieba/dict';
+import { createRequire } from 'node:module';
+import type { Jieba } from '@node-rs/jieba';
 import { distance } from 'fastest-levenshtein';
-import englishModel from 'wink-eng-lite-web-model';
-import winkNLP from 'wink-nlp';
+import type englishModel from 'wink-eng-lite-web-model';
+import type winkNLP from 'wink-nlp';
 import { remembered } from './remembered';
 
 /*
  * Words, not character windows: Chinese is cut into words by jieba (its own dictionary, a native
- * module), English is read by winkNLP's small English model (sentences and parts of speech).
- * Both load once, when this module is first imported (about half a second together), and then
- * read a message in well under a millisecond.
+ * module), English sentences are found by winkNLP's small English model ("J. Okafor" and "Dept."
+ * end none). Mistyped action words are found by edit distance (fastest-levenshtein).
  */
 
-// A native module with its dictionary: kept out of the server bundle (see next.config.ts).
-const jieba = Jieba.withDict(dict);
-const english = winkNLP(englishModel);
-const its = english.its;
+// Built on first use (about half a second together, once), so that importing the model costs little.
+// jieba is a native module with its dictionary, kept out of the server bundle (see next.config.ts).
+const load = createRequire(import.meta.url);
+let jieba: Jieba | undefined;
+let english: ReturnType<typeof winkNLP> | undefined;
+const segmenter = () => {
+  if (jieba === undefined) {
+    const { Jieba: JiebaClass } = load('@node-rs/jieba') as { Jieba: typeof Jieba };
+    const { dict } = load('@node-rs/jieba/dict') as { dict: Uint8Array };
+    jieba = JiebaClass.withDict(dict);
+  }
+  return jieba;
+};
+const englishReader = () => {
+  if (english === undefined) {
+    const reader = load('wink-nlp') as typeof winkNLP;
+    english = reader(load('wink-eng-lite-web-model') as typeof englishModel);
+  }
+  return english;
+};
+
+/** Builds the segmenter and the sentence reader now, so the first message read does not wait on them. */
+export function warmUpWords(): void {
+  segmenter();
+  englishReader();
+}
 
 /** One word of a text and where it sits in it. */
 export type WordSpan = { text: string; start: number; end: number };
@@ -29,7 +50,7 @@ function cutChinese(text: string): WordSpan[] {
   const words: WordSpan[] = [];
   for (const run of text.matchAll(hanRun)) {
     let at = run.index;
-    for (const word of jieba.cut(run[0], false)) {
+    for (const word of segmenter().cut(run[0], false)) {
       words.push({ text: word, start: at, end: at + word.length });
       at += word.length;
     }
@@ -59,16 +80,8 @@ function findWordBoundaries(text: string): ReadonlySet<number> {
 /** The English sentences of `text`, in order, as written ("J. Okafor" and "Dept." do not end one). */
 export const englishSentences = remembered((text: string): readonly string[] =>
   // A text with no full stop, question or exclamation mark inside it is one sentence: no need to read it.
-  /[.!?]\s+\S/u.test(text) ? (english.readDoc(text).sentences().out() as string[]) : [text],
+  /[.!?]\s+\S/u.test(text) ? (englishReader().readDoc(text).sentences().out() as string[]) : [text],
 );
-
-/** The part-of-speech tag (Universal Dependencies: NOUN, VERB, ADP…) of each English token of `text`. */
-export function englishTags(text: string): { token: string; tag: string }[] {
-  const doc = english.readDoc(text);
-  const tokens = doc.tokens().out() as string[];
-  const tags = doc.tokens().out(its.pos) as string[];
-  return tokens.map((token, index) => ({ token, tag: tags[index] ?? 'X' }));
-}
 
 /**
  * The words that name an action or its object, which a typo must not hide ("tikcet", "refnd",
@@ -111,7 +124,8 @@ export function actionWordOf(word: string): string | undefined {
   if (folded.length < 4 || realNeighbours.has(folded) || actionWords.includes(folded)) return undefined;
   return actionWords.find((action) => {
     if (folded.startsWith(action) || Math.abs(action.length - folded.length) > 1) return false;
-    if (action.length < 6 && folded.charAt(0) !== action.charAt(0)) return false;
+    if (folded.charAt(0) !== action.charAt(0) && (action.length < 6 || folded.charAt(1) !== action.charAt(1)))
+      return false;
     const edits = distance(folded, action);
     return edits === 1 || (edits === 2 && folded.length >= 5 && sameLetters(folded, action));
   });
