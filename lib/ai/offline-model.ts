@@ -15,6 +15,7 @@ import { detectLanguage, type Language } from './language';
 import {
   answerRequest,
   looksLikeQuestion,
+  searchQuery,
   type ToolRequest,
   understand,
   understoodPart,
@@ -355,7 +356,7 @@ function planStep(options: LanguageModelV4CallOptions, generateId: () => string)
     );
     if (understanding.intent !== 'greeting' && searcher !== undefined && looksLikeQuestion(text)) {
       return callOrAnswer(
-        inputsFor(searcher, text).map((input) => ({ toolName: searcher.name, input })),
+        inputsFor(searcher, searchQuery(text)).map((input) => ({ toolName: searcher.name, input })),
         [],
       );
     }

@@ -24,5 +24,5 @@ describe('the offline model on messages in five voices nobody tuned on', () => {
     const graded = await Promise.all(messages.map(grade));
     console.log(describeScore('Five-voices set', graded));
     expect(graded.flatMap((row) => row.unwantedWrites.map((call) => [row.message.text, call]))).toEqual([]);
-  });
+  }, 60_000);
 });

@@ -148,6 +148,29 @@ describe('the offline model makes one call per request', () => {
   });
 });
 
+describe('the offline model asks the help centre what a letter asks', () => {
+  it.each([
+    [
+      'Good morning, Could you please let me know how long the warranty on kettles lasts? With thanks, P. Gomez',
+      'Could you please let me know how long the warranty on kettles lasts',
+    ],
+    ['您好，我想咨询一下。请问你们周末发货吗？谢谢。', '请问你们周末发货吗'],
+    ['what is your return policy', 'what is your return policy'],
+  ])('searches the sentence that asks, without greeting or sign-off: %s', async (text, query) => {
+    expect(await calls(text)).toEqual([{ toolName: 'searchKnowledgeBase', input: { query } }]);
+  });
+
+  it('never searches for more than the search takes, and cuts between words', async () => {
+    const [call] = await calls(
+      `Hello. Could you tell me whether ${'the blue and the red and the green '.repeat(20)}kettles ship abroad? Regards`,
+    );
+    const query = String(call?.input.query);
+    expect(call?.toolName).toBe('searchKnowledgeBase');
+    expect(query.length).toBeLessThanOrEqual(500);
+    expect(query.endsWith(' ')).toBe(false);
+  });
+});
+
 /** The model's answer to a conversation, all tools offered. */
 async function answer(prompt: LanguageModelV4Prompt) {
   const tools = offlineTools.map((tool) => ({ type: 'function' as const, name: tool.name, inputSchema: {} }));

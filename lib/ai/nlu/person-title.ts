@@ -36,7 +36,7 @@ const trailingPunctuation = /[\s,，.。;；:：!！?？、~～—–-]+$/u;
 const leadingPunctuation = /^[\s,，.。;；:：!！?？、~～—–-]+/u;
 
 /** `text` without its opener, closing and trailing request, trimmed. */
-function withoutFrame(text: string): string {
+export function withoutFrame(text: string): string {
   let title = text;
   for (let pass = 0; pass < 3; pass += 1) {
     const before = title;
@@ -54,7 +54,7 @@ function withoutFrame(text: string): string {
 }
 
 /** The sentences of a message, in order (English by winkNLP, Chinese at its sentence marks). */
-function sentencesOf(text: string): string[] {
+export function sentencesOf(text: string): string[] {
   const english = englishSentences(text);
   return english.flatMap((sentence) => sentence.match(sentenceZh) ?? []).map((sentence) => sentence.trim());
 }

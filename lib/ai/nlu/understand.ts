@@ -13,6 +13,7 @@ import {
 } from './message-scope';
 import { personTitle } from './person-title';
 import { resolveCorrections } from './resolve-corrections';
+import { searchQuery } from './search-query';
 import { withActionWordsSpelled } from './words';
 
 /**
@@ -510,6 +511,7 @@ function withinScope(understanding: Understanding, text: string): Understanding 
   )
     kept.push({ intent: 'getOrderStatus', orderIds });
   const requests = oneCallPerRequest(kept, text, scope).map((request) => {
+    if (request.intent === 'searchKnowledgeBase') return { ...request, query: searchQuery(request.query) };
     if (request.intent !== 'createTicket' && request.intent !== 'addTodo') return request;
     const titled =
       request.title === '' ? { ...request, title: titleBesideRequest(text, request.intent) } : request;
@@ -536,6 +538,7 @@ function withinScope(understanding: Understanding, text: string): Understanding 
 }
 
 export type { MessageScope, UnsupportedRequest };
+export { searchQuery };
 
 // Asking to see the list, not only naming it: "list my todos", "what's on my list", "列出", "有哪些".
 const listAsked =
