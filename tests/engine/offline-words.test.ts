@@ -70,6 +70,13 @@ describe('the offline model reads a mistyped action word as meant', () => {
     ]);
   });
 
+  it.each([
+    ['remind me to call Todd about the lease', 'call Todd about the lease'],
+    ['remind me to check the ticker price', 'check the ticker price'],
+  ])('leaves names and real words close to an action word alone: %s', async (text, title) => {
+    expect(await calls(text)).toEqual([{ toolName: 'addTodo', input: { title } }]);
+  });
+
   it('refunds for "refnd"', async () => {
     const [call] = await calls('Plese refnd 15 usd on A1002, the item was damage.');
     expect(call).toMatchObject({

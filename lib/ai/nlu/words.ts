@@ -114,6 +114,11 @@ const realNeighbours = new Set([
   'told',
   'tons',
   'took',
+  'todd',
+  'tods',
+  'ticker',
+  'compliant',
+  'odder',
 ]);
 
 const sameLetters = (a: string, b: string) => [...a].sort().join('') === [...b].sort().join('');
@@ -131,7 +136,14 @@ export function actionWordOf(word: string): string | undefined {
   });
 }
 
-/** `text` with mistyped action words written right ("can u open a tikcet pls" → "… a ticket pls"). */
+/**
+ * `text` with mistyped action words written right ("can u open a tikcet pls" → "… a ticket pls").
+ * A capitalised word inside a sentence is a name ("call Todd"), never changed.
+ */
 export function withActionWordsSpelled(text: string): string {
-  return text.replace(/[A-Za-z]{4,12}/g, (word) => actionWordOf(word) ?? word);
+  return text.replace(/[A-Za-z]{4,12}/g, (word, offset: number) => {
+    const named =
+      /^[A-Z][a-z]/.test(word) && !/(?:^|[.!?。！？]\s*)$/u.test(text.slice(Math.max(0, offset - 3), offset));
+    return named ? word : (actionWordOf(word) ?? word);
+  });
 }
