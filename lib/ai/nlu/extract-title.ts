@@ -145,7 +145,7 @@ export function extractTitle(text: string, intent: IntentLabel): string {
   title = personTitle(title, text);
   // A ticket nobody titled in so many words, whose title the tagger lost (a greeting, a letter) or
   // clipped ("the app keeps logging"), is titled by its problem: the first sentence naming it.
-  if (intent === 'createTicket' && !stated && colon < 0) {
+  if (intent === 'createTicket' && !stated && colon < 0 && !standsAlone(title, text)) {
     const problem = ticketProblem(text);
     // Clipped: the tagger's title is the problem's start or end, cut inside a clause.
     const before = problem.charAt(problem.length - title.length - 1);
@@ -156,6 +156,19 @@ export function extractTitle(text: string, intent: IntentLabel): string {
   }
   // A scrap the tagger left is no title; what the person wrote after a colon or a label is theirs ("create a ticket: A").
   return vagueTitle.test(title) || (colon < 0 && label === null && wordless.test(title)) ? '' : title;
+}
+
+// Where a clause begins or ends: the title found there was not cut inside one.
+const clauseEdge = /^$|[\s,，:：;；.。!！?？—–-]/u;
+
+/** True when `title` sits in `text` between clause edges (or the text's ends): the tagger did not clip it. */
+function standsAlone(title: string, text: string): boolean {
+  if (title === '') return false;
+  const at = text.indexOf(title);
+  if (at < 0) return false;
+  const before = text.slice(0, at).trimEnd();
+  const after = text.slice(at + title.length).trimStart();
+  return clauseEdge.test(before.slice(-1)) && clauseEdge.test(after.slice(0, 1));
 }
 
 /** The first sentence of a ticket request that names its problem (see `problemSentence`). */
