@@ -27,6 +27,11 @@ describe('the offline model reads a correction mid-message: the last word wins',
     expect(made[0]?.input).toMatchObject(refund);
   });
 
+  it('reads "I mean" before words as a clarification, not a correction', async () => {
+    const [call] = await calls('The kettle, I mean the new one, leaks. open a ticket');
+    expect(call?.input.title).toBe('The kettle, I mean the new one, leaks');
+  });
+
   it.each([
     ['where is order A1003, I mean A1004', 'A1004'],
     ['帮我查一下 A1001，哦不对，是 A1007', 'A1007'],
@@ -108,6 +113,12 @@ describe('the offline model titles a ticket or to-do as a person would', () => {
     const [call] = await calls(text);
     expect(call?.toolName).toBe('createTicket');
     expect(call?.input.title).toBe(title);
+  });
+
+  it('titles a to-do with what follows "remind me to", not with the greeting before it', async () => {
+    expect(await calls('Hello dear, please remind me to buy stamps tomorrow')).toEqual([
+      { toolName: 'addTodo', input: { title: 'buy stamps tomorrow' } },
+    ]);
   });
 
   it('leaves slang after a to-do out of its title', async () => {

@@ -131,9 +131,15 @@ export function extractTitle(text: string, intent: IntentLabel): string {
   // "open a ticket about <title>", "remind me to <title>": after the lead the rest is the title, as after a colon.
   const lead = colon < 0 ? requestLead.exec(text) : null;
   let stated = requestBeforeColon && title !== '';
-  if (lead !== null && (start < 0 || start >= lead.index)) {
+  // A tagger title that is only a greeting ("Hello dear") gives way to what the lead introduces.
+  const framed = personTitle(title, text);
+  const onlyFrame =
+    intent === 'addTodo' &&
+    title !== '' &&
+    (framed === '' || wordless.test(framed) || vagueTitle.test(framed));
+  if (lead !== null && (start < 0 || start >= lead.index || onlyFrame)) {
     const rest = cleanTitle(text.slice(lead.index + lead[0].length));
-    if (rest.length > title.length && (title === '' || rest.includes(title))) {
+    if (onlyFrame || (rest.length > title.length && (title === '' || rest.includes(title)))) {
       title = rest;
       stated = true;
     }

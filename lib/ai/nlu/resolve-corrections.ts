@@ -128,6 +128,8 @@ function applyCorrection(text: string, asksSomething: (text: string) => boolean)
       continue;
     }
     if (asksSomething(content)) return carryOrder(before, `${content}${rest}`);
+    // "The kettle, I mean the new one, leaks" clarifies rather than corrects: only numbers follow "I mean".
+    if (/\bmean/iu.test(marker[0])) continue;
     const replaced = replaceAlignedWords(before, content);
     if (replaced !== undefined) return `${replaced}${rest}`;
   }
