@@ -163,9 +163,10 @@ function confirmedWrite(
   if (asked < 0 || tool === undefined) return undefined;
   const about = understoodPart(messageText(prompt[asked] as LanguageModelV4Prompt[number])).text;
   // "I want a human" → "yes": the ticket says what was asked, not the words asking it.
-  if (toolName === 'createTicket' && understand(about).wantsPerson === true) {
+  const understood = understand(about);
+  if (understood.wantsPerson === true && understood.unsureWrite === tool.offline.intent) {
     const language = detectLanguage(about) ?? detectLanguage(text) ?? 'en';
-    return { toolName, request: { intent: 'createTicket', title: wantsPersonTitle(language) } };
+    return { toolName, request: answerRequest(tool.offline.intent, wantsPersonTitle(language)) };
   }
   return { toolName, request: answerRequest(tool.offline.intent, about) };
 }
@@ -348,7 +349,9 @@ function planStep(options: LanguageModelV4CallOptions, generateId: () => string)
       understanding.unsureWrite === undefined ? undefined : toolOfIntent(understanding.unsureWrite)?.name;
     if (unsure !== undefined && available.has(unsure))
       return answer(
-        understanding.wantsPerson === true ? wantsPersonReply(language) : unsureWriteReply(unsure, language),
+        understanding.wantsPerson === true
+          ? wantsPersonReply(unsure, language)
+          : unsureWriteReply(unsure, language),
       );
     // A question nothing else reads is searched for: the tool that answers questions gets the whole message.
     const searcher = offlineTools.find(

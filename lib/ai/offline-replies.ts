@@ -93,13 +93,13 @@ export function declinedReply(
 }
 
 /**
- * The answer to "I want a human": no person can be reached from here, but a ticket reaches one;
- * it ends with the offer of a ticket, so "yes" opens it.
+ * The answer to "I want a human": no person can be reached from here, but a ticket (`ticketTool`)
+ * reaches one; it ends with the offer of a ticket, so "yes" opens it.
  */
-export function wantsPersonReply(language: Language): string {
+export function wantsPersonReply(ticketTool: ToolName, language: Language): string {
   return language === 'zh'
-    ? `我这里没法直接转接人工客服，但可以帮你建一个客服工单，由工作人员跟进处理。${unsureWriteReply('createTicket', language)}`
-    : `I can’t put you through to a person from here, but a support ticket reaches the team, and someone will follow up. ${unsureWriteReply('createTicket', language)}`;
+    ? `我这里没法直接转接人工客服，但可以帮你建一个客服工单，由工作人员跟进处理。${unsureWriteReply(ticketTool, language)}`
+    : `I can’t put you through to a person from here, but a support ticket reaches the team, and someone will follow up. ${unsureWriteReply(ticketTool, language)}`;
 }
 
 /** The title of the ticket opened when someone who asked for a person says "yes" to the offer. */
