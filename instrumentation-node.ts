@@ -1,3 +1,4 @@
+import { warmUpWords } from './lib/ai/nlu/words';
 import { watchPendingDeadlines } from './lib/approvals/approval-deadlines';
 import { bootstrapListedUsers } from './lib/auth/bootstrap-roles';
 import { ConfigError } from './lib/config';
@@ -80,6 +81,8 @@ export async function startServer(): Promise<void> {
       await warnOfUnfillableSteps(db, edited);
     },
   });
+  // The offline model's word segmenter and sentence reader load after start-up, not on the first message.
+  setImmediate(warmUpWords);
 }
 
 /**

@@ -27,8 +27,18 @@ export const nlu: BenchCase = async ({ quick, log }) => {
   const { understand } = await import('@/lib/ai/nlu/understand');
   const loadMs = nowMs() - loadStarted;
   const { generateCorpus } = await import('@/lib/ai/nlu/generate-corpus');
+  // The hand-written sets hold the long letters and run-on messages the generated corpus lacks.
+  const handWritten = await Promise.all(
+    ['blind-messages', 'five-voices-messages'].map(
+      async (name) =>
+        (await import(`../../tests/engine/fixtures/${name}.json`, { with: { type: 'json' } })).default as {
+          text: string;
+        }[],
+    ),
+  );
   const texts = [
     ...generateCorpus('heldOut').map((utterance) => utterance.text),
+    ...handWritten.flat().map((message) => message.text),
     'Where’s A1005 and how do refunds work?',
     '加一个待办：买牛奶，然后列出我的待办',
     'create a ticket: my order A1001 arrived with a cracked screen and the charger is missing, please help',

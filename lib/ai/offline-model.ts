@@ -15,6 +15,7 @@ import { detectLanguage, type Language } from './language';
 import {
   answerRequest,
   looksLikeQuestion,
+  searchQuery,
   type ToolRequest,
   understand,
   understoodPart,
@@ -34,8 +35,11 @@ import {
   truncationNote,
   unknownReply,
   unknownToolReply,
+  unsupportedReply,
   unsureWriteAskedIn,
   unsureWriteReply,
+  wantsPersonReply,
+  wantsPersonTitle,
 } from './offline-replies';
 import { callsFor, inputsFor, offlineTools, type PlannedCall, toolOfIntent } from './offline-tools';
 import { supersededNotice, waitingRequestStep, withdrawnReply } from './offline-waiting';
@@ -161,6 +165,12 @@ function confirmedWrite(
   const tool = offlineTools.find((candidate) => candidate.name === toolName);
   if (asked < 0 || tool === undefined) return undefined;
   const about = understoodPart(messageText(prompt[asked] as LanguageModelV4Prompt[number])).text;
+  // "I want a human" → "yes": the ticket says what was asked, not the words asking it.
+  const understood = understand(about);
+  if (understood.wantsPerson === true && understood.unsureWrite === tool.offline.intent) {
+    const language = detectLanguage(about) ?? detectLanguage(text) ?? 'en';
+    return { toolName, request: answerRequest(tool.offline.intent, wantsPersonTitle(language)) };
+  }
   return { toolName, request: answerRequest(tool.offline.intent, about) };
 }
 
@@ -346,20 +356,28 @@ function planStep(options: LanguageModelV4CallOptions, generateId: () => string)
   if (requests.length === 0) {
     if (understanding.intent === 'thanks' && understanding.declined !== 'outOfScope')
       return answer(thanksReply(language));
+    // Asked to cancel or change what no tool can: say so, and what it can do instead.
+    if (understanding.declined === 'unsupported' && understanding.unsupported !== undefined)
+      return answer(unsupportedReply(understanding.unsupported, offered, language));
     // Asked for nothing a tool does, for a write already done, or told not to write: say so, do nothing.
     if (understanding.declined !== undefined)
       return answer(declinedReply(understanding.declined, offered, language));
     // Unsure whether a ticket, refund or to-do was meant: ask, rather than write what nobody asked for.
     const unsure =
       understanding.unsureWrite === undefined ? undefined : toolOfIntent(understanding.unsureWrite)?.name;
-    if (unsure !== undefined && available.has(unsure)) return answer(unsureWriteReply(unsure, language));
+    if (unsure !== undefined && available.has(unsure))
+      return answer(
+        understanding.wantsPerson === true
+          ? wantsPersonReply(unsure, language)
+          : unsureWriteReply(unsure, language),
+      );
     // A question nothing else reads is searched for: the tool that answers questions gets the whole message.
     const searcher = offlineTools.find(
       (tool) => tool.offline.answersQuestions === true && available.has(tool.name),
     );
     if (understanding.intent !== 'greeting' && searcher !== undefined && looksLikeQuestion(text)) {
       return callOrAnswer(
-        inputsFor(searcher, text).map((input) => ({ toolName: searcher.name, input })),
+        inputsFor(searcher, searchQuery(text)).map((input) => ({ toolName: searcher.name, input })),
         [],
       );
     }

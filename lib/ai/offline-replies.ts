@@ -3,7 +3,7 @@ import { type ToolName, toolFactsOf, writeToolNames } from '@/lib/tools/tool-cat
 import { describeCapabilities, toolCapabilities } from './capabilities';
 import { questionForField } from './follow-up';
 import type { Language } from './language';
-import { type ToolRequest, understoodLength } from './nlu/understand';
+import { type ToolRequest, type UnsupportedRequest, understoodLength } from './nlu/understand';
 import { makerText, type OtherMaker, otherMakerOf } from './offline-decided-by';
 import { offlineTools, quotedArgument, toolOfIntent } from './offline-tools';
 
@@ -80,7 +80,7 @@ export function unsureWriteReply(toolName: ToolName, language: Language): string
  * what the tools can do instead), a write already done, or one the person said not to do.
  */
 export function declinedReply(
-  declined: 'outOfScope' | 'alreadyDone' | 'setAside',
+  declined: 'outOfScope' | 'alreadyDone' | 'setAside' | 'unsupported',
   toolNames: readonly string[],
   language: Language,
 ): string {
@@ -94,11 +94,50 @@ export function declinedReply(
       return zh
         ? '好的，既然已经办过了，我就不再重复创建或退款，什么都没有改动。'
         : 'Understood: since that was already done, I haven’t done it again, and nothing was changed.';
+    case 'unsupported':
+      return unsupportedReply({ action: 'change', object: 'ticket' }, toolNames, language);
     case 'setAside':
       return zh
         ? '好的，这次不办理，什么都没有改动。需要的时候再告诉我。'
         : 'OK, I won’t do that: nothing was changed. Tell me whenever you need something.';
   }
+}
+
+/**
+ * The answer to "I want a human": no person can be reached from here, but a ticket (`ticketTool`)
+ * reaches one; it ends with the offer of a ticket, so "yes" opens it.
+ */
+export function wantsPersonReply(ticketTool: ToolName, language: Language): string {
+  return language === 'zh'
+    ? `我这里没法直接转接人工客服，但可以帮你建一个客服工单，由工作人员跟进处理。${unsureWriteReply(ticketTool, language)}`
+    : `I can’t put you through to a person from here, but a support ticket reaches the team, and someone will follow up. ${unsureWriteReply(ticketTool, language)}`;
+}
+
+/** The title of the ticket opened when someone who asked for a person says "yes" to the offer. */
+export function wantsPersonTitle(language: Language): string {
+  return language === 'zh' ? '客户希望人工客服联系' : 'Customer asked to talk to a person';
+}
+
+const unsupportedWords = {
+  cancel: { en: 'cancel', zh: '取消' },
+  change: { en: 'change', zh: '修改' },
+  ticket: { en: 'a ticket', zh: '工单' },
+  todo: { en: 'a to-do', zh: '待办' },
+  order: { en: 'an order', zh: '订单' },
+} as const;
+
+/** The answer to a request no tool does ("cancel my ticket TK-000123"): it says so, and what it can do instead. */
+export function unsupportedReply(
+  { action, object, id }: UnsupportedRequest,
+  toolNames: readonly string[],
+  language: Language,
+): string {
+  const verb = unsupportedWords[action][language];
+  const noun = unsupportedWords[object][language];
+  const named = id === undefined ? '' : language === 'zh' ? `（${id}）` : ` (${id})`;
+  return language === 'zh'
+    ? `抱歉，这里没有${verb}${noun}的工具，所以没法帮你${verb}${named}，什么都没有改动。${describeCapabilities(toolNames, language)}`
+    : `Sorry, there is no tool here to ${verb} ${noun}${named}, so I can’t do that, and nothing was changed. ${describeCapabilities(toolNames, language)}`;
 }
 
 /** The tool an assistant message asks about as an unsure write ("Would you like me to open a support ticket? …"), if it is that question. */

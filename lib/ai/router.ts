@@ -28,9 +28,12 @@ export function classifyWorker(text: string): WorkerName {
   const command = parseToolCommand(text);
   const commandWorker = command === undefined ? undefined : workerHoldingTool(command.toolName);
   if (commandWorker !== undefined) return commandWorker;
-  const [first] = understand(text).requests;
-  // A request is answered by a built-in tool: the first worker its facts list holds it.
-  return (first === undefined ? undefined : toolOfIntent(first.intent))?.workers[0] ?? 'knowledge';
+  const understanding = understand(text);
+  const [first] = understanding.requests;
+  // A request is answered by a built-in tool: the first worker its facts list holds it. A write the
+  // model would ask about first ("I want a human" → a ticket?) goes to the worker that can make it.
+  const intent = first?.intent ?? understanding.unsureWrite;
+  return (intent === undefined ? undefined : toolOfIntent(intent))?.workers[0] ?? 'knowledge';
 }
 
 const textOf = (message: UIMessage) =>

@@ -26,5 +26,5 @@ describe('the offline model on blind hand-written messages', () => {
       const rows = graded.filter((row) => row.message.language === language);
       expect(rows.filter((row) => row.right).length / rows.length).toBeGreaterThanOrEqual(0.95);
     }
-  });
+  }, 60_000);
 });

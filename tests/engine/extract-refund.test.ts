@@ -25,10 +25,17 @@ describe('findRefundAmount', () => {
     ['refund A1006, the shoes in size 41 were too small'],
     ['refund 1.005 on A1002'],
     ['refund $80 or $90 on A1002'],
-    ['refund eighty dollars on A1002'],
     ['I want a refund for A1002'],
   ])('finds no amount in %s, so the model asks', (text) => {
     expect(findRefundAmount(text)).toEqual({});
+  });
+
+  it.each([
+    ['refund eighty dollars on A1002', { amount: 80, currency: 'USD' }],
+    ['can I have twenty five bucks back on A1003', { amount: 25, currency: 'USD' }],
+    ['a hundred and fifty yuan back on A1004 please', { amount: 150, currency: 'CNY' }],
+  ])('reads an amount written in English words before a currency: %s', (text, amount) => {
+    expect(findRefundAmount(text)).toEqual(amount);
   });
 
   it('never reads the digits of an order number as money', () => {

@@ -19,5 +19,5 @@ describe('the offline model on fresh hand-written messages', () => {
     const graded = await Promise.all(messages.map(grade));
     console.log(describeScore('Fresh set', graded));
     expect(graded.flatMap((row) => row.unwantedWrites.map((call) => [row.message.text, call]))).toEqual([]);
-  });
+  }, 60_000);
 });

@@ -22,5 +22,5 @@ describe('the offline model on untouched hand-written messages', () => {
     const graded = await Promise.all(messages.map(grade));
     console.log(describeScore('Untouched set', graded));
     expect(graded.flatMap((row) => row.unwantedWrites.map((call) => [row.message.text, call]))).toEqual([]);
-  });
+  }, 60_000);
 });

@@ -1,6 +1,7 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4Prompt } from '@ai-sdk/provider';
 import { createOfflineModel } from '@/lib/ai/offline-model';
 import { offlineTools } from '@/lib/ai/offline-tools';
+import { classifyWorker } from '@/lib/ai/router';
 
 /**
  * A message written by hand in a customer's (or an agent's) voice, and what the offline model
@@ -12,11 +13,20 @@ export type BlindMessage = {
   language: 'zh' | 'en';
   kind: string;
   calls: ExpectedCall[];
+  /** The worker the router should pick with Auto selected (absent: any). */
+  worker?: string;
+  /** A pattern (RegExp source, case-insensitive) the final reply must match: the offer or explanation a message with no call deserves. */
+  reply?: string;
 };
 
 export type ExpectedCall = {
   tool: string;
+  /** The exact title (a title the person quoted or labelled). */
   title?: string;
+  /** Words an acceptable title keeps (compared case-insensitively): the object, the problem. */
+  titleHas?: string[];
+  /** Words an acceptable title leaves out: greetings, sign-offs, the request itself, what was corrected away. */
+  titleLacks?: string[];
   orderId?: string;
   amount?: number;
   currency?: string;
@@ -80,10 +90,34 @@ export async function runMessage(text: string): Promise<{ calls: MadeCall[]; rep
   return { calls, reply: '' };
 }
 
-const matches = (expected: ExpectedCall, made: MadeCall | undefined) =>
+/** Longest title the ticket and to-do tools take. */
+const titleLimit = 200;
+
+/**
+ * True when a title is one a person would write, as far as the message's expectations say: it keeps
+ * the words it must, leaves out those it must not, fits the tool, and (in English, where it is cut
+ * from the message) neither starts nor ends inside a word.
+ */
+function acceptableTitle(expected: ExpectedCall, title: unknown, text: string): boolean {
+  if (expected.titleHas === undefined && expected.titleLacks === undefined) return true;
+  if (typeof title !== 'string' || title.trim() === '' || title.length > titleLimit) return false;
+  const folded = title.toLowerCase();
+  if (!(expected.titleHas ?? []).every((word) => folded.includes(word.toLowerCase()))) return false;
+  if ((expected.titleLacks ?? []).some((word) => folded.includes(word.toLowerCase()))) return false;
+  const at = text.toLowerCase().indexOf(folded);
+  if (at < 0) return true;
+  const letter = /[A-Za-z0-9]/;
+  const startsInWord = letter.test(text.charAt(at - 1)) && letter.test(title.charAt(0));
+  const endsInWord =
+    letter.test(text.charAt(at + title.length)) && letter.test(title.charAt(title.length - 1));
+  return !startsInWord && !endsInWord;
+}
+
+const matches = (expected: ExpectedCall, made: MadeCall | undefined, text: string) =>
   made !== undefined &&
   made.toolName === expected.tool &&
   (expected.title === undefined || made.input.title === expected.title) &&
+  acceptableTitle(expected, made.input.title, text) &&
   (expected.orderId === undefined || made.input.orderId === expected.orderId) &&
   (expected.amount === undefined || made.input.amount === expected.amount) &&
   (expected.currency === undefined || made.input.currency === expected.currency);
@@ -95,14 +129,17 @@ const matches = (expected: ExpectedCall, made: MadeCall | undefined) =>
  */
 export async function grade(message: BlindMessage) {
   const { calls, reply } = await runMessage(message.text);
+  const worker = message.worker === undefined ? undefined : classifyWorker(message.text);
   const right =
     calls.length === message.calls.length &&
-    message.calls.every((expected, index) => matches(expected, calls[index]));
+    message.calls.every((expected, index) => matches(expected, calls[index], message.text)) &&
+    (message.worker === undefined || worker === message.worker) &&
+    (message.reply === undefined || new RegExp(message.reply, 'iu').test(reply));
   const unwantedWrites = calls.filter(
     (call) =>
       writeTools.has(call.toolName) && !message.calls.some((expected) => expected.tool === call.toolName),
   );
-  return { message, calls, reply, right, unwantedWrites };
+  return { message, calls, reply, worker, right, unwantedWrites };
 }
 
 export type Graded = Awaited<ReturnType<typeof grade>>;
@@ -121,7 +158,13 @@ export function describeScore(name: string, graded: readonly Graded[]): string {
       .map(
         (row) =>
           `  ${row.unwantedWrites.length > 0 ? 'UNWANTED' : 'miss'} [${row.message.kind}] ${JSON.stringify(row.message.text)} ` +
-          `expected ${JSON.stringify(row.message.calls)} got ${JSON.stringify(row.calls)}`,
+          `expected ${JSON.stringify(row.message.calls)} got ${JSON.stringify(row.calls)}` +
+          (row.message.worker !== undefined && row.worker !== row.message.worker
+            ? ` (worker ${row.worker}, expected ${row.message.worker})`
+            : '') +
+          (row.message.reply !== undefined && row.calls.length === 0
+            ? ` reply ${JSON.stringify(row.reply.slice(0, 120))}`
+            : ''),
       ),
   ].join('\n');
 }

@@ -1,6 +1,7 @@
 import type { IntentLabel } from '@/lib/tools/intent-labels';
 import { intentFeatures } from './features';
 import { nluWeights } from './load-weights';
+import { remembered } from './remembered';
 
 /** The intent model's reading of one clause: the best label, its probability, and all of them. */
 export type IntentReading = {
@@ -10,7 +11,9 @@ export type IntentReading = {
 };
 
 /** Classifies one clause with the shipped logistic-regression weights (a softmax over the labels). */
-export function classifyIntent(text: string): IntentReading {
+export const classifyIntent = remembered(classifyClause, 64);
+
+function classifyClause(text: string): IntentReading {
   const { labels, weights } = nluWeights.intent;
   const features = intentFeatures(text);
   const scale = 1 / Math.sqrt(features.length);

@@ -108,9 +108,73 @@ function chineseNumber(text: string): number | undefined {
 const chineseAmount =
   /(?:[零〇一二两三四五六七八九十百千万]{2,8}|[三四五六七八九十])(?=\s{0,2}(?:块|元|美元|美金|刀|人民币))/gu;
 
-/** The text with Chinese amounts written as digits (same meaning, other length: read it, never cut it by offsets). */
-const withDigitAmounts = (text: string) =>
-  text.replace(chineseAmount, (numeral) => String(chineseNumber(numeral) ?? numeral));
+const englishUnits: Readonly<Record<string, number>> = {
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  sixty: 60,
+  seventy: 70,
+  eighty: 80,
+  ninety: 90,
+};
+const englishWord = String.raw`(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|and)`;
+// English number words before a currency word: "twenty dollars", "a hundred and fifty yuan".
+const englishAmount = new RegExp(
+  String.raw`\b(?:a\s+)?(${englishWord}(?:[\s-]+${englishWord}){0,5})(?=\s+(?:dollars?|bucks|usd|yuan|euros?|rmb)\b)`,
+  'giu',
+);
+
+/** "twenty five" → 25, "a hundred and fifty" → 150; `undefined` for anything else. */
+function englishNumber(words: string): number | undefined {
+  let total = 0;
+  let current = 0;
+  for (const word of words.toLowerCase().split(/[\s-]+/)) {
+    if (word === 'and' || word === 'a') continue;
+    if (word === 'hundred') current = (current || 1) * 100;
+    else if (word === 'thousand') {
+      total += (current || 1) * 1000;
+      current = 0;
+    } else {
+      const value = englishUnits[word];
+      if (value === undefined) return undefined;
+      current += value;
+    }
+  }
+  const value = total + current;
+  return value > 0 ? value : undefined;
+}
+
+/** The text with Chinese and English amounts written as digits (same meaning, other length: read it, never cut it by offsets). */
+const withDigitAmounts = (text: string) => {
+  const chinese = /[\u4e00-\u9fff]/u.test(text)
+    ? text.replace(chineseAmount, (numeral) => String(chineseNumber(numeral) ?? numeral))
+    : text;
+  // The English words are looked for only where a currency word follows some word.
+  return englishCurrency.test(chinese)
+    ? chinese.replace(englishAmount, (whole, words: string) => String(englishNumber(words) ?? whole))
+    : chinese;
+};
+const englishCurrency = /[a-z]\s+(?:dollars?|bucks|usd|yuan|euros?|rmb)\b/iu;
 
 /** What a message says about money: the amount (when exactly one was given), and the currency it named. */
 export type RefundAmount = { amount?: number; currency?: string };

@@ -3,6 +3,8 @@ import { classifyIntent } from './classify-intent';
 import { normalizeToken, titleTokenContext, titleTokenFeatures, titleTokenForm, tokenize } from './features';
 import { nluWeights } from './load-weights';
 import { asksInSoManyWords } from './message-scope';
+import { personTitle, problemSentence } from './person-title';
+import { remembered } from './remembered';
 
 // Also the labels that introduce a title ("subject:", "标题是"): they are not part of it.
 const leadingFiller =
@@ -123,19 +125,75 @@ export function extractTitle(text: string, intent: IntentLabel): string {
   // "…, subject: <title>" / "标题是<title>": what a label introduces is the title, wherever the tagger began.
   const label = titleLabel.exec(text);
   if (label !== null) {
-    const rest = cleanTitle(text.slice(label.index + label[0].length));
-    if (rest !== '') return withoutTrailingRequest(rest, intent);
+    const rest = cleanTitle(quotedOrWhole(text.slice(label.index + label[0].length)));
+    if (rest !== '') return personTitle(withoutTrailingRequest(rest, intent), text);
   }
   // "open a ticket about <title>", "remind me to <title>": after the lead the rest is the title, as after a colon.
   const lead = colon < 0 ? requestLead.exec(text) : null;
-  if (lead !== null && (start < 0 || start >= lead.index)) {
+  let stated = requestBeforeColon && title !== '';
+  // A tagger title that is only a greeting ("Hello dear") gives way to what the lead introduces.
+  const framed = personTitle(title, text);
+  const onlyFrame =
+    intent === 'addTodo' &&
+    title !== '' &&
+    (framed === '' || wordless.test(framed) || vagueTitle.test(framed));
+  if (lead !== null && (start < 0 || start >= lead.index || onlyFrame)) {
     const rest = cleanTitle(text.slice(lead.index + lead[0].length));
-    if (rest.length > title.length && (title === '' || rest.includes(title))) title = rest;
+    if (onlyFrame || (rest.length > title.length && (title === '' || rest.includes(title)))) {
+      title = rest;
+      stated = true;
+    }
   }
   if (colon < 0) title = wholeSentenceTitle(text, title, start, end, intent);
   title = withoutTrailingRequest(title, intent);
+  // A scrap the tagger left ("提", "the") is no title, even once widened to whole words.
+  if (colon < 0 && label === null && wordless.test(title)) title = '';
+  title = personTitle(title, text);
+  // A ticket nobody titled in so many words, whose title the tagger lost (a greeting, a letter) or
+  // clipped ("the app keeps logging"), is titled by its problem: the first sentence naming it.
+  if (intent === 'createTicket' && !stated && colon < 0 && !standsAlone(title, text)) {
+    const problem = ticketProblem(text);
+    // Clipped: the tagger's title is the problem's start or end, cut inside a clause.
+    const before = problem.charAt(problem.length - title.length - 1);
+    const clipped =
+      title !== problem &&
+      (problem.startsWith(title) || (problem.endsWith(title) && !/[\s,，:：;；.。!！?？—–-]/u.test(before)));
+    if (problem !== '' && !vagueTitle.test(problem) && (title === '' || clipped)) title = problem;
+  }
   // A scrap the tagger left is no title; what the person wrote after a colon or a label is theirs ("create a ticket: A").
   return vagueTitle.test(title) || (colon < 0 && label === null && wordless.test(title)) ? '' : title;
+}
+
+// Where a clause begins or ends: the title found there was not cut inside one.
+const clauseEdge = /^$|[\s,，:：;；.。!！?？—–-]/u;
+
+/** True when `title` sits in `text` between clause edges (or the text's ends): the tagger did not clip it. */
+function standsAlone(title: string, text: string): boolean {
+  if (title === '') return false;
+  const at = text.indexOf(title);
+  if (at < 0) return false;
+  const before = text.slice(0, at).trimEnd();
+  const after = text.slice(at + title.length).trimStart();
+  return clauseEdge.test(before.slice(-1)) && clauseEdge.test(after.slice(0, 1));
+}
+
+/** The first sentence of a ticket request that names its problem (see `problemSentence`). */
+const ticketProblem = remembered((text: string) =>
+  problemSentence(
+    text,
+    (sentence) => isRequestSentence(sentence, 'createTicket') || asksInSoManyWords(sentence, 'createTicket'),
+  ),
+);
+
+/** A title that opens with a quote ends at the quote that closes it ("titled "A"? Cheers" → "A"). */
+function quotedOrWhole(rest: string): string {
+  const opening = /^\s*(["'“‘「『《])/u.exec(rest);
+  if (opening === null) return rest;
+  const closing = { '"': '"', "'": "'", '“': '”', '‘': '’', '「': '」', '『': '』', '《': '》' }[
+    opening[1] as string
+  ];
+  const end = closing === undefined ? -1 : rest.indexOf(closing, opening[0].length);
+  return end < 0 ? rest : rest.slice(0, end + 1);
 }
 
 // A lone function word or a single Chinese character is a scrap the tagger left, not a title.

@@ -34,6 +34,18 @@ export type MessageScope = {
   outOfScope: boolean;
   /** It reads as a question ("how", "吗", "能不能", "?"). */
   question: boolean;
+  /** It asks for a person rather than the assistant ("I want a human", "我要找人工客服"). */
+  wantsPerson: boolean;
+  /** It asks to cancel or change a ticket, to-do or order that exists: no tool here does that. */
+  unsupported?: UnsupportedRequest;
+};
+
+/** A request for something no tool does to a thing that exists: cancel or change a ticket, to-do or order. */
+export type UnsupportedRequest = {
+  action: 'cancel' | 'change';
+  object: 'ticket' | 'todo' | 'order';
+  /** The ticket or order it names (`TK-000123`, `A1002`), if any. */
+  id?: string;
 };
 
 // --- Writes asked for in so many words. ---
@@ -46,7 +58,7 @@ const ticketAsked = [
   /\b(?:ticket|tkt)\s+(?:for|about|on|re)\b/iu,
   /\bcomplain(?:ing)?\s+about\b|\b(?:want|like|need)\s+to\s+complain\b/iu,
   /\b(?:with|via|as|in)\s+a\s+(?:support\s+)?ticket\b|\b(?:tell|let|notify|alert)\s+(?:the\s+)?support\b|\breport\s+(?:a|an|this|it|that|the)\b|\bescalate\b/iu,
-  /(?:开|建|提|创建|新建|提交|登记|建立|起|报|记)\s{0,2}(?:一?个|一下|一张|张|下)?\s{0,2}(?:工单|单子|单|修)/u,
+  /(?:开|建|提|创建|新建|提交|登记|建立|起|报|记|整|做)\s{0,2}(?:一?个|一下|一张|张|下)?\s{0,2}(?:工单|单子|单|修|售后单|售后)/u,
   /工单\s{0,2}[:：]|投诉|报修|登记一下|登记下|反馈/u,
 ];
 
@@ -56,7 +68,7 @@ const todoAsked = [
   /\b(?:add|put|stick|create|make|new|set|save|pop)\b[^.!?。！？\n]{0,60}?\b(?:to-?dos?|todo\s+list|tasks?|reminders?|list)\b/iu,
   /^\W{0,3}(?:new\s+)?(?:to-?do|todo|task|reminder)\b\s{0,3}[:：\-–—]?/iu,
   /\b(?:to-?do|todo|task|reminder)\b\s{0,3}[:：]/iu,
-  /(?:加|添|建|记|放|写|新建|创建)\S{0,4}待办|待办\s{0,2}(?:里|中|清单)?\s{0,2}(?:加|添|[:：])|提醒我|提醒一下|记一下|记下|记个|记得|记住|备忘|列入待办|别让我忘|省得我忘|免得我忘/u,
+  /(?:加|添|建|记|放|写|新建|创建|新增|增加|添加)\S{0,4}待办|待办\s{0,2}(?:里|中|清单)?\s{0,2}(?:加|添|[:：])|提醒我|提醒一下|记一下|记下|记个|记得|记住|备忘|列入待办|别让我忘|省得我忘|免得我忘/u,
 ];
 
 const refundAsked = [/\brefund|\bmoney\s+back\b|\bback\b|\breimburs|\bcompensat|退|补偿|赔/iu];
@@ -144,6 +156,46 @@ const outOfScopePattern =
 const questionPattern =
   /[?？]|吗|么|什么|怎么|如何|哪|多少|多久|多长|几|谁|是否|能否|可否|有没有|([\p{Script=Han}])不\1|\b(?:how|hows|what|whats|why|when|where|wheres|which|who|can|could|do\s+you|does|is\s+there|are\s+there|is\s+(?:it|that|this)|any\s+chance)\b/iu;
 
+// A person, not the assistant: "a human", "a real person", "talk to someone", "人工客服", "真人".
+const wantsPersonPattern =
+  /\b(?:humans?|real\s+person|actual\s+person|live\s+(?:agent|person|chat)|representative|operator|member\s+of\s+(?:your\s+)?staff|someone\s+real)\b|\b(?:talk|speak|chat)\s+(?:to|with)\s+(?:someone|somebody|a\s+person|an?\s+agent|a\s+real)|人工(?!智能)|真人|转接|(?:和|跟|同)(?:真)?人(?:说话|聊|沟通)|找个人|客服人员|工作人员/iu;
+
+// Cancelling or changing something that exists: a ticket (or `TK-…`), a to-do, an order.
+const unsupportedEn =
+  /\b(cancel|close|delete|remove|withdraw|edit|change|update|modify)\b[^.!?\n]{0,20}?\b(ticket|case|to-?do|order)s?\b/iu;
+const unsupportedZhBefore = /(取消|撤销|撤回|删除|删掉|关闭|关掉|修改)[^。！？!?\n]{0,8}?(工单|订单|待办)/u;
+const unsupportedZhAfter = /(工单|订单|待办)[^。！？!?\n]{0,16}?(取消|撤销|撤回|删除|删掉|关闭|关掉|修改)/u;
+// It is about one that exists: it is named by number, or as "my" / "this" one.
+const existing =
+  /\bTK-\d+|(?<![A-Za-z0-9])[A-Za-z]\d{4,8}(?![A-Za-z0-9])|\b(?:my|our|this|that)\s+(?:\w+\s+)?(?:ticket|case|to-?do|order)|我的|这个|那个|这张|该/iu;
+
+const objectOf = (word: string): UnsupportedRequest['object'] =>
+  /ticket|case|工单/i.test(word) ? 'ticket' : /to-?do|待办/i.test(word) ? 'todo' : 'order';
+const actionOf = (word: string): UnsupportedRequest['action'] =>
+  /edit|change|update|modify|修改/i.test(word) ? 'change' : 'cancel';
+
+/** A request to cancel or change a ticket, to-do or order that exists, if the message makes one. */
+function unsupportedRequest(text: string): UnsupportedRequest | undefined {
+  if (!existing.test(text)) return undefined;
+  const english = unsupportedEn.exec(text);
+  const chinese = unsupportedZhBefore.exec(text);
+  const chineseAfter = chinese === null ? unsupportedZhAfter.exec(text) : null;
+  const [verb, noun] =
+    english !== null
+      ? [english[1], english[2]]
+      : chinese !== null
+        ? [chinese[1], chinese[2]]
+        : chineseAfter !== null
+          ? [chineseAfter[2], chineseAfter[1]]
+          : [undefined, undefined];
+  if (verb === undefined || noun === undefined) return undefined;
+  const object = objectOf(noun);
+  const id =
+    (object === 'ticket' ? /\bTK-\d+/i.exec(text)?.[0] : undefined) ??
+    (object === 'order' ? /(?<![A-Za-z0-9])[A-Za-z]\d{4,8}(?![A-Za-z0-9])/.exec(text)?.[0] : undefined);
+  return { action: actionOf(verb), object, ...(id === undefined ? {} : { id: id.toUpperCase() }) };
+}
+
 const matchesAny = (patterns: readonly RegExp[], text: string) =>
   patterns.some((pattern) => pattern.test(text));
 
@@ -184,6 +236,7 @@ export function readScope(message: string): MessageScope {
       (intent) => !refused.has(intent) && !alreadyDone.has(intent) && matchesAny(askedPatterns[intent], text),
     ),
   );
+  const unsupported = unsupportedRequest(message);
   return {
     asked,
     refused,
@@ -193,5 +246,7 @@ export function readScope(message: string): MessageScope {
     namesList: listPattern.test(text),
     outOfScope: outOfScopePattern.test(text),
     question: questionPattern.test(text),
+    wantsPerson: wantsPersonPattern.test(text),
+    ...(unsupported === undefined ? {} : { unsupported }),
   };
 }

@@ -8,8 +8,13 @@ import {
   type MessageScope,
   readScope,
   readsAsQuestion,
+  type UnsupportedRequest,
   type WriteIntent,
 } from './message-scope';
+import { personTitle } from './person-title';
+import { resolveCorrections } from './resolve-corrections';
+import { searchQuery } from './search-query';
+import { withActionWordsSpelled } from './words';
 
 /**
  * One request a message makes: the classifier's label for it, with the argument read from it
@@ -107,9 +112,12 @@ export function answerRequest(
     case 'issueRefund':
       return completedRefund(text, earlier);
     case 'createTicket':
-      return withOrderOf({ intent, title: cleanTitle(text) }, [...earlier, text].join('\n'));
+      return withOrderOf(
+        { intent, title: personTitle(cleanTitle(text), text) },
+        [...earlier, text].join('\n'),
+      );
     case 'addTodo':
-      return { intent, title: cleanTitle(text) };
+      return { intent, title: personTitle(cleanTitle(text), text) };
     case 'getOrderStatus':
       return { intent, orderIds: findOrderIds(text) };
     case 'searchKnowledgeBase':
@@ -143,7 +151,11 @@ export type Understanding = {
    * (`outOfScope`), says a write was already done (`alreadyDone`), or says not to do it or drops
    * it (`setAside`). The caller says so, and does nothing.
    */
-  declined?: 'outOfScope' | 'alreadyDone' | 'setAside';
+  declined?: 'outOfScope' | 'alreadyDone' | 'setAside' | 'unsupported';
+  /** With `declined: 'unsupported'`: what was asked that no tool does (cancel or change a ticket, to-do or order). */
+  unsupported?: UnsupportedRequest;
+  /** It asks for a person; `unsureWrite` is then a ticket, the way to reach one. */
+  wantsPerson?: true;
 };
 
 export type { WriteIntent };
@@ -328,7 +340,13 @@ function readsLikeWords(clause: string): boolean {
  * Only the first `understoodLength` characters are read.
  */
 export function understand(message: string): Understanding {
-  const { text } = understoodPart(message);
+  // Typos in the action words are read as the words meant; the last word of a correction wins.
+  const resolved = resolveCorrections(withActionWordsSpelled(understoodPart(message).text), asksSomething);
+  const { text } = resolved;
+  if (resolved.dropped) {
+    const reading = classifyIntent(text);
+    return { requests: [], intent: reading.intent, confidence: reading.confidence, declined: 'setAside' };
+  }
   const clauses = splitClauses(text);
   const single = clauses.length === 1;
   const requests: ToolRequest[] = [];
@@ -383,6 +401,13 @@ export function understand(message: string): Understanding {
   );
 }
 
+/** True when a piece of a message asks for something by itself: read confidently as a request, or a write asked for in so many words. */
+function asksSomething(piece: string): boolean {
+  const reading = classifyIntent(piece);
+  if (isRequest(reading.intent) && reading.confidence >= clauseConfidence) return true;
+  return readScope(piece).asked.size > 0;
+}
+
 // A statement (no question) that is still a help-centre topic: "return policy for shoes", "运费规则".
 const helpTopic =
   /\b(?:polic(?:y|ies)|shipping|returns?|warranty|invoice|delivery|payment|exchange|guarantee|faq)\b|政策|运费|保修|发票|退货|换货|支付|付款|配送|规则|流程/iu;
@@ -417,7 +442,7 @@ function titleBesideRequest(text: string, intent: 'createTicket' | 'addTodo'): s
     return !(other && reading.confidence >= clauseConfidence);
   });
   if (rest.length === pieces.length) return '';
-  return cleanTitle(rest.join(/\p{Script=Han}/u.test(text) ? '，' : ', '));
+  return personTitle(cleanTitle(rest.join(/\p{Script=Han}/u.test(text) ? '，' : ', ')), text);
 }
 
 /**
@@ -485,20 +510,79 @@ function withinScope(understanding: Understanding, text: string): Understanding 
     !kept.some((request) => request.intent === 'getOrderStatus')
   )
     kept.push({ intent: 'getOrderStatus', orderIds });
-  const requests = kept.map((request) => {
+  const requests = oneCallPerRequest(kept, text, scope).map((request) => {
+    if (request.intent === 'searchKnowledgeBase') return { ...request, query: searchQuery(request.query) };
     if (request.intent !== 'createTicket' && request.intent !== 'addTodo') return request;
     const titled =
       request.title === '' ? { ...request, title: titleBesideRequest(text, request.intent) } : request;
     return titled.intent === 'createTicket' ? withOrderOf(titled, text) : titled;
   });
-  if (requests.length > 0)
+  // Asked for a person, or for what no tool does, a search of the whole message answers nothing.
+  const onlyReads = requests.every(
+    (request) =>
+      request.intent === 'searchKnowledgeBase' ||
+      (request.intent === 'getOrderStatus' && scope.unsupported?.object === 'order'),
+  );
+  if (requests.length > 0 && !((scope.unsupported !== undefined || scope.wantsPerson) && onlyReads))
     return { ...rest, requests, ...(unsureWrite === undefined ? {} : { unsureWrite }) };
+  requests.length = 0;
+  // "cancel my ticket TK-000123": no tool does that; say so, and what it can do instead.
+  if (scope.unsupported !== undefined)
+    return { ...rest, requests, declined: 'unsupported', unsupported: scope.unsupported };
+  // "I want a human": a ticket is how a person gets to it, so one is offered.
+  if (scope.wantsPerson && !setAside && scope.alreadyDone.size === 0)
+    return { ...rest, requests, unsureWrite: 'createTicket', wantsPerson: true };
   if (scope.alreadyDone.size > 0) return { ...rest, requests, declined: 'alreadyDone' };
   if (setAside) return { ...rest, requests, declined: 'setAside' };
   return { ...rest, requests, ...(unsureWrite === undefined ? {} : { unsureWrite }) };
 }
 
-export type { MessageScope };
+export type { MessageScope, UnsupportedRequest };
+export { searchQuery };
+
+// Asking to see the list, not only naming it: "list my todos", "what's on my list", "列出", "有哪些".
+const listAsked =
+  /\b(?:list|show|see|view|read|tell\s+me|what(?:'s|’s|\s+is|\s+are|s)?|which|anything)\b[^.?!。？！\n]{0,40}\b(?:to-?dos?|list|tasks|reminders|plate|agenda)\b|\blist\s+(?:them|it)\b|列出|列一下|列表给|给我看|看看|看一下|有哪些|有什么|有啥|都有|显示|再列|还有什么|没做|没干|要做/iu;
+// A to-do title that is a piece of the question about the list ("的那些待", "列表给"), not a task.
+const listFragment = /待办|列表|清单|\b(?:to-?do\s+list|my\s+list|my\s+to-?dos)\b/iu;
+
+/**
+ * One request, one call: a question about the list never also adds a to-do made of its words, a
+ * to-do asked for in so many words is not also a listing unless the list is asked to be seen, and
+ * a search of the whole message beside a write asked for in so many words is no request of its own.
+ */
+function oneCallPerRequest(
+  requests: readonly ToolRequest[],
+  text: string,
+  scope: MessageScope,
+): ToolRequest[] {
+  const lists = requests.some((request) => request.intent === 'listTodos');
+  const adds = requests.some((request) => request.intent === 'addTodo');
+  const writes = requests.some(
+    (request) => isWriteIntent(request.intent) && scope.asked.has(request.intent as WriteIntent),
+  );
+  return requests.filter((request) => {
+    if (request.intent === 'addTodo' && lists && listFragment.test(request.title)) return false;
+    if (
+      request.intent === 'listTodos' &&
+      adds &&
+      scope.asked.has('addTodo') &&
+      !listAsked.test(withoutTitles(requests, text))
+    )
+      return false;
+    if (request.intent === 'searchKnowledgeBase' && writes && request.query === text.trim()) return false;
+    return true;
+  });
+}
+
+/** `text` without the to-do titles the requests carry, so a title's words are not read as asking for the list. */
+function withoutTitles(requests: readonly ToolRequest[], text: string): string {
+  return requests.reduce(
+    (rest, request) =>
+      request.intent === 'addTodo' && request.title !== '' ? rest.replace(request.title, ' ') : rest,
+    text,
+  );
+}
 
 /**
  * A message asks for at most one refund, read from the whole message: its order, amount and

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { type BlindMessage, describeScore, grade } from '../support/grade-offline-model';
+import fiveVoices from './fixtures/five-voices-messages.json';
+
+/*
+ * 125 hand-written messages (61 zh, 64 en) in five voices — voice-to-text run-ons, slang and
+ * 网络用语, formal letters, people who correct themselves mid-message, second-language writers —
+ * committed before the third round of changes to the offline model, and never tuned against.
+ * Each names the worker Auto should pick, the calls, and what an acceptable title keeps and
+ * leaves out; a message that should make no call names what its reply must offer or say. The
+ * score is printed. Untouched, before the changes: 65/125 (52.0 %) with 4 unwanted writes; after:
+ * 111/125 (88.8 %) with 2, both a refusal in slang the model does not read as one ("not tryna
+ * open a ticket, just …", "不想开工单了，就查查 …"). They are left as measured, not fixed against
+ * this set: what must hold is that there are no more unwanted writes than that.
+ */
+const messages = fiveVoices as BlindMessage[];
+
+describe('the offline model on messages in five voices nobody tuned on', () => {
+  it('holds at least 120 messages, 60 or more in each language, in five voices', () => {
+    expect(messages.length).toBeGreaterThanOrEqual(120);
+    for (const language of ['zh', 'en'] as const)
+      expect(messages.filter((message) => message.language === language).length).toBeGreaterThanOrEqual(60);
+    expect(new Set(messages.map((message) => message.kind)).size).toBe(5);
+  });
+
+  it('scores them, and writes nothing nobody asked for beyond the two measured untouched', async () => {
+    const graded = await Promise.all(messages.map(grade));
+    console.log(describeScore('Five-voices set', graded));
+    expect(graded.flatMap((row) => row.unwantedWrites).length).toBeLessThanOrEqual(2);
+  }, 60_000);
+});
