@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -47,12 +46,6 @@ export default defineConfig({
           globalSetup: ['tests/setup/redis-server.ts', 'tests/setup/postgres-server.ts'],
           testTimeout: 30_000,
           hookTimeout: 240_000,
-          // These files mostly wait (for servers to start, for Postgres, for deadlines), so two
-          // run at once even on two cores, where the default would be one.
-          maxWorkers: Math.max(2, availableParallelism() - 1),
-          // A run of every project starts them after the others (projects with different worker
-          // counts need a group of their own).
-          sequence: { groupOrder: 1 },
         },
       },
     ],
