@@ -132,7 +132,7 @@ describe('durable approvals over HTTP', () => {
   });
 
   it('settles a waiting card as superseded when the user sends a new message instead', async () => {
-    const first = await send('chat-supersede', 'create a ticket: never mind');
+    const first = await send('chat-supersede', 'create a ticket: printer jam');
     const request = await first.until('tool-approval-request');
     const second = await send('chat-supersede', 'hello');
     await Promise.all([first.rest(), second.rest()]);

@@ -322,10 +322,24 @@ describe('calls the AI SDK refuses before any shell sees them', () => {
   }
 
   it('leaves a tool.call span with an error status for an input the tool’s schema rejects', async () => {
-    await configureServer({ AGENT_CONFIRM_TOOLS: 'createTicket' });
-    // Longer than the 200 characters addTodo takes: rejected before the tool runs.
+    // Longer than the 200 characters addTodo takes: rejected before the tool runs. (The offline
+    // model never writes such a title, so a scripted model asks for it.)
     const title = 'quokka-lantern '.repeat(20);
-    const [span, ...others] = await turnSpans('rejected-input', `add a todo: ${title}`, 'assistant');
+    const overlong = await startFakeOpenAIServer({
+      script: (body) =>
+        body.messages.at(-1)?.role === 'user'
+          ? { toolCall: { name: 'addTodo', arguments: JSON.stringify({ title }) } }
+          : { text: 'That title is too long.' },
+    });
+    await configureServer({
+      OPENAI_API_KEY: 'sk-test',
+      OPENAI_BASE_URL: overlong.baseURL,
+      AI_MODEL: undefined,
+      AGENT_CONFIRM_TOOLS: 'createTicket',
+    });
+    const [span, ...others] = await turnSpans('rejected-input', 'add a todo, a long one', 'assistant').finally(
+      () => overlong.close(),
+    );
     expect(others).toEqual([]);
     expect(span?.attributes).toMatchObject({
       'gen_ai.tool.name': 'addTodo',

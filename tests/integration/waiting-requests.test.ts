@@ -45,7 +45,7 @@ describe.each(databaseEngines)(
       expect(await inboxIds(supervisor.cookie)).toEqual([approvalId]);
 
       // The supervisor's decision still runs it and the customer's chat hears of it.
-      expect((await decideAs(approvalId, supervisor.cookie, true)).body).toEqual({ status: 'approved' });
+      expect((await decideAs(approvalId, supervisor.cookie, true)).body).toMatchObject({ status: 'approved' });
     });
 
     it('answers the same question in Chinese', async () => {
@@ -70,7 +70,7 @@ describe.each(databaseEngines)(
     });
 
     it('withdraws on "算了，不退了" too', async () => {
-      const { approvalId, reader } = await askForApproval('chat-withdraw-zh', '退款 A1002 80 元，坏了');
+      const { approvalId, reader } = await askForApproval('chat-withdraw-zh', '退款 A1004 80 元，坏了');
       await reader.rest();
       const cancel = await sendToChat('chat-withdraw-zh', '算了，不退了');
       await cancel.rest();
@@ -149,7 +149,7 @@ describe.each(databaseEngines)('every decision names its maker, on %s', (engine)
     const { approvalId, reader } = await askForApproval('chat-named-deny', 'create a ticket: small refund');
     await reader.rest();
     const note = 'A refund ticket is already open for this order';
-    expect((await decideAs(approvalId, supervisor.cookie, false, { reason: note })).body).toEqual({
+    expect((await decideAs(approvalId, supervisor.cookie, false, { reason: note })).body).toMatchObject({
       status: 'denied',
     });
     await expect.poll(() => allText('chat-named-deny')).toContain(`wang-${engine} (supervisor) declined`);
@@ -180,7 +180,7 @@ describe.each(databaseEngines)('every decision names its maker, on %s', (engine)
       input: edited,
       inputDigest: view.body.inputDigest,
     });
-    expect(decided.body).toEqual({ status: 'approved' });
+    expect(decided.body).toMatchObject({ status: 'approved' });
     await expect.poll(async () => (await savedToolPart('chat-named-edit'))?.state).toBe('output-available');
     const part = await savedToolPart('chat-named-edit');
     expect(part?.output).toMatchObject({
@@ -224,7 +224,7 @@ describe.each(databaseEngines)('undo belongs to whoever approved, on %s', (engin
   it('gives the undo of a supervisor-approved write to the supervisor, not to the requester', async () => {
     const { approvalId, reader } = await askForApproval('chat-undo-role', 'create a ticket: small refund');
     await reader.rest();
-    expect((await decideAs(approvalId, supervisor.cookie, true)).body).toEqual({ status: 'approved' });
+    expect((await decideAs(approvalId, supervisor.cookie, true)).body).toMatchObject({ status: 'approved' });
     await expect.poll(async () => (await savedToolPart('chat-undo-role'))?.state).toBe('output-available');
     const toolCallId = (await savedToolPart('chat-undo-role')) as SavedToolPart & { toolCallId: string };
     const byCall = `chatId=chat-undo-role&toolCallId=${toolCallId.toolCallId}`;
@@ -247,7 +247,7 @@ describe.each(databaseEngines)('undo belongs to whoever approved, on %s', (engin
 
   it('leaves the undo of a write the requester approved with the requester; a supervisor cannot take it', async () => {
     const { approvalId, reader } = await askForApproval('chat-undo-own', 'create a ticket: printer broken');
-    expect((await decideAs(approvalId, customer.cookie, true)).body).toEqual({ status: 'approved' });
+    expect((await decideAs(approvalId, customer.cookie, true)).body).toMatchObject({ status: 'approved' });
     await reader.rest();
     expect((await undoAs(supervisor.cookie, { approvalId })).status).toBe(404);
     expect(await undoAs(customer.cookie, { approvalId })).toEqual({ status: 200, body: { undone: true } });
