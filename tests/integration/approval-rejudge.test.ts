@@ -196,7 +196,7 @@ describe.each(databaseEngines)('a decision on an approval asked under an older p
 
       const denier = bySupervisor ? second : requester;
       const reason = 'this looks like fraud';
-      expect(await decideAs(approvalId, denier.cookie, false, { reason })).toEqual({
+      expect(await decideAs(approvalId, denier.cookie, false, { reason })).toMatchObject({
         status: 200,
         body: { status: 'denied' },
       });
@@ -224,6 +224,8 @@ describe.each(databaseEngines)('a decision on an approval asked under an older p
     await serve(refundsAsk({ role: 'supervisor' }, { role: 'manager' }), { TOOLGATE_PARK_AFTER_MS: '50' });
     const supervisor = await signUpWithRole(`rejudge-sup-${engine}@example.com`, 'supervisor');
     const other = await signUpWithRole(`rejudge-sup2-${engine}@example.com`, 'supervisor');
+    // The manager step must be one somebody can fill, or the call is refused at once (no_approver).
+    await signUpWithRole(`rejudge-mgr-${engine}@example.com`, 'manager');
     const { reader, approvalId } = await askRefund('chat-deny-nobody');
     await reader.rest();
     expect((await decideAs(approvalId, supervisor.cookie, true)).body).toEqual({ status: 'waiting' });

@@ -337,9 +337,11 @@ describe('calls the AI SDK refuses before any shell sees them', () => {
       AI_MODEL: undefined,
       AGENT_CONFIRM_TOOLS: 'createTicket',
     });
-    const [span, ...others] = await turnSpans('rejected-input', 'add a todo, a long one', 'assistant').finally(
-      () => overlong.close(),
-    );
+    const [span, ...others] = await turnSpans(
+      'rejected-input',
+      'add a todo, a long one',
+      'assistant',
+    ).finally(() => overlong.close());
     expect(others).toEqual([]);
     expect(span?.attributes).toMatchObject({
       'gen_ai.tool.name': 'addTodo',

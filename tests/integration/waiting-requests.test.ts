@@ -45,7 +45,9 @@ describe.each(databaseEngines)(
       expect(await inboxIds(supervisor.cookie)).toEqual([approvalId]);
 
       // The supervisor's decision still runs it and the customer's chat hears of it.
-      expect((await decideAs(approvalId, supervisor.cookie, true)).body).toMatchObject({ status: 'approved' });
+      expect((await decideAs(approvalId, supervisor.cookie, true)).body).toMatchObject({
+        status: 'approved',
+      });
     });
 
     it('answers the same question in Chinese', async () => {
