@@ -45,7 +45,7 @@ test('a standing grant made from a card runs the next matching refund without a 
   await expect(grants).toHaveCount(0);
 
   // A grant of a few seconds (the API takes any length from one second) leaves the header on its own.
-  await chatPage.send('refund $12 on A1004, it arrived broken');
+  await chatPage.send('refund $12 on A1003, it arrived broken');
   await expect(chatPage.toolCards('issueRefund').last().getByText('Approval needed')).toBeVisible();
   const decided = await page.evaluate(async () => {
     const list = (await (await fetch('/api/approvals')).json()) as {
@@ -68,6 +68,6 @@ test('a standing grant made from a card runs the next matching refund without a 
   await page.reload();
   await expect(grants).toContainText('issueRefund where amount ≤ 12');
   await expect(grants).toHaveCount(0, { timeout: 15_000 });
-  await chatPage.send('refund $11 on A1004, it arrived broken');
+  await chatPage.send('refund $11 on A1003, it arrived broken');
   await expect(chatPage.toolCards('issueRefund').last().getByText('Approval needed')).toBeVisible();
 });

@@ -8,6 +8,7 @@ import type {
   LanguageModelV4ToolResultOutput,
   LanguageModelV4Usage,
 } from '@ai-sdk/provider';
+import { isAttachedFileText } from '@/lib/shared/attached-file-text';
 import { denialNoteOf, isEditedOutput } from '@/lib/shells/wrap-tools-with-approval';
 import type { ToolName } from '@/lib/tools/tool-catalog';
 import { answerTo, missingArgumentQuestion, questionAskedIn, startsNewTopic } from './follow-up';
@@ -72,20 +73,16 @@ function callSubject(calls: readonly ToolCallRecord[], toolCallId: string): stri
   return subject?.trim();
 }
 
+// What the person typed: a text part that stands for an attached file is someone else's words.
+const typedText = (part: LanguageModelV4Prompt[number]['content'][number]) =>
+  typeof part === 'object' && part.type === 'text' && !isAttachedFileText(part.text) ? [part.text] : [];
+
 const userText = (message: LanguageModelV4Prompt[number]) =>
-  message.role === 'user'
-    ? message.content
-        .flatMap((part) => (part.type === 'text' ? [part.text] : []))
-        .join('\n')
-        .trim()
-    : '';
+  message.role === 'user' ? message.content.flatMap(typedText).join('\n').trim() : '';
 
 const messageText = (message: LanguageModelV4Prompt[number]) =>
   message.role === 'user' || message.role === 'assistant'
-    ? message.content
-        .flatMap((part) => (part.type === 'text' ? [part.text] : []))
-        .join('\n')
-        .trim()
+    ? message.content.flatMap(typedText).join('\n').trim()
     : '';
 
 /**

@@ -1,5 +1,6 @@
 import { DownloadError, type Experimental_DownloadFunction, type UIMessage } from 'ai';
 import { fileText } from '@/lib/provenance';
+import { attachedFileText } from '@/lib/shared/attached-file-text';
 
 /** Whether a file part's `url` holds its content inline (`data:`), so nothing is fetched for it. */
 export function isDataUrl(url: unknown): boolean {
@@ -46,13 +47,8 @@ export function inlineFilePart(part: UIMessage['parts'][number]): UIMessage['par
 export function filePartForModel(part: UIMessage['parts'][number]): UIMessage['parts'][number] {
   if (part.type !== 'file' || !isBase64DataUrl(part.url) || filePartTypes.test(part.mediaType)) return part;
   const name = part.filename ?? 'attachment';
-  const text = fileText(part);
-  if (text === undefined)
-    return {
-      type: 'text',
-      text: `[Attached file ${name} (${part.mediaType}) holds no text the model can read.]`,
-    };
-  return { type: 'text', text: `[Attached file ${name}]\n${text.slice(0, maxFileTextChars)}` };
+  const text = fileText(part)?.slice(0, maxFileTextChars);
+  return { type: 'text', text: attachedFileText(name, text, part.mediaType) };
 }
 
 /**
