@@ -1,4 +1,5 @@
 import { expect, freezePageClock, screenshotForDocs, test } from './fixtures';
+import { routeDecisions } from './pages/decisions';
 
 const request = '帮我创建一个工单：测试审批';
 
@@ -41,12 +42,12 @@ test.describe('approval card (zh)', () => {
     chatPage,
     page,
   }) => {
-    // Hold the decision (`POST /api/chat/approve`) long enough to see the card while it is sent.
+    // Hold the decision (the card's server action) long enough to see the card while it is sent.
     let releaseDecision = () => {};
     const decisionHeld = new Promise<void>((resolve) => {
       releaseDecision = resolve;
     });
-    await page.route('**/api/chat/approve', async (route) => {
+    await routeDecisions(page, async (route) => {
       await decisionHeld;
       await route.fallback();
     });
@@ -78,7 +79,7 @@ test.describe('approval card (zh)', () => {
   }) => {
     // The first Allow never reaches the server, the second finds it unavailable; the third goes through.
     let attempts = 0;
-    await page.route('**/api/chat/approve', async (route) => {
+    await routeDecisions(page, async (route) => {
       attempts += 1;
       if (attempts === 1) return route.abort('failed');
       if (attempts === 2) return route.fulfill({ status: 503, json: { error: 'unavailable' } });
