@@ -85,6 +85,8 @@ describe.each(databaseEngines)('roles the policy file gives, on %s', (engine) =>
     startUpAgain();
     await bootstrapListedUsers(db, getPolicy());
     const requester = await signUpWithRole(`file-stream-req-${engine}@example.com`);
+    // Someone else still holds the role, or the request is refused at once (no_approver).
+    await signUpWithRole(`file-stream-other-${engine}@example.com`, 'supervisor');
     const { approvalId: later } = await askForApproval(
       `chat-file-stream-${engine}`,
       'create a ticket: small refund',

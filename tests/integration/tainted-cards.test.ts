@@ -103,7 +103,7 @@ describe('a card an untrusted source forced', () => {
     );
     expect(await rulesOf('tainted-rule')).toEqual([]);
 
-    expect((await decideAs(approvalId, defaultTestCookie(), false)).body).toEqual({ status: 'denied' });
+    expect((await decideAs(approvalId, defaultTestCookie(), false)).body).toMatchObject({ status: 'denied' });
     await reader.rest();
     expect(await rulesOf('tainted-rule')).toEqual([]);
   }, 60_000);
