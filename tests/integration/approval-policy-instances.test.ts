@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { signUpApproverOn, writePolicyFile } from '../support/approval-policy';
+import { eventStreamReader } from '../support/event-stream-reader';
 import { postChat, sessionFetch, singleMessageChat } from '../support/http-chat';
 import { type NextServer, startNextServer } from '../support/next-server';
 import { createEmptyDatabase } from '../support/test-database';
@@ -100,13 +101,14 @@ describe('approvals decided by other people, across processes', () => {
     });
     const opened = await opening.until('tool-approval-request');
     const events = await sessionFetch(`${a.url}/api/approvals/events?chatId=pair-0`, { cookie: requester });
-    const text = events.body?.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = '';
-    while (!buffer.includes(': listening')) buffer += (await text?.read())?.value ?? '';
-    expect(await (await decide(b, opened.approvalId, second)).json()).toEqual({ status: 'waiting' });
-    while (!buffer.includes('data: ')) buffer += (await text?.read())?.value ?? '';
-    expect(buffer).toContain(`"approvalId":"${opened.approvalId}"`);
-    await text?.cancel();
+    expect(events.status).toBe(200);
+    // Fails, rather than spinning, if the stream ends before what is awaited.
+    const stream = eventStreamReader(events);
+    await stream.until(': listening');
+    expect(await (await decide(b, opened.approvalId, second)).json()).toMatchObject({ status: 'waiting' });
+    await stream.until('data: ');
+    expect(stream.text()).toContain(`"approvalId":"${opened.approvalId}"`);
+    await stream.cancel();
     expect(await (await decide(a, opened.approvalId, first)).json()).toMatchObject({ status: 'approved' });
 
     for (const round of [1, 2, 3]) {

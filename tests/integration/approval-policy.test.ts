@@ -317,7 +317,11 @@ describe.each(databaseEngines)('approvals decided by other people on %s', (engin
     const firstEvent = async (response: Response) => {
       const text = response.body?.pipeThrough(new TextDecoderStream()).getReader();
       let buffer = '';
-      while (!buffer.includes('data: ')) buffer += (await text?.read())?.value ?? '';
+      while (!buffer.includes('data: ')) {
+        const next = await text?.read();
+        if (next === undefined || next.done) throw new Error(`the stream ended before an event: ${buffer}`);
+        buffer += next.value;
+      }
       return JSON.parse(
         buffer.slice(buffer.indexOf('data: ') + 6, buffer.indexOf('\n', buffer.indexOf('data: '))),
       );

@@ -228,7 +228,11 @@ describe.each(databaseEngines)('the approvers’ inbox on %s', (engine) => {
       const text = response.body?.pipeThrough(new TextDecoderStream()).getReader();
       const firstEvent = async () => {
         let buffer = '';
-        while (!buffer.includes('data: ')) buffer += (await text?.read())?.value ?? '';
+        while (!buffer.includes('data: ')) {
+          const next = await text?.read();
+          if (next === undefined || next.done) throw new Error(`the stream ended before an event: ${buffer}`);
+          buffer += next.value;
+        }
         const start = buffer.indexOf('data: ') + 6;
         return JSON.parse(buffer.slice(start, buffer.indexOf('\n', start)));
       };
