@@ -33,6 +33,8 @@ describe('an edited policy file', () => {
     expect(first).toBe(createHash('sha256').update(stableStringify(initial)).digest('hex'));
 
     const requester = await signUpWithRole('reload-req@example.com');
+    // A supervisor exists, or a call that asks for one is refused at once (no_approver).
+    await signUpWithRole('reload-sup@example.com', 'supervisor');
     const ask = async (chatId: string) => {
       const response = await chat(
         jsonRequest(
