@@ -1,8 +1,7 @@
-import { execFile } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { promisify } from 'node:util';
 import type { Browser, Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { ensureStandingSupervisors, signInVerified as signInVerifiedAccount } from './pages/approvers';
 import { ChatPage } from './pages/chat';
 
 /*
@@ -15,35 +14,17 @@ import { ChatPage } from './pages/chat';
 
 test.use({ locale: 'en-US' });
 
-const password = 'a long unusual passphrase for tests';
-
-/** The operators' CLI against the policy server's database. */
-async function users(...args: string[]): Promise<void> {
-  await promisify(execFile)(
-    process.execPath,
-    ['node_modules/tsx/dist/cli.mjs', 'scripts/users.ts', ...args],
-    {
-      env: { ...process.env, DATABASE_PATH: process.env.E2E_APPROVERS_DATABASE_PATH, DATABASE_URL: '' },
-    },
-  );
-}
+// A role step asked of nobody who could fill it is refused at once: supervisors exist from the start,
+// so this spec passes on its own as well as after the others.
+test.beforeAll(async ({ browser }, testInfo) => {
+  test.setTimeout(90_000);
+  await ensureStandingSupervisors(browser, testInfo.project.use.baseURL);
+});
 
 /** Signs the browser of `page` up and in as a verified account named `name`, holding `role` when given. */
 async function signInVerified(page: Page, baseURL: string | undefined, name: string, role?: string) {
-  const email = `${name.toLowerCase()}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
   await page.goto('/');
-  const signUp = await page.request.post('/api/auth/sign-up/email', {
-    data: { email, password, name },
-    headers: { origin: baseURL ?? '' },
-  });
-  expect(signUp.ok()).toBe(true);
-  await users('verify', email);
-  if (role !== undefined) await users('grant', email, role);
-  const signIn = await page.request.post('/api/auth/sign-in/email', {
-    data: { email, password },
-    headers: { origin: baseURL ?? '' },
-  });
-  expect(signIn.ok()).toBe(true);
+  await signInVerifiedAccount(page, baseURL, name, { slug: name.toLowerCase(), role });
   await page.reload();
 }
 
