@@ -18,7 +18,7 @@ import {
 import { createTurnApprovals, settleToolParts, type TurnApprovals } from '@/lib/approvals';
 import { chatMarkOf } from '@/lib/chats/chat-mark';
 import type { AppConfig } from '@/lib/config';
-import { clearChatStream, type Db, setChatStream, upsertMessage } from '@/lib/db';
+import { clearChatStream, type Db, newestUserMessageId, setChatStream, upsertMessage } from '@/lib/db';
 import { publicErrorText } from '@/lib/errors/public-error';
 import { reportError } from '@/lib/errors/report-error';
 import { trustOfTool } from '@/lib/mcp/merge-mcp-tools';
@@ -259,6 +259,10 @@ async function streamModel(
         : tools,
     abortSignal: turn.abort.signal,
     conversationNotes: waitingRequestsInstructions(waiting, ended, Date.now()),
+    overtaken: async () => {
+      const asked = history.findLast((message) => message.role === 'user')?.id;
+      return asked !== undefined && (await newestUserMessageId(db, chatId)) !== asked;
+    },
   });
   const result = telemetry.run(() =>
     streamText({

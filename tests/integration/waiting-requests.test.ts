@@ -98,6 +98,8 @@ describe.each(databaseEngines)("the person's own card and their next message, on
     );
     expect(view.body).toMatchObject({ status: 'denied', reason: 'denied' });
     expect(next.text()).toContain('OK, I cancelled');
+    // One reply for one cancellation: the turn that asked stops at the card and writes no wrap-up.
+    expect(reader.text()).toBe('');
   });
 
   it('any other message supersedes it, and the reply says so', async () => {
@@ -106,6 +108,7 @@ describe.each(databaseEngines)("the person's own card and their next message, on
     await Promise.all([reader.rest(), next.rest()]);
     expect((await readApprovalAs<View>(approvalId, defaultTestCookie())).body.status).toBe('superseded');
     expect(next.text()).toContain('You wrote something else');
+    expect(reader.text()).toBe('');
   });
 });
 
