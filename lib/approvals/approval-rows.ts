@@ -391,7 +391,13 @@ export type ApprovalCursor = { createdAt: string; id: string };
  */
 const fewOpenRoleSteps = 200;
 
-type DecidableQuery = { userId: string; roles: readonly string[]; now: number; after?: ApprovalCursor; limit: number };
+type DecidableQuery = {
+  userId: string;
+  roles: readonly string[];
+  now: number;
+  after?: ApprovalCursor;
+  limit: number;
+};
 
 /**
  * Pending approvals (deadline ahead) with a step open to this user, oldest first: a
@@ -513,7 +519,10 @@ function walkPendingApprovals(db: Db, query: DecidableQuery) {
               inner.and([
                 inner('open.kind', '=', 'role'),
                 inner('open.role', 'in', roles),
-                inner.or([inner('approvals.owner_id', 'is', null), inner('approvals.owner_id', '!=', userId)]),
+                inner.or([
+                  inner('approvals.owner_id', 'is', null),
+                  inner('approvals.owner_id', '!=', userId),
+                ]),
               ]),
             ]),
           ),

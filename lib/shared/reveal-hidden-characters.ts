@@ -67,6 +67,8 @@ function* readCharacters(text: string): Generator<{ character: string; code: num
  * only lone ones.
  */
 const mayBeHidden =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point.
+  // biome-ignore lint/suspicious/noMisleadingCharacterClass: the combining grapheme joiner is one of the characters looked for, on its own.
   /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\p{Cf}\u{e0000}-\u{e007f}\u2028\u2029\u180e\u034f\ufe00-\ufe0f\u{e0100}-\u{e01ef}\u115f\u1160\u3164\uffa0\ud800-\udfff]/u;
 
 /** Whether `text` holds a character `revealHiddenCharacters` would show as its code point. */
