@@ -124,7 +124,7 @@ export const inboxVolume: BenchCase = async ({ quick, scratch, log }) => {
       ratioOf: 'median of per-round mean ms per read, subject ÷ baseline',
       target: 'report',
       pass: null,
-      notes: 'Nothing of theirs waits: the first page is read by walking every pending row.',
+      notes: `Nothing of theirs waits: their list is read from the open steps of their role (none), not by walking the ${waiting} pending rows.`,
     },
   ];
 };

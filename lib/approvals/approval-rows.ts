@@ -478,7 +478,10 @@ async function readFromOpenSteps(db: Db, query: DecidableQuery) {
           .select('open.position')
           .whereRef('open.approval_id', '=', 'approvals.id')
           .where('open.kind', '=', 'requester')
-          .where('open.decision', 'is', null),
+          .where('open.decision', 'is', null)
+          // A lookup of this row's steps by their key on Postgres too (see the walk below).
+          .limit(1)
+          .offset(0),
       ),
     );
   const byRole = waitingRows(db, query)
@@ -490,9 +493,10 @@ async function readFromOpenSteps(db: Db, query: DecidableQuery) {
         .where('open.role', 'in', roles)
         .where('open.decision', 'is', null),
     )
-    // Unary plus: the status must not pick the status index (a walk of every pending row);
-    // the rows are looked up by id from the open steps.
-    .where(sql<string>`+approvals.status`, '=', 'pending')
+    // An expression, so the status never picks the status index (a walk of every pending
+    // row): the rows are looked up by id from the open steps. (Not a unary plus: Postgres
+    // has none for text.)
+    .where(sql<string>`approvals.status || ''`, '=', 'pending')
     .where((eb) => eb.or([eb('approvals.owner_id', 'is', null), eb('approvals.owner_id', '!=', userId)]));
   return (roles.length === 0 ? own : own.unionAll(byRole))
     .orderBy('created_at')
@@ -525,7 +529,12 @@ function walkPendingApprovals(db: Db, query: DecidableQuery) {
                 ]),
               ]),
             ]),
-          ),
+          )
+          // An offset keeps Postgres from turning the check into a join (which, before its
+          // statistics know new rows, it may plan as every step against every row): it stays
+          // a lookup of this row's steps by their key, row by row, as on SQLite.
+          .limit(1)
+          .offset(0),
       ),
     )
     .orderBy('approvals.created_at')
