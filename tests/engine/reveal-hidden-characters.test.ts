@@ -79,7 +79,10 @@ describe('revealHiddenCharacters on text with nothing hidden', () => {
       for (let code = first; code <= last; code++) {
         const character = String.fromCodePoint(code);
         const slow = revealHiddenCharacters(`${zeroWidthSpace}${character}`).slice(shownSpace.length);
-        if (revealHiddenCharacters(character) !== slow || hasHiddenCharacters(character) !== (slow !== character))
+        if (
+          revealHiddenCharacters(character) !== slow ||
+          hasHiddenCharacters(character) !== (slow !== character)
+        )
           differing.push(code.toString(16));
       }
     }
