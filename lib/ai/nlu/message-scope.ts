@@ -30,6 +30,8 @@ export type MessageScope = {
   asksStatus: boolean;
   /** It names the to-do list itself ("my todos", "待办", "还有什么事没做"): the evidence a listing needs. */
   namesList: boolean;
+  /** It asks what is on the list and names nothing to add ("我的 to-do list 里还有啥", "what's on my todo list?"): a listing, never a write. */
+  asksList: boolean;
   /** It asks for something no tool here does: a translation, a joke, a poem or story, the news, the weather, a booking. */
   outOfScope: boolean;
   /** It reads as a question ("how", "吗", "能不能", "?"). */
@@ -81,9 +83,11 @@ const refundWords = String.raw`(?:refund|money\s+back)`;
 
 // "don't …", "no need to …", "cancel …" reach a few words ahead; "no" and "not" only the word right after them.
 const negator = String.raw`\b(?:don[’']?t|do\s+not|dont|no\s+need\s+(?:to|for)|never\s*mind|without|cancel|forget\s+about|skip|won[’']?t\s+need|doesn[’']?t\s+need|need\s+no)\b`;
+// "not tryna open a ticket", "I'm NOT asking for a ticket", "not looking to file a complaint": not wanting it.
+const notWanting = String.raw`\b(?:not|never|ain[’']?t)\s+(?:tryna|trying\s+to|gonna|going\s+to|asking(?:\s+for)?|wanting(?:\s+to)?|looking\s+(?:to|for)|here\s+(?:to|for)|interested\s+in|planning\s+(?:to|on)|after)\b`;
 const negatedWithin = (words: string) =>
   new RegExp(
-    String.raw`${negator}[^.!?。！？\n]{0,30}?\b${words}\b|\b(?:no|not)\s+(?:a\s+|an\s+|any\s+|new\s+|more\s+|another\s+)?${words}\b`,
+    String.raw`(?:${negator}|${notWanting})[^.!?。！？\n]{0,30}?\b${words}\b|\b(?:no|not)\s+(?:a\s+|an\s+|any\s+|new\s+|more\s+|another\s+)?${words}\b`,
     'iu',
   );
 const negatedAfter = (words: string) =>
@@ -94,10 +98,16 @@ const negatedAfter = (words: string) =>
 
 // Chinese: a negation right before the action ("别建单", "不用加到待办", "不要退款"), or the action then "不要了".
 const zhNegator = String.raw`(?:不用|不要|(?<![特区级类告分识性差])别|无需|不需要|不必|先不|取消|甭|没必要)`;
+// Not wanting it, within its own phrase: "不想开工单了", "我不是要投诉", "不开工单，就查下…"; "不想再等了，帮我开工单" is no refusal.
+const zhNotWanting = String.raw`(?:不想|不是要|不是想|并不想|没想|不打算|不(?=开|建|提|报|加|记|退))`;
 const zhTicket = String.raw`(?:工单|单子?|建|开|提|报修|投诉)`;
 const zhTodo = String.raw`(?:待办|提醒|记|加到|加进)`;
 const zhRefund = String.raw`(?:退款|退钱|退)`;
-const zhNegated = (words: string) => new RegExp(String.raw`${zhNegator}\S{0,8}?${words}`, 'u');
+const zhNegated = (words: string) =>
+  new RegExp(
+    String.raw`${zhNegator}\S{0,8}?${words}|${zhNotWanting}[^\s，。！？、,.!?]{0,4}?${words}`,
+    'u',
+  );
 const zhDropped = (words: string) =>
   new RegExp(String.raw`${words}\S{0,6}?(?:不要了|不用了|算了|不需要了|取消|撤销|撤回)`, 'u');
 
@@ -154,7 +164,7 @@ const outOfScopePattern =
   /\b(?:translate|translation|summari[sz]e|summary|paraphrase|rewrite|proofread|joke|jokes|poem|poems|haiku|story|stories|song|lyrics|essay|article|news|headlines|weather|forecast|recipe|horoscope|football|soccer|basketball|stock\s+price|draft\s+(?:a|an|me)|compose\s+(?:a|an|me)|book\s+(?:me\s+)?(?:a|an)\s+(?:table|flight|hotel|room|ticket\s+to|train)|reserve\s+(?:a|an)\s+(?:table|room))\b|翻译|笑话|段子|总结|摘要|概括|改写|润色|写(?:一?首|一?个|一?篇|一?段|一?封)?\S{0,6}?(?:诗|故事|文章|作文|歌词|小说|邮件|文案)|新闻|天气|气温|(?:订|买)(?:一?张)?\S{0,10}?(?:机票|车票|高铁票|火车票|电影票|酒店|餐厅|位子)|股价|星座|菜谱/iu;
 
 const questionPattern =
-  /[?？]|吗|么|什么|怎么|如何|哪|多少|多久|多长|几|谁|是否|能否|可否|有没有|([\p{Script=Han}])不\1|\b(?:how|hows|what|whats|why|when|where|wheres|which|who|can|could|do\s+you|does|is\s+there|are\s+there|is\s+(?:it|that|this)|any\s+chance)\b/iu;
+  /[?？]|吗|么|啥|什么|怎么|如何|哪|多少|多久|多长|几|谁|是否|能否|可否|有没有|([\p{Script=Han}])不\1|\b(?:how|hows|what|whats|why|when|where|wheres|which|who|can|could|do\s+you|does|is\s+there|are\s+there|is\s+(?:it|that|this)|any\s+chance)\b/iu;
 
 // A person, not the assistant: "a human", "a real person", "talk to someone", "人工客服", "真人".
 const wantsPersonPattern =
@@ -196,6 +206,12 @@ function unsupportedRequest(text: string): UnsupportedRequest | undefined {
   return { action: actionOf(verb), object, ...(id === undefined ? {} : { id: id.toUpperCase() }) };
 }
 
+// The list itself, named as a list ("my to-do list", "todo list", "待办"), and the words that add to it.
+const listNoun =
+  /\b(?:to-?do\s+list|to\s+do\s+list|todo\s+list|task\s+list|my\s+(?:to-?dos|todos|tasks|list|reminders))\b|待办|清单/iu;
+const addWord =
+  /\b(?:add|put|stick|create|make|new|set|save|pop|remind|remember|note|jot|write|don[’']?t\s+forget)\b|加|添|记|建|新增|提醒|备忘|写|别忘/iu;
+
 const matchesAny = (patterns: readonly RegExp[], text: string) =>
   patterns.some((pattern) => pattern.test(text));
 
@@ -226,6 +242,8 @@ export function readScope(message: string): MessageScope {
   const text = withoutStatedTitles(message);
   const refused = new Set(writeIntents.filter((intent) => matchesAny(refusedPatterns[intent], text)));
   const alreadyDone = new Set(writeIntents.filter((intent) => matchesAny(alreadyPatterns[intent], text)));
+  const question = questionPattern.test(text);
+  const asksList = question && listNoun.test(text) && !addWord.test(text);
   const askedPatterns: Record<WriteIntent, RegExp[]> = {
     createTicket: ticketAsked,
     addTodo: todoAsked,
@@ -233,7 +251,11 @@ export function readScope(message: string): MessageScope {
   };
   const asked = new Set(
     writeIntents.filter(
-      (intent) => !refused.has(intent) && !alreadyDone.has(intent) && matchesAny(askedPatterns[intent], text),
+      (intent) =>
+        !refused.has(intent) &&
+        !alreadyDone.has(intent) &&
+        !(intent === 'addTodo' && asksList) &&
+        matchesAny(askedPatterns[intent], text),
     ),
   );
   const unsupported = unsupportedRequest(message);
@@ -244,8 +266,9 @@ export function readScope(message: string): MessageScope {
     dropsIt: dropsItPattern.test(text),
     asksStatus: statusPattern.test(text),
     namesList: listPattern.test(text),
+    asksList,
     outOfScope: outOfScopePattern.test(text),
-    question: questionPattern.test(text),
+    question,
     wantsPerson: wantsPersonPattern.test(text),
     ...(unsupported === undefined ? {} : { unsupported }),
   };

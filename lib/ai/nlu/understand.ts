@@ -475,6 +475,11 @@ function withinScope(understanding: Understanding, text: string): Understanding 
     unsureWrite = undefined;
   }
   for (const request of understanding.requests) {
+    // "我的 to-do list 里还有啥": a question about the list is a listing, whatever its words looked like.
+    if (scope.asksList && (request.intent === 'addTodo' || request.intent === 'listTodos')) {
+      if (!kept.some((other) => other.intent === 'listTodos')) kept.push({ intent: 'listTodos' });
+      continue;
+    }
     if (isWriteIntent(request.intent)) {
       if (scope.asked.has(request.intent)) kept.push(request);
       else if (scope.question && !kept.some((other) => other.intent === 'searchKnowledgeBase') && !setAside)
