@@ -172,27 +172,31 @@ const wantsPersonPattern =
 
 // Cancelling or changing something that exists: a ticket (or `TK-…`), a to-do, an order.
 const unsupportedEn =
-  /\b(cancel|close|delete|remove|withdraw|edit|change|update|modify)\b[^.!?\n]{0,20}?\b(ticket|case|to-?do|order)s?\b/iu;
-const unsupportedZhBefore = /(取消|撤销|撤回|删除|删掉|关闭|关掉|修改)[^。！？!?\n]{0,8}?(工单|订单|待办)/u;
-const unsupportedZhAfter = /(工单|订单|待办)[^。！？!?\n]{0,16}?(取消|撤销|撤回|删除|删掉|关闭|关掉|修改)/u;
+  /\b(cancel|close|delete|remove|withdraw|void|scrap|edit|change|update|modify|reschedule|redirect)\b[^.!?\n]{0,20}?(?:\b(ticket|case|to-?do|order|delivery|address)s?\b|(?<![A-Za-z])(工单|订单|待办|地址)|\b(TK)-\d+)/iu;
+const zhUndo = String.raw`取消|撤销|撤回|撤掉|撤了|撤下|删除|删掉|删了|作废|关闭|关掉|修改|更改|改一下|改下|改成|改为|改掉|换个地址`;
+const unsupportedZhBefore = new RegExp(String.raw`(${zhUndo})[^。！？!?\n]{0,8}?(工单|订单|待办|地址)`, 'u');
+const unsupportedZhAfter = new RegExp(String.raw`(工单|订单|待办|地址)[^。！？!?\n]{0,16}?(${zhUndo})`, 'u');
 // It is about one that exists: it is named by number, or as "my" / "this" one.
 const existing =
-  /\bTK-\d+|(?<![A-Za-z0-9])[A-Za-z]\d{4,8}(?![A-Za-z0-9])|\b(?:my|our|this|that)\s+(?:\w+\s+)?(?:ticket|case|to-?do|order)|我的|这个|那个|这张|该/iu;
+  /\bTK-\d+|\b(?:the|my)\s+(?:delivery|address)\b|地址|(?<![A-Za-z0-9])[A-Za-z]\d{4,8}(?![A-Za-z0-9])|\b(?:my|our|this|that)\s+(?:\w+\s+)?(?:ticket|case|to-?do|order)|我的|这个|那个|这张|该/iu;
+
+const howTo = /\bhow\s+(?:do|can|could|should|to)\b|怎么|如何|怎样|咋/iu;
 
 const objectOf = (word: string): UnsupportedRequest['object'] =>
-  /ticket|case|工单/i.test(word) ? 'ticket' : /to-?do|待办/i.test(word) ? 'todo' : 'order';
+  /ticket|case|工单|^TK$/i.test(word) ? 'ticket' : /to-?do|待办/i.test(word) ? 'todo' : 'order';
 const actionOf = (word: string): UnsupportedRequest['action'] =>
-  /edit|change|update|modify|修改/i.test(word) ? 'change' : 'cancel';
+  /edit|change|update|modify|reschedule|redirect|改|换/i.test(word) ? 'change' : 'cancel';
 
 /** A request to cancel or change a ticket, to-do or order that exists, if the message makes one. */
 function unsupportedRequest(text: string): UnsupportedRequest | undefined {
-  if (!existing.test(text)) return undefined;
+  // "how do I change my delivery address", "怎么修改收货地址": asks how, which the help centre answers.
+  if (!existing.test(text) || howTo.test(text)) return undefined;
   const english = unsupportedEn.exec(text);
   const chinese = unsupportedZhBefore.exec(text);
   const chineseAfter = chinese === null ? unsupportedZhAfter.exec(text) : null;
   const [verb, noun] =
     english !== null
-      ? [english[1], english[2]]
+      ? [english[1], english[2] ?? english[3] ?? english[4]]
       : chinese !== null
         ? [chinese[1], chinese[2]]
         : chineseAfter !== null
@@ -259,6 +263,9 @@ export function readScope(message: string): MessageScope {
     ),
   );
   const unsupported = unsupportedRequest(message);
+  // "把我的投诉工单 TK-000520 撤了": the ticket words name the one that exists; none is asked for.
+  if (unsupported?.object === 'ticket') asked.delete('createTicket');
+  if (unsupported?.object === 'todo') asked.delete('addTodo');
   return {
     asked,
     refused,
