@@ -60,17 +60,18 @@ const ticketAsked = [
   /\b(?:ticket|tkt)\s+(?:for|about|on|re)\b/iu,
   /\bcomplain(?:ing)?\s+about\b|\b(?:want|like|need)\s+to\s+complain\b/iu,
   /\b(?:with|via|as|in)\s+a\s+(?:support\s+)?ticket\b|\b(?:tell|let|notify|alert)\s+(?:the\s+)?support\b|\breport\s+(?:a|an|this|it|that|the)\b|\bescalate\b/iu,
-  /(?:开|建|提|创建|新建|提交|登记|建立|起|报|记|整|做)\s{0,2}(?:一?个|一下|一张|张|下)?\s{0,2}(?:工单|单子|单|修|售后单|售后)/u,
+  /(?:开|建|提|创建|新建|提交|登记|建立|起|报|记|整|做)\s{0,2}(?:一?个|一下|一张|张|下)?\s{0,2}(?:工单|单子|单|修|售后单|售后|ticket|tkt)/iu,
+  /\b(?:ticket|tkt)\s{0,3}(?:pls|please|plz|thx|thanks|asap)\W{0,4}$/iu,
   /工单\s{0,2}[:：]|投诉|报修|登记一下|登记下|反馈/u,
 ];
 
 const todoAsked = [
-  /\bremind\s+me\b|\bremember\s+to\b|\bset\s+(?:a|an)\s+reminder\b|\b(?:note|jot|write)\s+(?:it\s+|this\s+|that\s+)?down\b/iu,
+  /\bremind\s+me\b|\bremind\s*我|\bremember\s+to\b|\bset\s+(?:a|an)\s+reminder\b|\b(?:note|jot|write)\s+(?:it\s+|this\s+|that\s+)?down\b/iu,
   /\b(?:don[’']?t\s+let\s+me|make\s+sure\s+I\s+don[’']?t|so\s+I\s+don[’']?t)\s+forget\b|\bkeep\s+track\s+of\b/iu,
   /\b(?:add|put|stick|create|make|new|set|save|pop)\b[^.!?。！？\n]{0,60}?\b(?:to-?dos?|todo\s+list|tasks?|reminders?|list)\b/iu,
   /^\W{0,3}(?:new\s+)?(?:to-?do|todo|task|reminder)\b\s{0,3}[:：\-–—]?/iu,
   /\b(?:to-?do|todo|task|reminder)\b\s{0,3}[:：]/iu,
-  /(?:加|添|建|记|放|写|新建|创建|新增|增加|添加)\S{0,4}待办|待办\s{0,2}(?:里|中|清单)?\s{0,2}(?:加|添|[:：])|提醒我|提醒一下|记一下|记下|记个|记得|记住|备忘|列入待办|别让我忘|省得我忘|免得我忘/u,
+  /(?:加|添|建|记|放|写|新建|创建|新增|增加|添加|add)\s{0,2}\S{0,4}\s{0,2}(?:待办|to-?do\b)|待办\s{0,2}(?:里|中|清单)?\s{0,2}(?:加|添|[:：])|提醒我|提醒一下|记一下|记下|记个|记得|记住|备忘|列入待办|别让我忘|省得我忘|免得我忘/u,
 ];
 
 const refundAsked = [/\brefund|\bmoney\s+back\b|\bback\b|\breimburs|\bcompensat|退|补偿|赔/iu];
@@ -168,7 +169,7 @@ const questionPattern =
 
 // A person, not the assistant: "a human", "a real person", "talk to someone", "人工客服", "真人".
 const wantsPersonPattern =
-  /\b(?:humans?|real\s+person|actual\s+person|live\s+(?:agent|person|chat)|representative|operator|member\s+of\s+(?:your\s+)?staff|someone\s+real)\b|\b(?:talk|speak|chat)\s+(?:to|with)\s+(?:someone|somebody|a\s+person|an?\s+agent|a\s+real)|人工(?!智能)|真人|转接|(?:和|跟|同)(?:真)?人(?:说话|聊|沟通)|找个人|客服人员|工作人员/iu;
+  /\b(?:humans?|real\s+person|actual\s+person|live\s+(?:agent|person|chat)|representative|operator|member\s+of\s+(?:your\s+)?staff|someone\s+real)\b|\b(?:talk|speak|chat)\s+(?:to|with)\s+(?:someone|somebody|a\s+person|an?\s+agent|a\s+real)|\b(?:get|want|need|speak\s+(?:to|with)|talk\s+(?:to|with)|put\s+me\s+through\s+to)\s+(?:me\s+)?(?:a|an|the|your)?\s*(?:manager|supervisor|agent)\b|人工(?!智能)|真人|转接|(?:和|跟|同)(?:真)?人(?:说话|聊|沟通)|找个人|客服人员|工作人员|你们的人|叫(?:个)?人来|找(?:你们)?(?:店长|主管|经理)/iu;
 
 // Cancelling or changing something that exists: a ticket (or `TK-…`), a to-do, an order.
 const unsupportedEn =
