@@ -56,7 +56,7 @@ export function cleanTitle(raw: string): string {
 
 // A request's object and the word that introduces what it is about ("a ticket about", "remind me to").
 const requestLead =
-  /\b(?:(?:ticket|case|complaint|request|issue)\s+(?:about|for|regarding|saying|that\s+says)|(?:to-?do|task|reminder)\s+(?:about|for|regarding|saying|that\s+says|to)|remind\s+me\s+to|remember\s+to|forget\s+to)\s+|\bremind\s*我\s*/i;
+  /\b(?:(?:ticket|case|complaint|request|issue)\s+(?:about|for|regarding|saying|that\s+says)|(?:to-?do|task|reminder)\s+(?:about|for|regarding|saying|that\s+says|to)|remind\s+me\s+to|remember\s+(?:me\s+)?to|forget\s+to|(?:add|put|make)\s+(?:a|an|one)?\s*(?:new\s+)?to[\s-]?do(?!\s+list))\s+|\bremind\s*我\s*/i;
 
 // A label that introduces the title anywhere in the message ("The title should be:", "主题：").
 const titleLabel =
@@ -139,13 +139,16 @@ export function extractTitle(text: string, intent: IntentLabel): string {
     (framed === '' || wordless.test(framed) || vagueTitle.test(framed));
   if (lead !== null && (start < 0 || start >= lead.index || onlyFrame)) {
     const rest = cleanTitle(text.slice(lead.index + lead[0].length));
-    if (onlyFrame || (rest.length > title.length && (title === '' || rest.includes(title)))) {
+    // The tagger began inside the lead ("do water the plants" of "add a to do water the plants"): the rest is the title.
+    const inLead = start >= lead.index && start < lead.index + lead[0].length;
+    if (onlyFrame || inLead || (rest.length > title.length && (title === '' || rest.includes(title)))) {
       title = rest;
       stated = true;
     }
   }
   if (colon < 0) title = wholeSentenceTitle(text, title, start, end, intent);
-  title = withoutTrailingRequest(title, intent);
+  // "water the plants and [then show me my list]": the joiner went with the request cut off.
+  title = withoutTrailingRequest(title, intent).replace(/[\s,，]+(?:and|then|also|plus)$/iu, '');
   // A scrap the tagger left ("提", "the") is no title, even once widened to whole words.
   if (colon < 0 && label === null && wordless.test(title)) title = '';
   title = personTitle(title, text);
@@ -155,9 +158,12 @@ export function extractTitle(text: string, intent: IntentLabel): string {
     const problem = ticketProblem(text);
     // Clipped: the tagger's title is the problem's start or end, cut inside a clause.
     const before = problem.charAt(problem.length - title.length - 1);
+    // Or inside it: "the delivery" of "the delivery note for order A1005 lists the wrong address".
     const clipped =
       title !== problem &&
-      (problem.startsWith(title) || (problem.endsWith(title) && !/[\s,，:：;；.。!！?？—–-]/u.test(before)));
+      (problem.startsWith(title) ||
+        (problem.endsWith(title) && !/[\s,，:：;；.。!！?？—–-]/u.test(before)) ||
+        (title !== '' && problem.includes(title)));
     if (problem !== '' && !vagueTitle.test(problem) && (title === '' || clipped)) title = problem;
   }
   // A scrap the tagger left is no title; what the person wrote after a colon or a label is theirs ("create a ticket: A").

@@ -55,6 +55,8 @@ export type UnsupportedRequest = {
 const ticketAsked = [
   /\b(?:open|create|make|file|log|raise|submit|start|lodge|register|put\s+in|needs?|wants?|gets?|would\s+like)\b[^.!?。！？\n]{0,25}?\b(?:ticket|tkt|case|complaint)s?\b/iu,
   /\b(?:ticket|tkt|case|complaint)\s+(?:opened|raised|created|filed|logged|submitted)\b/iu,
+  /\b(?:ticket|case|complaint)\s+(?:could|can|should|would|might|may)\s+be\s+(?:opened|raised|created|filed|logged|submitted)\b/iu,
+  /\b(?:make|file|raise|submit|do|put)\s+(?:a\s+)?complain\b/iu,
   /^\W{0,3}(?:(?:new|a|one)\s+)?(?:support\s+)?(?:ticket|tkt|complaint)\b/iu,
   /\b(?:ticket|tkt|complaint)\b\s{0,3}(?:pls|please|plz)?\s{0,3}[:：\-–—]/iu,
   /\b(?:ticket|tkt)\s+(?:for|about|on|re)\b/iu,
@@ -66,9 +68,10 @@ const ticketAsked = [
 ];
 
 const todoAsked = [
-  /\bremind\s+me\b|\bremind\s*我|\bremember\s+to\b|\bset\s+(?:a|an)\s+reminder\b|\b(?:note|jot|write)\s+(?:it\s+|this\s+|that\s+)?down\b/iu,
+  /\bremind\s+me\b|\bremind\s*我|\bremember\s+me\s+to\b|\bremember\s+to\b|\bset\s+(?:a|an)\s+reminder\b|\b(?:note|jot|write)\s+(?:it\s+|this\s+|that\s+)?down\b/iu,
   /\b(?:don[’']?t\s+let\s+me|make\s+sure\s+I\s+don[’']?t|so\s+I\s+don[’']?t)\s+forget\b|\bkeep\s+track\s+of\b/iu,
   /\b(?:add|put|stick|create|make|new|set|save|pop)\b[^.!?。！？\n]{0,60}?\b(?:to-?dos?|todo\s+list|tasks?|reminders?|list)\b/iu,
+  /\b(?:add|put|stick|create|make|new|set|save|pop)\s+(?:in\s+|on\s+|to\s+)?(?:a|an|one|my)?\s*(?:new\s+)?to\s+do\b/iu,
   /^\W{0,3}(?:new\s+)?(?:to-?do|todo|task|reminder)\b\s{0,3}[:：\-–—]?/iu,
   /\b(?:to-?do|todo|task|reminder)\b\s{0,3}[:：]/iu,
   /(?:加|添|建|记|放|写|新建|创建|新增|增加|添加|add)\s{0,2}\S{0,4}\s{0,2}(?:待办|to-?do\b)|待办\s{0,2}(?:里|中|清单)?\s{0,2}(?:加|添|[:：])|提醒我|提醒一下|记一下|记下|记个|记得|记住|备忘|列入待办|别让我忘|省得我忘|免得我忘/u,
