@@ -3,7 +3,7 @@ import { classifyIntent } from './classify-intent';
 import { normalizeToken, titleTokenContext, titleTokenFeatures, titleTokenForm, tokenize } from './features';
 import { nluWeights } from './load-weights';
 import { asksInSoManyWords } from './message-scope';
-import { personTitle, problemSentence } from './person-title';
+import { personTitle, problemSentence, sentencesOf, withoutFrame } from './person-title';
 import { remembered } from './remembered';
 
 // Also the labels that introduce a title ("subject:", "标题是"): they are not part of it.
@@ -164,7 +164,12 @@ export function extractTitle(text: string, intent: IntentLabel): string {
       (problem.startsWith(title) ||
         (problem.endsWith(title) && !/[\s,，:：;；.。!！?？—–-]/u.test(before)) ||
         (title !== '' && problem.includes(title)));
-    if (problem !== '' && !vagueTitle.test(problem) && (title === '' || clipped)) title = problem;
+    // Or not in the problem at all, but in its frame ("may concern" of "To whom it may concern").
+    const inFrame =
+      title !== '' &&
+      !problem.includes(title) &&
+      !sentencesOf(text).some((sentence) => withoutFrame(sentence).includes(title));
+    if (problem !== '' && !vagueTitle.test(problem) && (title === '' || clipped || inFrame)) title = problem;
   }
   // A scrap the tagger left is no title; what the person wrote after a colon or a label is theirs ("create a ticket: A").
   return vagueTitle.test(title) || (colon < 0 && label === null && wordless.test(title)) ? '' : title;

@@ -108,10 +108,7 @@ const zhTicket = String.raw`(?:工单|单子?|建|开|提|报修|投诉)`;
 const zhTodo = String.raw`(?:待办|提醒|记|加到|加进)`;
 const zhRefund = String.raw`(?:退款|退钱|退)`;
 const zhNegated = (words: string) =>
-  new RegExp(
-    String.raw`${zhNegator}\S{0,8}?${words}|${zhNotWanting}[^\s，。！？、,.!?]{0,4}?${words}`,
-    'u',
-  );
+  new RegExp(String.raw`${zhNegator}\S{0,8}?${words}|${zhNotWanting}[^\s，。！？、,.!?]{0,4}?${words}`, 'u');
 const zhDropped = (words: string) =>
   new RegExp(String.raw`${words}\S{0,6}?(?:不要了|不用了|算了|不需要了|取消|撤销|撤回)`, 'u');
 
@@ -158,14 +155,14 @@ const dropsItPattern =
   /\b(?:forget\s+(?:it|that|this|about\s+it)|never\s*mind|nvm|cancel\s+(?:that|it|this)|scratch\s+that|disregard)\b|算了|不用管了|不用了|没事了|取消吧|不要了/iu;
 
 const statusPattern =
-  /\b(?:where|wheres|whr|status|stauts|track(?:ing)?|shipped|eta|when\s+will|check|chek|look\s*up|dispatched)\b|到哪|哪了|状态|物流|发货|发了|到了没|到没|查|进度|怎么还没|什么时候到|派送|寄出/iu;
+  /\bwhen\b[^.!?。！？\n]{0,30}\b(?:arrive|arrives|get\s+here|gets\s+here|come|comes|ship|ships|be\s+delivered|deliver)\b|\b(?:where|wheres|whr|status|stauts|track(?:ing)?|shipped|eta|when\s+will|check|chek|look\s*up|dispatched)\b|到哪|哪了|状态|物流|发货|发了|到了没|到没|查|进度|怎么还没|什么时候到|派送|寄出/iu;
 
 const listPattern =
   /\b(?:to-?dos?|todo\s+list|to\s+do\s+list|list|tasks?|plate|agenda|reminders)\b|\b(?:have|need|left|got)\s+to\s+do\b|待办|清单|要做|没做|要办|要干|没干|没办|做完|干完|没完成|事项|任务/iu;
 
 // Asks no tool here serves: translating, writing or summarising text, jokes, the news, weather, sport, bookings.
 const outOfScopePattern =
-  /\b(?:translate|translation|summari[sz]e|summary|paraphrase|rewrite|proofread|joke|jokes|poem|poems|haiku|story|stories|song|lyrics|essay|article|news|headlines|weather|forecast|recipe|horoscope|football|soccer|basketball|stock\s+price|draft\s+(?:a|an|me)|compose\s+(?:a|an|me)|book\s+(?:me\s+)?(?:a|an)\s+(?:table|flight|hotel|room|ticket\s+to|train)|reserve\s+(?:a|an)\s+(?:table|room))\b|翻译|笑话|段子|总结|摘要|概括|改写|润色|写(?:一?首|一?个|一?篇|一?段|一?封)?\S{0,6}?(?:诗|故事|文章|作文|歌词|小说|邮件|文案)|新闻|天气|气温|(?:订|买)(?:一?张)?\S{0,10}?(?:机票|车票|高铁票|火车票|电影票|酒店|餐厅|位子)|股价|星座|菜谱/iu;
+  /\b(?:translate|translation|summari[sz]e|summary|paraphrase|rewrite|proofread|joke|jokes|poem|poems|haiku|story|stories|song|lyrics|essay|article|news|headlines|weather|forecast|recipe|horoscope|football|soccer|basketball|stock\s+price|draft\s+(?:a|an|me)|compose\s+(?:a|an|me)|book\s+(?:me\s+)?(?:a|an)\s+(?:table|flight|hotel|room|ticket\s+to|train)|reserve\s+(?:a|an)\s+(?:table|room))\b|翻译|笑话|段子|总结|摘要|概括|改写|润色|写(?:一?首|一?个|一?篇|一?段|一?封)?\S{0,6}?(?:诗|故事|文章|作文|歌词|小说|邮件|文案)|新闻|天气|气温|(?:订|买)(?:一?张)?\S{0,10}?(?:机票|车票|高铁票|火车票|电影票|酒店|餐厅|位子)|股价|星座|菜谱|电影|电视剧|综艺|\b(?:movie|film|tv\s+show|series)\s+(?:recommendation|to\s+watch)|\b(?:write|compose)\s+(?:me\s+)?(?:a|an)\s+(?:\w+\s+)?(?:message|letter|email|card|speech|toast|caption|tweet)\b/iu;
 
 const questionPattern =
   /[?？]|吗|么|啥|什么|怎么|如何|哪|多少|多久|多长|几|谁|是否|能否|可否|有没有|([\p{Script=Han}])不\1|\b(?:how|hows|what|whats|why|when|where|wheres|which|who|can|could|do\s+you|does|is\s+there|are\s+there|is\s+(?:it|that|this)|any\s+chance)\b/iu;

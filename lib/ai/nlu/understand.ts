@@ -515,13 +515,21 @@ function withinScope(understanding: Understanding, text: string): Understanding 
     !kept.some((request) => request.intent === 'getOrderStatus')
   )
     kept.push({ intent: 'getOrderStatus', orderIds });
-  const requests = oneCallPerRequest(kept, text, scope).map((request) => {
-    if (request.intent === 'searchKnowledgeBase') return { ...request, query: searchQuery(request.query) };
-    if (request.intent !== 'createTicket' && request.intent !== 'addTodo') return request;
-    const titled =
-      request.title === '' ? { ...request, title: titleBesideRequest(text, request.intent) } : request;
-    return titled.intent === 'createTicket' ? withOrderOf(titled, text) : titled;
-  });
+  // "不用加待办，帮我查下退货政策就行", "don't add it to my to-dos, just look up the return policy": what is looked up instead.
+  if (kept.length === 0 && scope.refused.size > 0) {
+    const instead = lookupInstead.exec(text);
+    if (instead?.[1] !== undefined && helpTopic.test(instead[1]))
+      kept.push({ intent: 'searchKnowledgeBase', query: instead[1].trim() });
+  }
+  const requests = withListAfterTodo(
+    oneCallPerRequest(kept, text, scope).map((request) => {
+      if (request.intent === 'searchKnowledgeBase') return { ...request, query: searchQuery(request.query) };
+      if (request.intent !== 'createTicket' && request.intent !== 'addTodo') return request;
+      const titled =
+        request.title === '' ? { ...request, title: titleBesideRequest(text, request.intent) } : request;
+      return titled.intent === 'createTicket' ? withOrderOf(titled, text) : titled;
+    }),
+  );
   // Asked for a person, or for what no tool does, a search of the whole message answers nothing.
   const onlyReads = requests.every(
     (request) =>
@@ -540,6 +548,26 @@ function withinScope(understanding: Understanding, text: string): Understanding 
   if (scope.alreadyDone.size > 0) return { ...rest, requests, declined: 'alreadyDone' };
   if (setAside) return { ...rest, requests, declined: 'setAside' };
   return { ...rest, requests, ...(unsureWrite === undefined ? {} : { unsureWrite }) };
+}
+
+// The lookup a message asks for after setting a write aside: "just look up …", "就查下…".
+const lookupInstead =
+  /(?:\bjust\s+|\bonly\s+|只|就|帮我|麻烦)\s*(?:look\s+up|check|find|search(?:\s+for)?|tell\s+me|查(?:一下|下|查)?|搜(?:一下|下)?|看(?:一下|下)?)\s*([^.!?。！？\n]{2,120}?)\s*(?:就行了?|就好|即可|就可以了?|thanks|pls|please)?\s*(?:$|[.!?。！？\n])/iu;
+
+// A request to see the list at the end of a to-do's title: ", and after show me all todo", "，再列", "然后给我看看待办".
+const listAfterTitle =
+  /(?:[\s,，]+(?:and\s+)?(?:then\s+|after(?:wards)?\s+|also\s+)?(?:show|list|see|view|give)\s+(?:me\s+)?(?:all\s+|my\s+|the\s+){0,2}(?:to-?dos?|list|tasks)\b|\s*[，,]\s*(?:然后|再)\s*(?:把|给我)?\s*(?:待办|列表|清单)?\s*(?:列|看|显示|给我看))[^]{0,40}$/iu;
+
+/** A to-do whose title ends by asking to see the list is that to-do, then the listing. */
+function withListAfterTodo(requests: readonly ToolRequest[]): ToolRequest[] {
+  return requests.flatMap((request, index): ToolRequest[] => {
+    if (request.intent !== 'addTodo') return [request];
+    const cue = listAfterTitle.exec(request.title);
+    if (cue === null || cue.index === 0) return [request];
+    const listed = requests.slice(index + 1).some((other) => other.intent === 'listTodos');
+    const trimmed: ToolRequest = { intent: 'addTodo', title: request.title.slice(0, cue.index).trim() };
+    return listed ? [trimmed] : [trimmed, { intent: 'listTodos' }];
+  });
 }
 
 export type { MessageScope, UnsupportedRequest };

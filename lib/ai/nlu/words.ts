@@ -144,7 +144,8 @@ export function withActionWordsSpelled(text: string): string {
   return text
     .replace(/[A-Za-z]{4,12}/g, (word, offset: number) => {
       const named =
-        /^[A-Z][a-z]/.test(word) && !/(?:^|[.!?。！？]\s*)$/u.test(text.slice(Math.max(0, offset - 3), offset));
+        /^[A-Z][a-z]/.test(word) &&
+        !/(?:^|[.!?。！？]\s*)$/u.test(text.slice(Math.max(0, offset - 3), offset));
       return named ? word : (actionWordOf(word) ?? word);
     })
     .replace(pinyinSlip, (slip) => pinyinSlips[slip] ?? slip);
