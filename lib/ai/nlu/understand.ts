@@ -11,6 +11,7 @@ import {
   type UnsupportedRequest,
   type WriteIntent,
 } from './message-scope';
+import { withoutPastedForm } from './pasted-form';
 import { personTitle } from './person-title';
 import { resolveCorrections } from './resolve-corrections';
 import { searchQuery } from './search-query';
@@ -341,7 +342,11 @@ function readsLikeWords(clause: string): boolean {
  */
 export function understand(message: string): Understanding {
   // Typos in the action words are read as the words meant; the last word of a correction wins.
-  const resolved = resolveCorrections(withActionWordsSpelled(understoodPart(message).text), asksSomething);
+  // A pasted order confirmation is the shop's words: only its order numbers are kept.
+  const resolved = resolveCorrections(
+    withActionWordsSpelled(withoutPastedForm(understoodPart(message).text)),
+    asksSomething,
+  );
   const { text } = resolved;
   if (resolved.dropped) {
     const reading = classifyIntent(text);
