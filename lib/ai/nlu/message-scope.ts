@@ -58,7 +58,7 @@ const ticketAsked = [
   /\b(?:ticket|case|complaint)\s+(?:could|can|should|would|might|may)\s+be\s+(?:opened|raised|created|filed|logged|submitted)\b/iu,
   /\b(?:make|file|raise|submit|do|put)\s+(?:a\s+)?complain\b/iu,
   /^\W{0,3}(?:(?:new|a|one)\s+)?(?:support\s+)?(?:ticket|tkt|complaint)\b/iu,
-  /\b(?:ticket|tkt|complaint)\b\s{0,3}(?:pls|please|plz)?\s{0,3}[:：\-–—]/iu,
+  /\b(?:ticket|tkt|tix|complaint)\b\s{0,3}(?:pls|please|plz)?\s{0,3}[:：\-–—]/iu,
   /\b(?:ticket|tkt)\s+(?:for|about|on|re)\b/iu,
   /\bcomplain(?:ing)?\s+about\b|\b(?:want|like|need)\s+to\s+complain\b/iu,
   /\b(?:with|via|as|in)\s+a\s+(?:support\s+)?ticket\b|\b(?:tell|let|notify|alert)\s+(?:the\s+)?support\b|\breport\s+(?:a|an|this|it|that|the)\b|\bescalate\b/iu,
@@ -235,7 +235,7 @@ export function asksInSoManyWords(text: string, intent: string): boolean {
 // sentence), or text in quotes. Its words are the title's, not cues: "帮我创建一个工单：停止后取消"
 // asks for a ticket titled 停止后取消; it cancels nothing.
 const statedTitlePattern =
-  /((?:工单|单子|待办|提醒|ticket|tkt|complaint|to-?do|todo|task|reminder)\s{0,3}(?:pls|please|plz)?\s{0,3}[:：])[^\n。！？!?]{0,200}|“[^”\n]{0,200}”|「[^」\n]{0,200}」|"[^"\n]{0,200}"/giu;
+  /((?:工单|单子|待办|提醒|ticket|tkt|tix|complaint|to-?do|todo|task|reminder)\s{0,3}(?:pls|please|plz)?\s{0,3}[:：])(?:(?![，,]\s*(?:再|然后|接着|顺便|另外|(?:and\s+)?then\s|also\s))[^\n。！？!?]){0,200}|“[^”\n]{0,200}”|「[^」\n]{0,200}」|"[^"\n]{0,200}"/giu;
 
 /** `text` with the titles it states outright taken out, so their words are not read as cues. */
 function withoutStatedTitles(text: string): string {
