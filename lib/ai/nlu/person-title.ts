@@ -37,7 +37,7 @@ const leadingPunctuation = /^[\s,，.。;；:：!！?？、~～—–-]+/u;
 
 /** `text` without its opener, closing and trailing request, trimmed. */
 export function withoutFrame(text: string): string {
-  let title = text;
+  let title = text.replace(slangInside, '');
   for (let pass = 0; pass < 3; pass += 1) {
     const before = title;
     title = title.replace(openerEn, '').replace(openerZh, '').replace(leadingPunctuation, '');
@@ -106,7 +106,7 @@ function wholeWords(title: string, text: string): string {
  */
 export function personTitle(title: string, text: string): string {
   if (title === '') return '';
-  return fitted(withoutFrame(wholeWords(title, text).replace(slangInside, '')));
+  return fitted(withoutFrame(wholeWords(title, text)));
 }
 
 // Slang that only sets the tone, inside a title as at its ends ("my earbuds are lowkey broken", "bugging out fr fr, it spins").
