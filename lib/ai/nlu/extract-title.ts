@@ -3,7 +3,7 @@ import { classifyIntent } from './classify-intent';
 import { normalizeToken, titleTokenContext, titleTokenFeatures, titleTokenForm, tokenize } from './features';
 import { nluWeights } from './load-weights';
 import { asksInSoManyWords } from './message-scope';
-import { personTitle, problemSentence, sentencesOf, withoutFrame } from './person-title';
+import { openingOf, personTitle, problemSentence, sentencesOf } from './person-title';
 import { remembered } from './remembered';
 
 // Also the labels that introduce a title ("subject:", "标题是"): they are not part of it.
@@ -86,6 +86,20 @@ const vagueTitle =
  * the caller then asks for it.
  */
 export function extractTitle(text: string, intent: IntentLabel): string {
+  return (
+    intent === 'addTodo'
+      ? todoTitle
+      : intent === 'createTicket'
+        ? ticketTitle
+        : (line: string) => findTitle(line, intent)
+  )(text);
+}
+
+// Remembered per request: the clause split, the scope and the title beside a request ask for the same title again.
+const todoTitle = remembered((text: string) => findTitle(text, 'addTodo'));
+const ticketTitle = remembered((text: string) => findTitle(text, 'createTicket'));
+
+function findTitle(text: string, intent: IntentLabel): string {
   const tokens = tokenize(text);
   const context = titleTokenContext(
     tokens.map((token) => titleTokenForm(normalizeToken(token.text), vocabulary)),
@@ -152,28 +166,28 @@ export function extractTitle(text: string, intent: IntentLabel): string {
   // A scrap the tagger left ("提", "the") is no title, even once widened to whole words.
   if (colon < 0 && label === null && wordless.test(title)) title = '';
   title = personTitle(title, text);
+  // An order number alone ("A1005", "(order A1005)") says which order, not what is wrong with it.
+  if (orderOnly.test(title)) title = '';
   // A ticket nobody titled in so many words, whose title the tagger lost (a greeting, a letter) or
   // clipped ("the app keeps logging"), is titled by its problem: the first sentence naming it.
   if (intent === 'createTicket' && !stated && colon < 0 && !standsAlone(title, text)) {
     const problem = ticketProblem(text);
     // Clipped: the tagger's title is the problem's start or end, cut inside a clause.
     const before = problem.charAt(problem.length - title.length - 1);
-    // Or inside it: "the delivery" of "the delivery note for order A1005 lists the wrong address".
     const clipped =
       title !== problem &&
-      (problem.startsWith(title) ||
-        (problem.endsWith(title) && !/[\s,，:：;；.。!！?？—–-]/u.test(before)) ||
-        (title !== '' && problem.includes(title)));
-    // Or not in the problem at all, but in its frame ("may concern" of "To whom it may concern").
-    const inFrame =
-      title !== '' &&
-      !problem.includes(title) &&
-      !sentencesOf(text).some((sentence) => withoutFrame(sentence).includes(title));
-    if (problem !== '' && !vagueTitle.test(problem) && (title === '' || clipped || inFrame)) title = problem;
+      (problem.startsWith(title) || (problem.endsWith(title) && !/[\s,，:：;；.。!！?？—–-]/u.test(before)));
+    // Or in a greeting ("may concern" of "To whom it may concern, …").
+    const inGreeting =
+      title !== '' && sentencesOf(text).some((sentence) => openingOf(sentence).includes(title));
+    if (problem !== '' && !vagueTitle.test(problem) && (title === '' || clipped || inGreeting))
+      title = problem;
   }
   // A scrap the tagger left is no title; what the person wrote after a colon or a label is theirs ("create a ticket: A").
   return vagueTitle.test(title) || (colon < 0 && label === null && wordless.test(title)) ? '' : title;
 }
+
+const orderOnly = /^[\s(（]*(?:(?:order|订单)\s*#?\s*)?[A-Za-z]\d{4,8}[\s)）]*$/iu;
 
 // Where a clause begins or ends: the title found there was not cut inside one.
 const clauseEdge = /^$|[\s,，:：;；.。!！?？—–-]/u;

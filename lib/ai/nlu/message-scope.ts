@@ -11,6 +11,8 @@
  * stays linear in its length.
  */
 
+import { remembered } from './remembered';
+
 /** The requests that write: a ticket, a refund, a to-do. */
 export type WriteIntent = 'createTicket' | 'issueRefund' | 'addTodo';
 
@@ -242,8 +244,10 @@ function withoutStatedTitles(text: string): string {
   return text.replace(statedTitlePattern, (_match, label: string | undefined) => label ?? ' ');
 }
 
-/** Reads what a message says about its writes (see `MessageScope`). */
-export function readScope(message: string): MessageScope {
+/** Reads what a message says about its writes (see `MessageScope`); remembered, as several stages ask it of the same text. */
+export const readScope = remembered(readScopeOf);
+
+function readScopeOf(message: string): MessageScope {
   const text = withoutStatedTitles(message);
   const refused = new Set(writeIntents.filter((intent) => matchesAny(refusedPatterns[intent], text)));
   const alreadyDone = new Set(writeIntents.filter((intent) => matchesAny(alreadyPatterns[intent], text)));

@@ -35,6 +35,11 @@ const sentenceZh = /[^。！？!?；;\n]+[。！？!?；;]*/gu;
 const trailingPunctuation = /[\s,，.。;；:：!！?？、~～—–-]+$/u;
 const leadingPunctuation = /^[\s,，.。;；:：!！?？、~～—–-]+/u;
 
+/** The greeting, address or filler `text` opens with (`''`: none), e.g. "To whom it may concern, ". */
+export function openingOf(text: string): string {
+  return openerEn.exec(text)?.[0] ?? openerZh.exec(text)?.[0] ?? '';
+}
+
 /** `text` without its opener, closing and trailing request, trimmed. */
 export function withoutFrame(text: string): string {
   let title = text.replace(slangInside, '');
