@@ -11,7 +11,9 @@ import newVoices from './fixtures/new-voices-messages.json';
  * verb, asking for a person, tools that do not exist, an unclear message naming an order,
  * list questions that must not write, refusals beside a lookup, and two requests in one.
  * Untouched, before any change made after it was written: 82/130 (63.1 %; zh 64.6 %, en 61.5 %)
- * with 4 unwanted writes. The score is printed; what must hold is no more unwanted writes than that.
+ * with 4 unwanted writes. After the fourth round, tuned on the other sets and on new examples
+ * only: 114/130 (87.7 %) with none. The score is printed; what must hold is that nothing is
+ * written that nobody asked for.
  */
 const messages = newVoices as BlindMessage[];
 
@@ -23,9 +25,9 @@ describe('the offline model on messages in five more voices nobody tuned on', ()
     expect(new Set(messages.map((message) => message.kind)).size).toBe(5);
   });
 
-  it('scores them, and writes nothing nobody asked for beyond the four measured untouched', async () => {
+  it('scores them, and writes nothing nobody asked for', async () => {
     const graded = await Promise.all(messages.map(grade));
     console.log(describeScore('New-voices set', graded));
-    expect(graded.flatMap((row) => row.unwantedWrites).length).toBeLessThanOrEqual(4);
+    expect(graded.flatMap((row) => row.unwantedWrites)).toEqual([]);
   }, 60_000);
 });

@@ -21,6 +21,14 @@ describe('a refusal said as a wish writes nothing', () => {
     expect(shape(await callsOf(text))).toEqual([{ tool: 'getOrderStatus', orderId }]);
   });
 
+  it.each([
+    ['反馈个问题，App 打不开', 'App 打不开'],
+    ['门打不开了，帮我报修', '门打不开了'],
+    ['我不开心，帮我建个工单：耳机坏了', '耳机坏了'],
+  ])('%s still opens a ticket: 不 of 打不开 or 不开心 refuses nothing', async (text, title) => {
+    expect(shape(await callsOf(text))).toEqual([{ tool: 'createTicket', title }]);
+  });
+
   it('still opens the ticket when the wish is about something else ("不想再等了，帮我开个工单")', async () => {
     expect(shape(await callsOf('不想再等了，帮我开个工单：耳机坏了'))).toEqual([
       { tool: 'createTicket', title: '耳机坏了' },

@@ -105,7 +105,13 @@ const negatedAfter = (words: string) =>
 // Chinese: a negation right before the action ("别建单", "不用加到待办", "不要退款"), or the action then "不要了".
 const zhNegator = String.raw`(?:不用|不要|(?<![特区级类告分识性差])别|无需|不需要|不必|先不|取消|甭|没必要)`;
 // Not wanting it, within its own phrase: "不想开工单了", "我不是要投诉", "不开工单，就查下…"; "不想再等了，帮我开工单" is no refusal.
-const zhNotWanting = String.raw`(?:不想|不是要|不是想|并不想|没想|不打算|不(?=开|建|提|报|加|记|退))`;
+const zhNotWanting = String.raw`(?:不想|不是要|不是想|并不想|没想|不打算)`;
+// A bare 不 before the action and its object ("不开工单", "先不加待办"); never 打不开 or 不开心.
+const zhNotDoing = (actions: string, objects: string) =>
+  new RegExp(
+    String.raw`(?<=^|[\s，。！？,.!?；;：:]|我|先|就|也|都)不(?:${actions})(?:个|一个|张|到)?(?:${objects})`,
+    'u',
+  );
 const zhTicket = String.raw`(?:工单|单子?|建|开|提|报修|投诉)`;
 const zhTodo = String.raw`(?:待办|提醒|记|加到|加进)`;
 const zhRefund = String.raw`(?:退款|退钱|退)`;
@@ -119,9 +125,16 @@ const refusedPatterns: Record<WriteIntent, RegExp[]> = {
     negatedWithin(ticketWords),
     negatedAfter(ticketWords),
     zhNegated(zhTicket),
+    zhNotDoing('开|建|提|报', '工单|单子?'),
     zhDropped('(?:工单|单子)'),
   ],
-  addTodo: [negatedWithin(todoWords), negatedAfter(todoWords), zhNegated(zhTodo), zhDropped('(?:待办|提醒)')],
+  addTodo: [
+    negatedWithin(todoWords),
+    negatedAfter(todoWords),
+    zhNegated(zhTodo),
+    zhNotDoing('加|记|建', '待办|提醒'),
+    zhDropped('(?:待办|提醒)'),
+  ],
   issueRefund: [
     negatedWithin(refundWords),
     negatedAfter(refundWords),
