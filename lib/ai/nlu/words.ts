@@ -123,8 +123,20 @@ const realNeighbours = new Set([
 
 const sameLetters = (a: string, b: string) => [...a].sort().join('') === [...b].sort().join('');
 
+// Each word's reading, remembered: most words of most messages are the same few hundred.
+const readWords = new Map<string, string | null>();
+
 /** The action word a mistyped word stands for, or `undefined` when it is no typo of one. */
 export function actionWordOf(word: string): string | undefined {
+  const known = readWords.get(word);
+  if (known !== undefined) return known ?? undefined;
+  const meant = spelledActionWord(word);
+  if (readWords.size >= 4096) readWords.clear();
+  readWords.set(word, meant ?? null);
+  return meant;
+}
+
+function spelledActionWord(word: string): string | undefined {
   const folded = word.toLowerCase();
   if (folded.length < 4 || realNeighbours.has(folded) || actionWords.includes(folded)) return undefined;
   return actionWords.find((action) => {
