@@ -561,7 +561,7 @@ const lookupInstead =
 
 // A request to see the list at the end of a to-do's title: ", and after show me all todo", "，再列", "然后给我看看待办".
 const listAfterTitle =
-  /(?:[\s,，]+(?:and\s+)?(?:then\s+|after(?:wards)?\s+|also\s+)?(?:show|list|see|view|give)\s+(?:me\s+)?(?:all\s+|my\s+|the\s+){0,2}(?:to-?dos?|list|tasks)\b|\s*[，,]\s*(?:然后|再)\s*(?:把|给我)?\s*(?:待办|列表|清单)?\s*(?:列|看|显示|给我看))[^]{0,40}$/iu;
+  /(?:[\s,，]+(?:and\s+)?(?:then\s+|after(?:wards)?\s+|also\s+)?(?:show|list|see|view|give)\s+(?:me\s+)?(?:all\s+|my\s+|the\s+){0,2}(?:to-?dos?|list|tasks)\b|\s*[，,]\s*(?:然后|再)\s*(?:把|给我)?\s*(?:待办|列表|清单)?\s*(?:列|看|显示|给我看))[\s\S]{0,40}$/iu;
 
 /** A to-do whose title ends by asking to see the list is that to-do, then the listing. */
 function withListAfterTodo(requests: readonly ToolRequest[]): ToolRequest[] {
