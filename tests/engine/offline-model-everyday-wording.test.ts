@@ -46,6 +46,12 @@ describe('a question about the to-do list lists it and adds nothing', () => {
     expect(shape(await callsOf(text))).toEqual([{ tool: 'listTodos' }]);
   });
 
+  it('lists the to-dos asked for in formal words, adding none', async () => {
+    expect(shape(await callsOf('Kindly provide the list of my to-do items'))).toEqual([
+      { tool: 'listTodos' },
+    ]);
+  });
+
   it('adds, then lists, when the to-do is named and the list asked to be seen after it', async () => {
     expect(shape(await callsOf('Can you add in my todo: call grandma, and after show me all todo.'))).toEqual(
       [{ tool: 'addTodo', title: 'call grandma' }, { tool: 'listTodos' }],
@@ -205,6 +211,17 @@ describe('a pasted order confirmation is the shop’s words', () => {
     expect(shape(await callsOf('hi\nplease refund $20 on A1003'))).toMatchObject([
       { tool: 'issueRefund', orderId: 'A1003', amount: 20, currency: 'USD' },
     ]);
+  });
+});
+
+describe('a help question after a greeting', () => {
+  it('is searched, not answered with the greeting', async () => {
+    const calls = await callsOf('hello hello is this thing on okay so what payment methods do you take');
+    expect(calls.map((call) => call.toolName)).toEqual(['searchKnowledgeBase']);
+  });
+
+  it('a greeting asking how the assistant is stays a greeting', async () => {
+    expect(await callsOf('hi, how are you?')).toEqual([]);
   });
 });
 

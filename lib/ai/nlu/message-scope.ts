@@ -228,7 +228,9 @@ function unsupportedRequest(text: string): UnsupportedRequest | undefined {
 
 // The list itself, named as a list ("my to-do list", "todo list", "待办"), and the words that add to it.
 const listNoun =
-  /\b(?:to-?do\s+list|to\s+do\s+list|todo\s+list|task\s+list|my\s+(?:to-?dos|todos|tasks|list|reminders))\b|待办|清单/iu;
+  /\b(?:to-?do\s+list|to\s+do\s+list|todo\s+list|task\s+list|to-?do\s+items|my\s+(?:to-?dos|todos|tasks|list|reminders))\b|待办|清单/iu;
+// Asking to be given the list, not asking a question: "kindly provide the list of my to-do items".
+const seeVerb = /\b(?:provide|send|give|show|display|share)\b/iu;
 const addWord =
   /\b(?:add|put|stick|create|make|new|set|save|pop|remind|remember|note|jot|write|don[’']?t\s+forget)\b|加|添|记|建|新增|提醒|备忘|写|别忘/iu;
 
@@ -265,7 +267,7 @@ function readScopeOf(message: string): MessageScope {
   const refused = new Set(writeIntents.filter((intent) => matchesAny(refusedPatterns[intent], text)));
   const alreadyDone = new Set(writeIntents.filter((intent) => matchesAny(alreadyPatterns[intent], text)));
   const question = questionPattern.test(text);
-  const asksList = question && listNoun.test(text) && !addWord.test(text);
+  const asksList = (question || seeVerb.test(text)) && listNoun.test(text) && !addWord.test(text);
   const askedPatterns: Record<WriteIntent, RegExp[]> = {
     createTicket: ticketAsked,
     addTodo: todoAsked,

@@ -520,6 +520,16 @@ function withinScope(understanding: Understanding, text: string): Understanding 
     !kept.some((request) => request.intent === 'getOrderStatus')
   )
     kept.push({ intent: 'getOrderStatus', orderIds });
+  // "Kindly provide the list of my to-do items": the list, asked for in other words than the classifier knows.
+  if (kept.length === 0 && scope.asksList && scope.asked.size === 0) {
+    kept.push({ intent: 'listTodos' });
+    unsureWrite = undefined;
+  }
+  // "hello hello is this thing on okay so what payment methods do you take": a help question after a greeting is still asked.
+  if (kept.length === 0 && chat && scope.question && scope.asked.size === 0 && helpTopic.test(text)) {
+    kept.push({ intent: 'searchKnowledgeBase', query: text.trim() });
+    unsureWrite = undefined;
+  }
   // "不用加待办，帮我查下退货政策就行", "don't add it to my to-dos, just look up the return policy": what is looked up instead.
   if (kept.length === 0 && scope.refused.size > 0) {
     const instead = lookupInstead.exec(text);
