@@ -11,7 +11,7 @@ import fiveVoices from './fixtures/five-voices-messages.json';
  * score is printed. Untouched, before the changes: 65/125 (52.0 %) with 4 unwanted writes; after:
  * 111/125 (88.8 %) with 2, both a refusal in slang the model did not read as one ("not tryna
  * open a ticket, just …", "不想开工单了，就查查 …"). The fourth round was tuned on this set too
- * (those refusals, slang inside titles, formal wording, a to-do then a listing): 121/125 (96.8 %)
+ * (those refusals, slang inside titles, formal wording, a to-do then a listing): 123/125 (98.4 %)
  * with no unwanted write, which must hold.
  */
 const messages = fiveVoices as BlindMessage[];
