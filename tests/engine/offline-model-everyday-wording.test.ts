@@ -214,6 +214,12 @@ describe('a pasted order confirmation is the shop’s words', () => {
   });
 });
 
+describe('a message that names an order and asks nothing else', () => {
+  it.each(['A1006 hmm', 'A1002 ...'])('%s looks the order up', async (text) => {
+    expect(shape(await callsOf(text))).toEqual([{ tool: 'getOrderStatus', orderId: text.slice(0, 5) }]);
+  });
+});
+
 describe('a help question after a greeting', () => {
   it('is searched, not answered with the greeting', async () => {
     const calls = await callsOf('hello hello is this thing on okay so what payment methods do you take');

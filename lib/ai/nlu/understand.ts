@@ -545,6 +545,19 @@ function withinScope(understanding: Understanding, text: string): Understanding 
       return titled.intent === 'createTicket' ? withOrderOf(titled, text) : titled;
     }),
   );
+  // "A1006 hmm": a message that names an order and asks nothing else is most likely about that order (a read is safe).
+  if (
+    requests.length === 0 &&
+    orderIds.length > 0 &&
+    !setAside &&
+    !scope.outOfScope &&
+    !scope.wantsPerson &&
+    scope.unsupported === undefined &&
+    scope.asked.size === 0 &&
+    unsureWrite === undefined &&
+    !chat
+  )
+    requests.push({ intent: 'getOrderStatus', orderIds });
   // Asked for a person, or for what no tool does, a search of the whole message answers nothing.
   const onlyReads = requests.every(
     (request) =>
