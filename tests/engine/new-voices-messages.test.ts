@@ -12,7 +12,7 @@ import newVoices from './fixtures/new-voices-messages.json';
  * list questions that must not write, refusals beside a lookup, and two requests in one.
  * Untouched, before any change made after it was written: 82/130 (63.1 %; zh 64.6 %, en 61.5 %)
  * with 4 unwanted writes. After the fourth round, tuned on the other sets and on new examples
- * only: 114/130 (87.7 %) with none. The score is printed; what must hold is that nothing is
+ * only: 115/130 (88.5 %) with none. The score is printed; what must hold is that nothing is
  * written that nobody asked for.
  */
 const messages = newVoices as BlindMessage[];
