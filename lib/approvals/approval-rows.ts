@@ -106,19 +106,17 @@ function toApproval(row: ApprovalRow): ApprovalRecord {
   };
 }
 
+/** Fields set one by one rather than spread: a page of a list makes 50 of these. */
 function toStep(row: Selectable<ApprovalStepTable>): ApprovalStepRecord {
-  const base =
+  const step: ApprovalStepRecord =
     row.kind === 'role' && row.role !== null
-      ? { kind: 'role' as const, role: row.role }
-      : { kind: 'requester' as const };
-  return {
-    ...base,
-    position: Number(row.position),
-    ...(row.decision !== null && { decision: row.decision as 'allow' | 'deny' }),
-    ...(row.decided_by !== null && { decidedBy: row.decided_by }),
-    ...(row.decided_at !== null && { decidedAt: row.decided_at }),
-    ...(row.escalated_to != null && { escalatedTo: row.escalated_to }),
-  };
+      ? { kind: 'role', role: row.role, position: Number(row.position) }
+      : { kind: 'requester', position: Number(row.position) };
+  if (row.decision !== null) step.decision = row.decision as 'allow' | 'deny';
+  if (row.decided_by !== null) step.decidedBy = row.decided_by;
+  if (row.decided_at !== null) step.decidedAt = row.decided_at;
+  if (row.escalated_to != null) step.escalatedTo = row.escalated_to;
+  return step;
 }
 
 /** What a new approval row holds. */

@@ -4,7 +4,6 @@ import { getDb } from '@/lib/db';
 import { describeZodError } from '@/lib/http/json';
 import { provenanceAfterEdit } from '@/lib/provenance';
 import type { Language } from '@/lib/shared/language';
-import { inputDigestOf } from '@/lib/shells/input-digest';
 import { localizePreview } from '@/lib/tools/localize-preview';
 import { mayView, stepOpenTo } from './approval-life-cycle';
 import { outcomeOf, resultsOfCalls } from './approval-outcome';
@@ -21,6 +20,7 @@ import {
 import { denialReasonOf, isDeniedStatus } from './approval-states';
 import type { ApprovalPage, ApprovalView, DecidedApproval, ListedApproval } from './approval-wire-types';
 import { approverSummary, approverText } from './approver-text';
+import { rememberedInputDigest } from './input-digest-memo';
 import { expireApproval } from './settle-approvals';
 
 /**
@@ -53,7 +53,7 @@ function viewOf(
     tool: row.toolName,
     ...(summary !== undefined && { summary }),
     input: row.editedInput ?? row.input,
-    inputDigest: inputDigestOf(row.editedInput ?? row.input),
+    inputDigest: rememberedInputDigest(row.editedInput ?? row.input),
     ...localizePreview(row.preview, viewer.language ?? 'en'),
     status: row.status,
     ...(isDeniedStatus(row.status) && { reason: denialReasonOf({ ...row, status: row.status }) }),
