@@ -75,6 +75,26 @@ describe('cachePreparedStatements', () => {
     ]);
   });
 
+  it('gives the rows better-sqlite3 would for column names that are not plain words, and for 40 columns', () => {
+    const database = memoryDatabase();
+    database.exec("insert into notes values (1, 'one')");
+    const cached = cachePreparedStatements(database);
+    const wide = Array.from({ length: 40 }, (_, index) => `id + ${index} as c${index}`).join(', ');
+    for (const query of [
+      `select id as "a""quote", body as "back\\slash", id as "new
+line", id as "values", id as "0", id as "", body as "constructor", body as "ünïcödé ✓" from notes`,
+      'select id as __proto__, body as toString, null as hasOwnProperty from notes',
+      "select json_object('a', 1) as __proto__, body from notes",
+      `select ${wide} from notes`,
+    ]) {
+      const expected = database.prepare(query).all();
+      const rows = cached.prepare(query).all([]) as Record<string, unknown>[];
+      expect(rows).toEqual(expected);
+      expect(rows.map((row) => Object.keys(row))).toEqual(expected.map((row) => Object.keys(row as object)));
+      expect(rows.map((row) => Object.getPrototypeOf(row))).toEqual(rows.map(() => Object.prototype));
+    }
+  });
+
   it('names the columns anew once another connection renamed one under a cached statement', () => {
     const folder = mkdtempSync(join(tmpdir(), 'statement-cache-'));
     try {
