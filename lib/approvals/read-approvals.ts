@@ -19,8 +19,8 @@ import {
 } from './approval-rows';
 import { denialReasonOf, isDeniedStatus } from './approval-states';
 import type { ApprovalPage, ApprovalView, DecidedApproval, ListedApproval } from './approval-wire-types';
-import { approverSummary, approverText } from './approver-text';
-import { rememberedInputDigest } from './input-digest-memo';
+import { approverText } from './approver-text';
+import { listedInputOf } from './listed-input';
 import { expireApproval } from './settle-approvals';
 
 /**
@@ -41,7 +41,7 @@ function viewOf(
   const pending = row.status === 'pending' && row.expiresAt > now;
   const isRequester = row.ownerId === null || row.ownerId === viewer.id;
   const canAllow = pending && steps.some((step) => stepOpenTo(step, row, decider));
-  const summary = approverSummary(row.toolName, row.editedInput ?? row.input);
+  const { inputDigest, summary } = listedInputOf(row.toolName, row.editedInput ?? row.input);
   const outcome = outcomeOf(row, results.get(row.toolCallId));
   const traced =
     row.provenance !== undefined && row.editedInput !== undefined
@@ -53,7 +53,7 @@ function viewOf(
     tool: row.toolName,
     ...(summary !== undefined && { summary }),
     input: row.editedInput ?? row.input,
-    inputDigest: rememberedInputDigest(row.editedInput ?? row.input),
+    inputDigest,
     ...localizePreview(row.preview, viewer.language ?? 'en'),
     status: row.status,
     ...(isDeniedStatus(row.status) && { reason: denialReasonOf({ ...row, status: row.status }) }),

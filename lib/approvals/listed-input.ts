@@ -1,0 +1,52 @@
+import type { Language } from '@/lib/shared/language';
+import { stableStringify } from '@/lib/shared/stable-stringify';
+import { inputDigestOf } from '@/lib/shells/input-digest';
+import { approverSummary } from './approver-text';
+
+/** What a listed approval shows of its call's input besides the input itself. */
+export type ListedInput = {
+  /** `inputDigestOf(input)`. */
+  inputDigest: string;
+  /** `approverSummary(toolName, input)`. */
+  summary?: Record<Language, string>;
+};
+
+/** How many calls are remembered (the oldest remembered is dropped past it). */
+const rememberedCalls = 2_000;
+/** Longer canonical inputs are worked out every time (a key of this map is kept in memory). */
+const longestRememberedInput = 4_096;
+
+const listedByCall = new Map<string, ListedInput>();
+
+/**
+ * The input digest and the approver's summary of a call, remembered by its tool and its
+ * input's canonical JSON: an inbox page shows 50 of each, and an approver's list is read again
+ * and again with the same calls on it. Making the canonical text costs a fifth of hashing it
+ * (a hash object per input) and less than the summary (two languages, hidden characters
+ * shown); both are functions of the tool and that text alone, so what is remembered is never
+ * stale. Each answer has its own summary object.
+ */
+export function listedInputOf(toolName: string, input: unknown): ListedInput {
+  const canonical = stableStringify(input);
+  if (canonical.length > longestRememberedInput) return workedOut(toolName, input);
+  const key = `${toolName}\n${canonical}`;
+  let listed = listedByCall.get(key);
+  if (listed === undefined) {
+    listed = workedOut(toolName, input);
+    if (listedByCall.size >= rememberedCalls) {
+      const oldest = listedByCall.keys().next().value;
+      if (oldest !== undefined) listedByCall.delete(oldest);
+    }
+    listedByCall.set(key, listed);
+  }
+  return listed.summary === undefined
+    ? { inputDigest: listed.inputDigest }
+    : { inputDigest: listed.inputDigest, summary: { ...listed.summary } };
+}
+
+function workedOut(toolName: string, input: unknown): ListedInput {
+  const summary = approverSummary(toolName, input);
+  return summary === undefined
+    ? { inputDigest: inputDigestOf(input) }
+    : { inputDigest: inputDigestOf(input), summary };
+}
