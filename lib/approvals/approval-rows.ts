@@ -1,5 +1,5 @@
 import { type Selectable, sql } from 'kysely';
-import type { Db } from '@/lib/db/engine';
+import { type Db, engineOf } from '@/lib/db/engine';
 import type { ApprovalStepTable, ApprovalTable } from '@/lib/db/schema';
 import { writeTransaction } from '@/lib/db/write-transaction';
 import type { CallProvenance } from '@/lib/provenance';
@@ -407,9 +407,69 @@ type DecidableQuery = {
  * requester's own calls (`approvals_owner_status_created`); many, and the pending rows are
  * walked in order (`approvals_status_created`) until the page is full.
  */
-export async function listDecidableApprovals(db: Db, query: DecidableQuery): Promise<ApprovalRecord[]> {
+export async function listDecidableApprovals(db: Db, query: DecidableQuery): Promise<DecidableApproval[]> {
   const many = query.roles.length > 0 && (await countOpenRoleSteps(db, query.roles)) >= fewOpenRoleSteps;
-  return (many ? await walkPendingApprovals(db, query) : await readFromOpenSteps(db, query)).map(toApproval);
+  return (many ? await walkPendingApprovals(db, query) : await readFromOpenSteps(db, query)).map(toDecidable);
+}
+
+/**
+ * A row of {@link listDecidableApprovals}: the approval, its steps in order, and the display
+ * names (hidden characters shown, as `userNamesById` gives them) of its requester and of whoever
+ * filled a step, by user id (a user that is gone is left out).
+ */
+export type DecidableApproval = {
+  row: ApprovalRecord;
+  steps: ApprovalStepRecord[];
+  names: Map<string, string>;
+};
+
+/** A step as the list's own query gives it (`stepsOfRow`): its columns, then its decider's name. */
+type ListedStep = [
+  position: number,
+  kind: string,
+  role: string | null,
+  decision: string | null,
+  decidedBy: string | null,
+  decidedAt: string | null,
+  escalatedTo: string | null,
+  deciderName: string | null,
+];
+
+function toDecidable(listed: ApprovalRow & { owner_name: string | null; steps_json: string | null }) {
+  const row = toApproval(listed);
+  const names = new Map<string, string>();
+  if (row.ownerId !== null && listed.owner_name !== null)
+    names.set(row.ownerId, approverText(listed.owner_name));
+  const steps = (JSON.parse(listed.steps_json ?? '[]') as ListedStep[]).map(
+    ([position, kind, role, decision, decidedBy, decidedAt, escalatedTo, deciderName]) => {
+      if (decidedBy !== null && deciderName !== null) names.set(decidedBy, approverText(deciderName));
+      return toStep({
+        approval_id: row.id,
+        position,
+        kind,
+        role,
+        decision,
+        decided_by: decidedBy,
+        decided_at: decidedAt,
+        escalated_to: escalatedTo,
+      });
+    },
+  );
+  // Rows written before steps existed have one requester step.
+  return { row, steps: steps.length === 0 ? [{ kind: 'requester' as const, position: 0 }] : steps, names };
+}
+
+/**
+ * The steps of the row in the list's own query, in order, as one JSON array of
+ * {@link ListedStep}s: one query for a page instead of three (the rows, their steps, the
+ * names). Postgres writes its JSON as text, so both engines' rows read alike.
+ */
+function stepsOfRow(db: Db) {
+  const postgres = engineOf(db) === 'postgres';
+  const step = sql`${sql.raw(postgres ? 'json_build_array' : 'json_array')}(s.position, s.kind, s.role, s.decision, s.decided_by, s.decided_at, s.escalated_to, (select u.name from "user" as u where u.id = s.decided_by))`;
+  return postgres
+    ? sql<string>`(select coalesce(json_agg(${step} order by s.position), '[]')::text from approval_steps as s where s.approval_id = approvals.id)`
+    : sql<string>`(select json_group_array(${step} order by s.position) from approval_steps as s where s.approval_id = approvals.id)`;
 }
 
 /** How many open role steps ask for one of these roles, counted up to {@link fewOpenRoleSteps} (index only). */
@@ -436,6 +496,15 @@ function waitingRows(db: Db, { userId, now, after }: DecidableQuery) {
     db
       .selectFrom('approvals')
       .selectAll('approvals')
+      // Read only for the rows the page keeps: each row's requester's name and its steps.
+      .select((eb) => [
+        eb
+          .selectFrom('user')
+          .select('user.name')
+          .whereRef('user.id', '=', 'approvals.owner_id')
+          .as('owner_name'),
+        stepsOfRow(db).as('steps_json'),
+      ])
       // Unary plus: the deadline never picks the deadline index (the walk below keeps the
       // created order; the other reads start from their own index).
       .where(sql<number>`+approvals.expires_at`, '>', now)

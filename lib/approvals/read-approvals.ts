@@ -192,23 +192,16 @@ async function approvalsToDecide(
     after,
     limit: limit + 1,
   });
+  // Each row comes with its steps and the names it shows (one query for the page).
   const page = rows.slice(0, limit);
-  const stepsById = await getStepsOfApprovals(
-    db,
-    page.map((row) => row.id),
-  );
-  const names = await userNamesById(
-    db,
-    page.flatMap((row) => namesNeeded(row, stepsById.get(row.id) ?? [])),
-  );
   // Added to each new view rather than copied with it: a page is 50 views of some 25 fields.
-  const approvals = page.map((row) =>
-    Object.assign(viewOf(row, stepsById.get(row.id) ?? [], viewer, names, now), {
+  const approvals = page.map(({ row, steps, names }) =>
+    Object.assign(viewOf(row, steps, viewer, names, now), {
       chatExcerpt: approverText(row.excerpt ?? ''),
       askedAt: row.createdAt,
     }),
   );
-  const last = page.at(-1);
+  const last = page.at(-1)?.row;
   return {
     approvals,
     nextCursor: rows.length > limit && last !== undefined ? encodeApprovalCursor(last) : null,
