@@ -110,6 +110,47 @@ describe.each(databaseEngines)('the approvers’ inbox on %s', (engine) => {
     });
   });
 
+  it('lists a call half decided with its steps in order, who filled the first, and the requester, as they read', async () => {
+    const requester = await signUpWithRole(`inbox-names-${engine}@example.com`);
+    const db = await getDb();
+    await db.updateTable('user').set({ name: 'Ann\u202Eevil' }).where('id', '=', requester.id).execute();
+    await db.updateTable('user').set({ name: 'First Approver' }).where('id', '=', supervisor.id).execute();
+    await writePendingApprovals(db, [
+      {
+        id: 'two-of-two',
+        ownerId: requester.id,
+        createdAt: new Date(Date.UTC(2030, 0, 1)).toISOString(),
+        expiresAt: Date.now() + 3_600_000,
+        toolName: 'createTicket',
+        worker: 'assistant',
+        input: { title: 'small refund', description: 'two of two' },
+        excerpt: 'create a ticket: two of two',
+        steps: [
+          { kind: 'role', role: 'supervisor' },
+          { kind: 'role', role: 'supervisor' },
+        ],
+      },
+    ]);
+    await db
+      .updateTable('approval_steps')
+      .set({ decision: 'allow', decided_by: supervisor.id, decided_at: new Date().toISOString() })
+      .where('approval_id', '=', 'two-of-two')
+      .where('position', '=', 0)
+      .execute();
+    const { body } = await page(listApprovals, '/api/approvals', second.cookie);
+    expect(body.approvals.map((item) => [item.requester, item.steps])).toEqual([
+      [
+        { name: 'Ann⟨U+202E⟩evil' },
+        [
+          { kind: 'role', role: 'supervisor', decision: 'allow', decidedBy: { name: 'First Approver' } },
+          { kind: 'role', role: 'supervisor' },
+        ],
+      ],
+    ]);
+    // Whoever filled a step has nothing more to decide on it.
+    expect((await page(listApprovals, '/api/approvals', supervisor.cookie)).body.approvals).toEqual([]);
+  });
+
   it('shows nothing to someone without the role, nor to an approver once their role is revoked', async () => {
     await askForApproval('chat-revoked', 'create a ticket: small refund');
     const plain = await signUpWithRole(`inbox-norole-${engine}@example.com`);
