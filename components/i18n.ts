@@ -379,6 +379,8 @@ const en = {
     grant_revoked: 'Standing grant revoked',
     taint_cleared: 'Untrusted reads checked',
     withdrawn: 'Withdrawn by the requester',
+    asked: 'Requester asked a question',
+    answered: 'Question answered',
   } satisfies Record<AuditOutcome, string> as Record<AuditOutcome, string>,
 };
 
@@ -692,6 +694,8 @@ const zh: Dictionary = {
     grant_revoked: '已撤销长期授权',
     taint_cleared: '已核对外部内容',
     withdrawn: '申请人已撤回',
+    asked: '已向申请人提问',
+    answered: '申请人已回答',
   },
 };
 

@@ -21,6 +21,13 @@
  */
 
 export { approvalEventStream } from './approval-event-stream';
+export {
+  type AnsweredQuestion,
+  type AskRequesterResult,
+  answerOpenQuestions,
+  askRequester,
+  maxQuestionLength,
+} from './approval-questions';
 export { denialCodeOf, denialReasonText, settleApprovalPart } from './approval-parts';
 export { countPendingApprovals, getApproval, userNamesById } from './approval-rows';
 export { listChatApprovalRules, revokeChatApprovalRule } from './chat-approval-rules';
