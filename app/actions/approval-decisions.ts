@@ -1,8 +1,8 @@
 'use server';
 
 import { headers } from 'next/headers';
-import { approvalIdSchema } from '@/app/api/approvals/schema';
 import { askRequesterSchema } from '@/app/api/approvals/[approvalId]/questions/schema';
+import { approvalIdSchema } from '@/app/api/approvals/schema';
 import { approvalDecisionSchema, approvalExtensionSchema } from '@/app/api/chat/approve/schema';
 import {
   type ApprovalDecisionResult,

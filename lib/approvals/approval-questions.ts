@@ -2,8 +2,8 @@ import 'server-only';
 import { createHash, randomUUID } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import { getDb } from '@/lib/db';
-import { getChatMessages, upsertMessage } from '@/lib/db/chats';
 import { insertAuditRow } from '@/lib/db/audit';
+import { getChatMessages, upsertMessage } from '@/lib/db/chats';
 import type { Db } from '@/lib/db/engine';
 import type { ApprovalQuestionTable } from '@/lib/db/schema';
 import type { Language } from '@/lib/shared/language';
@@ -168,7 +168,9 @@ export async function askRequester(
   if (Number(asked?.count ?? 0) >= maxQuestionsPerApproval)
     return {
       status: 429,
-      body: { error: `At most ${maxQuestionsPerApproval} questions per request: decide it, or deny with a note` },
+      body: {
+        error: `At most ${maxQuestionsPerApproval} questions per request: decide it, or deny with a note`,
+      },
     };
 
   const id = randomUUID();

@@ -21,6 +21,7 @@
  */
 
 export { approvalEventStream } from './approval-event-stream';
+export { denialCodeOf, denialReasonText, settleApprovalPart } from './approval-parts';
 export {
   type AnsweredQuestion,
   type AskRequesterResult,
@@ -28,7 +29,6 @@ export {
   askRequester,
   maxQuestionLength,
 } from './approval-questions';
-export { denialCodeOf, denialReasonText, settleApprovalPart } from './approval-parts';
 export { countPendingApprovals, getApproval, userNamesById } from './approval-rows';
 export { listChatApprovalRules, revokeChatApprovalRule } from './chat-approval-rules';
 export { listApprovalsDecidedByMe, listApprovalsToDecide, readApproval } from './read-approvals';
