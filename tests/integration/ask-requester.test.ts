@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { GET as activity } from '@/app/api/activity/route';
 import { GET as listApprovals } from '@/app/api/approvals/route';
@@ -12,6 +13,7 @@ import {
   sendToChat,
 } from '../support/approval-requests';
 import { defaultTestCookie, getRequest, setDefaultTestCookie } from '../support/chat-client';
+import { asBodyText, hostileJson, hostileString, notJson } from '../support/hostile-bodies';
 import { configureServerOn } from '../support/server-env';
 import { type CapturedMail, mailText } from '../support/smtp-capture';
 import { databaseEngines } from '../support/test-database';
@@ -165,6 +167,32 @@ describe.each(databaseEngines)('asking the requester a question, on %s', (engine
     const late = await askRequesterAs(approvalId, supervisor.cookie, { question: 'Still there?' });
     expect(late.status).toBe(409);
     expect(late.body).toMatchObject({ status: 'denied' });
+  });
+
+  it('answers 4xx { error } to hostile bodies and asks nothing', async () => {
+    const { approvalId, reader } = await askForApproval('chat-ask-fuzz', 'create a ticket: small refund');
+    await reader.rest();
+    const statuses = new Set<number>();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(hostileJson, fc.record({ question: hostileString })),
+        notJson,
+        async (value, raw) => {
+          // As the requester: a well-formed question is refused too (403), so nothing is ever asked.
+          const answer = await askRequesterAs(
+            approvalId,
+            customer.cookie,
+            asBodyText(value, raw ?? undefined),
+          );
+          statuses.add(answer.status);
+          expect([400, 403, 413]).toContain(answer.status);
+          expect(answer.body).toEqual({ error: expect.any(String) });
+        },
+      ),
+      { numRuns: 200 },
+    );
+    expect(statuses.has(400)).toBe(true);
+    expect((await readApprovalAs<View>(approvalId, supervisor.cookie)).body.questions).toEqual([]);
   });
 
   it('says the question in the chat’s language, and the answer gets a Chinese reply', async () => {
