@@ -151,3 +151,23 @@ export function ApprovalQuestions({
     </Section>
   );
 }
+
+/** The compact list's mark for an item with questions: one still open ("?"), or the last one answered ("↩"). */
+export function QuestionMark({ view, locale }: { view: ApprovalView; locale: Language }) {
+  const last = view.questions?.at(-1);
+  if (last === undefined) return null;
+  const text = askRequesterTextOf(locale);
+  const answered = (view.questions ?? []).every((question) => question.answer !== undefined);
+  const label = answered ? text.answeredMark : text.openMark;
+  return (
+    <span
+      title={label}
+      data-testid="inbox-row-question"
+      data-answered={answered ? 'true' : 'false'}
+      className="mr-1 inline-block rounded border border-border px-1 font-mono"
+    >
+      <span aria-hidden="true">{answered ? '↩' : '?'}</span>
+      <span className="sr-only">{label}</span>
+    </span>
+  );
+}

@@ -17,6 +17,9 @@ export type AskRequesterText = {
   howToAnswer: string;
   sent: string;
   failed: string;
+  /** The compact list's mark on an item: a question waits for its answer, or the last one was answered. */
+  openMark: string;
+  answeredMark: string;
 };
 
 const en: AskRequesterText = {
@@ -33,6 +36,8 @@ const en: AskRequesterText = {
   howToAnswer: 'Answer by writing in this chat: your next message is passed to them.',
   sent: 'Question sent: it appears in the requester’s chat.',
   failed: 'The question could not be sent.',
+  openMark: 'Asked the requester: no answer yet',
+  answeredMark: 'The requester answered',
 };
 
 const zh: AskRequesterText = {
@@ -49,6 +54,8 @@ const zh: AskRequesterText = {
   howToAnswer: '直接在这个会话里回复即可：你的下一条消息会转给对方。',
   sent: '问题已发送，会显示在申请人的会话里。',
   failed: '问题未能发送。',
+  openMark: '已向申请人提问，尚未回答',
+  answeredMark: '申请人已回答',
 };
 
 /** The texts in `locale` (English for any other). */

@@ -47,6 +47,8 @@ test('ask the requester: the supervisor asks from the inbox, the customer sees i
     { timeout: 15_000 },
   );
   await expect(item.getByTestId('question-unanswered')).toHaveText('尚未回答');
+  // The compact list marks it: asked, no answer yet.
+  await expect(row.getByTestId('inbox-row-question')).toHaveAttribute('data-answered', 'false');
 
   // The customer sees it live in the chat, naming who asks, drawn as text (no link), and on the card.
   const note = chatPage.page.getByTestId('approver-question-note').last();
@@ -75,6 +77,7 @@ test('ask the requester: the supervisor asks from the inbox, the customer sees i
   await expect(item.getByTestId('question-answer')).toHaveText('Yes, it is still sealed in the box', {
     timeout: 15_000,
   });
+  await expect(row.getByTestId('inbox-row-question')).toHaveAttribute('data-answered', 'true');
   await expect(item).toHaveAttribute('data-selected', 'true');
   await wang.page.keyboard.press('a');
   await expect(item).toHaveCount(0, { timeout: 15_000 });
