@@ -29,7 +29,7 @@ export function runUsersProcess(
 ): Promise<UsersRun> {
   return new Promise((resolve, reject) => {
     const child = spawn('node_modules/.bin/tsx', ['scripts/users.ts', ...args], {
-      env: { PATH: process.env.PATH, ...environmentOf(environment) } as NodeJS.ProcessEnv,
+      env: { ...environmentOf(environment), NODE_ENV: 'production', PATH: process.env.PATH },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
