@@ -141,7 +141,7 @@ describe.each(databaseEngines)('npm run users on %s', (engine) => {
     expect(badCommand.code).toBe(1);
     expect(badCommand.stderr).toMatch(/Usage: npm run users/);
 
-    const missing = await usersProcess();
+    const missing = await users();
     expect(missing.code).toBe(1);
     expect(await listAccountEvents(await getDb())).toEqual([]);
   });
