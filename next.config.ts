@@ -21,6 +21,11 @@ const nextConfig: NextConfig = {
   // `npm test` type-checks every file (`npm run typecheck`) before it builds, and builds with
   // TOOLGATE_BUILD_TYPECHECK=0 so the build does not check the same files a second time.
   typescript: { ignoreBuildErrors: process.env.TOOLGATE_BUILD_TYPECHECK === '0' },
+  experimental: {
+    // Turbopack keeps a cache of the build's work for the next build; a clean CI clone has no
+    // next build and skips writing it (TOOLGATE_BUILD_CACHE=0, set by `.ci/run`).
+    turbopackFileSystemCacheForBuild: process.env.TOOLGATE_BUILD_CACHE !== '0',
+  },
   async headers() {
     return [
       {

@@ -139,7 +139,7 @@ export default defineConfig({
   projects: [
     {
       name: 'chromium',
-      testIgnore: /(expiry|mcp|approvers)\.spec\.ts/,
+      testIgnore: /(expiry|mcp|approvers|ask-requester)\.spec\.ts/,
       // Tests that need the 3 s approval timeout carry this tag and run in the project below.
       grepInvert: /@short-approval-timeout/,
       use: {
@@ -162,7 +162,7 @@ export default defineConfig({
     },
     {
       name: 'approvers',
-      testMatch: /approvers\.spec\.ts/,
+      testMatch: /(approvers|ask-requester)\.spec\.ts/,
       use: {
         ...devices['Desktop Chrome'],
         viewport,

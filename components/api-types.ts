@@ -100,7 +100,14 @@ export type ChatSummary = {
 };
 
 /** What the server attaches to each assistant message: the worker that answered and the model label. */
-export type ToolgateMetadata = { worker?: string; model?: string };
+export type ToolgateMetadata = {
+  worker?: string;
+  model?: string;
+  /** A note the server wrote into the chat (an outcome, an approver's question), not a model's reply. */
+  notice?: boolean;
+  /** The note is an approver's question: people's words, drawn as text, never as markdown. */
+  question?: { approvalId: string; questionId: string };
+};
 
 /** A chat message as this app sends and receives it. */
 export type ToolgateMessage = UIMessage<ToolgateMetadata>;

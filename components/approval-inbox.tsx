@@ -36,7 +36,7 @@ function buttonOf(item: Element | null | undefined, label: string): HTMLButtonEl
  * The approvers' inbox: what waits for this person's decision, oldest first and live (new
  * items appear, decided or expired ones leave), each with the chat card's controls, and
  * a tab of what they decided. Keyboard first: j / k move, a allows, d opens the note of a
- * denial; keys typed into a field stay there. `isApprover`: the person holds a role (else
+ * denial, q opens a question to the requester (Enter sends either); keys typed into a field stay there. `isApprover`: the person holds a role (else
  * the waiting list is empty without asking the server).
  */
 export function ApprovalInbox({ isApprover }: { isApprover: boolean }) {
@@ -237,6 +237,18 @@ function WaitingList({ items }: { items: ApprovalView[] | undefined }) {
         setSelectedId(next?.approvalId);
         const element = itemElement(next?.approvalId);
         if (element instanceof HTMLElement) element.focus();
+        return;
+      }
+      if (event.key === 'q') {
+        // Ask the requester: open the selected item's question field and put the cursor in it.
+        const element = itemElement(selected?.approvalId);
+        const ask = element?.querySelector<HTMLButtonElement>('[data-testid="ask-requester"]:not(:disabled)');
+        if (ask == null) return;
+        event.preventDefault();
+        ask.click();
+        requestAnimationFrame(() =>
+          element?.querySelector<HTMLTextAreaElement>('[data-testid="ask-question-field"]')?.focus(),
+        );
         return;
       }
       if (event.key !== 'a' && event.key !== 'd') return;

@@ -132,7 +132,7 @@ const en = {
   inboxDecided: 'Decided by me',
   inboxEmpty: 'Nothing waits for you. New requests appear here as they come.',
   inboxDecidedEmpty: 'You have not decided anything yet.',
-  inboxKeys: 'Keys: j / k move · a allows · d denies with a note',
+  inboxKeys: 'Keys: j / k move · a allows · d denies with a note · q asks the requester',
   inboxOpen: 'Open on its own page',
   inboxMore: 'Show more',
   inboxYouAllowed: 'You allowed this',
@@ -395,6 +395,8 @@ const en = {
     grant_revoked: 'Standing grant revoked',
     taint_cleared: 'Untrusted reads checked',
     withdrawn: 'Withdrawn by the requester',
+    asked: 'Requester asked a question',
+    answered: 'Question answered',
   } satisfies Record<AuditOutcome, string> as Record<AuditOutcome, string>,
 };
 
@@ -485,7 +487,7 @@ const zh: Dictionary = {
   inboxDecided: '我已审批',
   inboxEmpty: '没有等待你审批的请求。新的请求会自动出现在这里。',
   inboxDecidedEmpty: '你还没有审批过任何请求。',
-  inboxKeys: '快捷键：j / k 上下移动 · a 允许 · d 拒绝并说明',
+  inboxKeys: '快捷键：j / k 上下移动 · a 允许 · d 拒绝并说明 · q 向申请人提问',
   inboxOpen: '在单独页面打开',
   inboxMore: '显示更多',
   inboxYouAllowed: '你已允许',
@@ -718,6 +720,8 @@ const zh: Dictionary = {
     grant_revoked: '已撤销长期授权',
     taint_cleared: '已核对外部内容',
     withdrawn: '申请人已撤回',
+    asked: '已向申请人提问',
+    answered: '申请人已回答',
   },
 };
 

@@ -2,6 +2,7 @@
 
 import { readableDeadline, readableWait } from '@/lib/shared/readable-wait';
 import type { ApprovalView } from './api-types';
+import { QuestionMark } from './approval-questions';
 import { ageChoices, amountOf, askedAtOf, type InboxFilters, rolesOf } from './inbox-filters';
 import { inboxTextOf } from './inbox-text';
 import { cn } from './ui/cn';
@@ -141,6 +142,7 @@ export function InboxCompactList({
                       className="w-full truncate text-left"
                       onClick={() => onSelect(item.approvalId)}
                     >
+                      <QuestionMark view={item} locale={language} />
                       {item.summary?.[locale] ?? item.summary?.en ?? item.tool}
                     </button>
                   </td>

@@ -69,6 +69,18 @@ export function MessageList({
                       </p>
                     );
                   }
+                  // An approver's question is a person's words: text, never markdown or links.
+                  if (message.metadata?.question !== undefined) {
+                    return (
+                      <p
+                        key={key}
+                        data-testid="approver-question-note"
+                        className="w-full max-w-prose whitespace-pre-wrap break-words rounded-lg border border-warning/60 px-3 py-2 text-sm"
+                      >
+                        {part.text}
+                      </p>
+                    );
+                  }
                   return (
                     <div
                       key={key}

@@ -9,6 +9,7 @@ import type { ApprovalView } from './api-types';
 import { ApprovalEditForm, canEditInput } from './approval-edit-form';
 import { ApprovalPreview } from './approval-preview';
 import { ApprovalProvenance, isTaintedCard } from './approval-provenance';
+import { ApprovalQuestions } from './approval-questions';
 import { ApprovalSteps, roleLabel } from './approval-steps';
 import { StandingGrantForm } from './standing-grant-form';
 import {
@@ -192,6 +193,9 @@ export function ToolCard({
           <p className="text-xs" data-testid="edited-by">
             {t.editedByMaker(makerText(editedBy, locale), changesOf(part.input, editedInput))}
           </p>
+        )}
+        {card.view !== undefined && (
+          <ApprovalQuestions view={card.view} locale={locale} mayAsk={showButtons && outcome === null} />
         )}
         {waiting && outcome === null && (
           <ApprovalProvenance

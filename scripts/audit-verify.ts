@@ -5,12 +5,26 @@
  * the file cannot be read.
  */
 import { createReadStream } from 'node:fs';
+import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { createChainVerifier } from '../lib/db/audit-chain';
 
-async function main(path: string | undefined): Promise<number> {
+/** Where {@link verifyAuditExport} says what it found. */
+export type VerifyAuditExportOptions = {
+  /** Receives the row count of an export that chains. */
+  out: (text: string) => void;
+  /** Receives what stops it: the first row that does not chain, a line that is not JSON. */
+  error: (text: string) => void;
+};
+
+/** Checks the export at `path`; resolves to the exit status (0 chains, 1 does not, 2 unreadable). */
+export async function verifyAuditExport(
+  path: string | undefined,
+  { out, error: say }: VerifyAuditExportOptions,
+): Promise<number> {
   if (path === undefined) {
-    console.error('usage: npm run audit:verify -- <export.jsonl>');
+    say('usage: npm run audit:verify -- <export.jsonl>');
     return 2;
   }
   const verifier = createChainVerifier();
@@ -24,28 +38,34 @@ async function main(path: string | undefined): Promise<number> {
       try {
         row = JSON.parse(line);
       } catch {
-        console.error(`line ${lineNumber}: not JSON`);
+        say(`line ${lineNumber}: not JSON`);
         return 1;
       }
       const verdict = verifier.push(row);
       if (verdict !== undefined && !verdict.ok) {
-        console.error(
+        say(
           `line ${lineNumber}: row seq ${String(verdict.seq)} (id ${String(verdict.id)}) does not chain: ${verdict.reason}`,
         );
         return 1;
       }
     }
   } catch (error) {
-    console.error(`cannot read ${path}: ${(error as Error).message}`);
+    say(`cannot read ${path}: ${(error as Error).message}`);
     return 2;
   }
   const verdict = verifier.end();
   if (!verdict.ok) return 1;
   const range = verdict.rows === 0 ? '' : ` (seq ${verdict.firstSeq} to ${verdict.lastSeq})`;
-  console.log(`${verdict.rows} rows chain${range}`);
+  out(`${verdict.rows} rows chain${range}`);
   return 0;
 }
 
-main(process.argv[2]).then((code) => {
-  process.exitCode = code;
-});
+// Run as a command (not imported).
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  void verifyAuditExport(process.argv[2], {
+    out: (text) => console.log(text),
+    error: (text) => console.error(text),
+  }).then((code) => {
+    process.exitCode = code;
+  });
+}

@@ -15,6 +15,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createClient } from 'redis';
 import { computeRoles } from '../lib/auth/compute-roles';
 import { type AppConfig, ConfigError } from '../lib/config';
@@ -75,8 +77,6 @@ async function tellServers(config: AppConfig, userId: string): Promise<string> {
     client.destroy();
   }
 }
-
-for (const file of ['.env.local', '.env']) if (existsSync(file)) process.loadEnvFile(file);
 
 async function accountOf(db: Db, email: string | undefined): Promise<AccountRecord> {
   if (email === undefined) throw new UsageError(usage);
@@ -173,26 +173,51 @@ async function run(db: Db, { config, policy }: StartupConfiguration, args: strin
   }
 }
 
-async function main(): Promise<number> {
+/** Where {@link runUsersCommand} reads its configuration and writes what it says. */
+export type UsersCommandOptions = {
+  /** The environment it reads, as the server would (`DATABASE_URL`, `TOOLGATE_POLICY`…). */
+  environment: Record<string, string | undefined>;
+  /** Receives the line said on success. */
+  out: (text: string) => void;
+  /** Receives the message of a failure. */
+  error: (text: string) => void;
+};
+
+/**
+ * Runs one command (`argv` as after `npm run users --`); resolves to the exit status, 0 on
+ * success, 1 with a message otherwise.
+ */
+export async function runUsersCommand(
+  argv: string[],
+  { environment, out, error: say }: UsersCommandOptions,
+): Promise<number> {
   let db: Db | undefined;
   try {
     // Checked as the server checks it at start-up: the policy file's roles are given as it would.
-    const startup = checkStartupConfiguration(process.env);
+    const startup = checkStartupConfiguration(environment);
     db = await openDatabase({ url: startup.config.DATABASE_URL, path: startup.config.DATABASE_PATH });
-    console.log(await run(db, startup, process.argv.slice(2)));
+    out(await run(db, startup, argv));
     return 0;
   } catch (error) {
     if (error instanceof UsageError || error instanceof ConfigError) {
-      console.error(error.message);
+      say(error.message);
       return 1;
     }
-    console.error(`users: ${(error as Error).message}`);
+    say(`users: ${(error as Error).message}`);
     return 1;
   } finally {
     await db?.destroy();
   }
 }
 
-void main().then((code) => {
-  process.exitCode = code;
-});
+// Run as a command (not imported): read the env files, then the command line.
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  for (const file of ['.env.local', '.env']) if (existsSync(file)) process.loadEnvFile(file);
+  void runUsersCommand(process.argv.slice(2), {
+    environment: process.env,
+    out: (text) => console.log(text),
+    error: (text) => console.error(text),
+  }).then((code) => {
+    process.exitCode = code;
+  });
+}

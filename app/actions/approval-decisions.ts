@@ -1,10 +1,14 @@
 'use server';
 
 import { headers } from 'next/headers';
+import { askRequesterSchema } from '@/app/api/approvals/[approvalId]/questions/schema';
+import { approvalIdSchema } from '@/app/api/approvals/schema';
 import { approvalDecisionSchema, approvalExtensionSchema } from '@/app/api/chat/approve/schema';
 import {
   type ApprovalDecisionResult,
   type ApprovalExtensionResult,
+  type AskRequesterResult,
+  askRequester,
   extendApprovalDeadline,
 } from '@/lib/approvals';
 import { getSessionUser } from '@/lib/auth/session-user';
@@ -15,7 +19,8 @@ import { runWithClientAddress } from '@/lib/http/request-address';
 
 /*
  * The page's decisions: every decision a card makes (allow, deny, edit, a note, "for this chat",
- * a standing grant) and its "more time" come through these server actions. Each parses the same
+ * a standing grant), its "more time" and an approver's question to the requester come through
+ * these server actions. Each parses the same
  * body with the same schema as `POST /api/chat/approve` (and `/extend`) and calls the same
  * function, so the page and every HTTP client are answered alike; the route stays the contract
  * for other clients. The session is read from the request's cookies, never from the body.
@@ -66,6 +71,26 @@ export async function extendApprovalAction(
   if (!extension.success) return { status: 400, body: { error: describeZodError(extension.error) } };
   const result = await runWithClientAddress(requestHeaders, () =>
     extendApprovalDeadline(extension.data, user.id),
+  );
+  return { status: result.status, body: result.body };
+}
+
+/** An approver's question to the requester, as `POST /api/approvals/:approvalId/questions` takes it. */
+export async function askRequesterAction(
+  approvalId: unknown,
+  body: unknown,
+): Promise<ActionAnswer<AskRequesterResult['body'] | { error: string }>> {
+  const requestHeaders = await headers();
+  const user = await getSessionUser(requestHeaders);
+  if (user === undefined) return noSession;
+  const refused = tooLargeOrDeep(body);
+  if (refused !== undefined) return refused;
+  const id = approvalIdSchema.safeParse(approvalId);
+  if (!id.success) return { status: 404, body: { error: 'No approval with that id that you may see' } };
+  const question = askRequesterSchema.safeParse(body);
+  if (!question.success) return { status: 400, body: { error: describeZodError(question.error) } };
+  const result = await runWithClientAddress(requestHeaders, () =>
+    askRequester({ approvalId: id.data, question: question.data.question }, user),
   );
   return { status: result.status, body: result.body };
 }

@@ -35,6 +35,8 @@ const variantByOutcome: Record<AuditOutcome, BadgeVariant> = {
   grant_revoked: 'outline',
   taint_cleared: 'outline',
   withdrawn: 'outline',
+  asked: 'secondary',
+  answered: 'secondary',
 };
 
 /** The text filters' look (user id, chat id). */

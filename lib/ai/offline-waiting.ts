@@ -1,7 +1,9 @@
 import { readableWait } from '@/lib/shared/readable-wait';
 import type { Language } from './language';
 import {
+  type AnsweredQuestionFact,
   type EndedCardFact,
+  readAnsweredQuestions,
   readEndedCards,
   readWaitingRequests,
   type WaitingRequestFact,
@@ -79,6 +81,9 @@ export function waitingRequestStep({
   language: Language;
   available: ReadonlySet<string>;
 }): WaitingRequestStep {
+  // A message that answers an approver's question was passed on: it starts nothing and withdraws nothing.
+  const answered = readAnsweredQuestions(system);
+  if (answered.length > 0) return { kind: 'reply', text: answerPassedOn(answered, language) };
   const waiting = readWaitingRequests(system);
   const ended = readEndedCards(system);
   const denied = ended.filter((card) => card.how === 'denied');
@@ -97,6 +102,23 @@ export function waitingRequestStep({
     return { kind: 'reply', text: waiting.map((request) => statusLine(request, language)).join('\n\n') };
   }
   return undefined;
+}
+
+/** "I've passed your answer to Wang (supervisor); …": what the reply says when the message answered a question. */
+export function answerPassedOn(questions: readonly AnsweredQuestionFact[], language: Language): string {
+  const askers = [
+    ...new Set(
+      questions.map(({ askedBy }) =>
+        language === 'zh'
+          ? `${roleNames.zh[askedBy.role] ?? askedBy.role} ${askedBy.name}`.trim()
+          : `${askedBy.name} (${askedBy.role})`,
+      ),
+    ),
+  ].join(language === 'zh' ? '和' : ' and ');
+  const subjects = [...new Set(questions.map((question) => summaryIn(question, language)))];
+  return language === 'zh'
+    ? `我已把你的回答转给${askers}。${subjects.map((subject) => `「${subject}」`).join('、')}仍在等待审批，有结果会告诉你。`
+    : `I've passed your answer to ${askers}. ${subjects.map((subject) => `“${subject}”`).join(' and ')} ${subjects.length === 1 ? 'is' : 'are'} still waiting for their decision; you will be told the outcome.`;
 }
 
 /** The sentence that says what the person's new message did to their own cards ('' when it did nothing). */

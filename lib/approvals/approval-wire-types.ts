@@ -30,6 +30,21 @@ export type ApprovalOutcome = {
   result?: unknown;
 };
 
+/**
+ * A question an approver asked the requester while the call waited, and the requester's answer
+ * (their next chat message) once they sent it. Both texts are people's words: draw them as text.
+ */
+export type ApprovalQuestionView = {
+  id: string;
+  question: string;
+  /** Who asked: display name and the role that made them an approver of the call. */
+  askedBy: { name: string; role: string };
+  /** ISO 8601. */
+  askedAt: string;
+  answer?: string;
+  answeredAt?: string;
+};
+
 /** An approval as its requester and its approvers see it (`GET /api/approvals/:id`). */
 export type ApprovalView = {
   approvalId: string;
@@ -64,10 +79,15 @@ export type ApprovalView = {
   context?: CallProvenance['context'];
   /** The input was past the tracing limits (too many values, too deep, too long): counted as tainted. */
   untraced?: true;
+  /** Questions approvers asked the requester, oldest first, with the answers (the server always sends it; [] when none). */
+  questions?: ApprovalQuestionView[];
   expiresAt: number;
   remainingMs: number;
-  /** What the person asking may do now: fill a step (allow or deny), or only deny (the requester of a role step). */
-  viewer: { canAllow: boolean; canDeny: boolean; isRequester: boolean };
+  /**
+   * What the person asking may do now: fill a step (allow or deny), only deny (the requester of
+   * a role step), or ask the requester a question (an approver who may decide a role step).
+   */
+  viewer: { canAllow: boolean; canDeny: boolean; isRequester: boolean; canAsk?: boolean };
 };
 
 /** A listed approval: the view, plus the user message that led to the call and when it was asked (ISO 8601). */

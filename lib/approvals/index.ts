@@ -22,6 +22,13 @@
 
 export { approvalEventStream } from './approval-event-stream';
 export { denialCodeOf, denialReasonText, settleApprovalPart } from './approval-parts';
+export {
+  type AnsweredQuestion,
+  type AskRequesterResult,
+  answerOpenQuestions,
+  askRequester,
+  maxQuestionLength,
+} from './approval-questions';
 export { countPendingApprovals, getApproval, userNamesById } from './approval-rows';
 export { listChatApprovalRules, revokeChatApprovalRule } from './chat-approval-rules';
 export { listApprovalsDecidedByMe, listApprovalsToDecide, readApproval } from './read-approvals';

@@ -8,6 +8,13 @@ import { localizePreview } from '@/lib/tools/localize-preview';
 import { mayView, stepOpenTo } from './approval-life-cycle';
 import { outcomeOf, resultsOfCalls } from './approval-outcome';
 import {
+  type ApprovalQuestionRecord,
+  askersOf,
+  askingRoleOf,
+  questionsOfApprovals,
+  questionViews,
+} from './approval-questions';
+import {
   type ApprovalRecord,
   type ApprovalStepRecord,
   getApproval,
@@ -36,6 +43,7 @@ function viewOf(
   names: ReadonlyMap<string, string>,
   now: number,
   results: ReadonlyMap<string, unknown> = new Map(),
+  questions: readonly ApprovalQuestionRecord[] = [],
 ): ApprovalView {
   const decider = { userId: viewer.id, roles: viewer.roles };
   const pending = row.status === 'pending' && row.expiresAt > now;
@@ -72,9 +80,15 @@ function viewOf(
     provenance: traced?.provenance ?? {},
     ...(traced?.context !== undefined && { context: traced.context }),
     ...(traced?.untraced === true && { untraced: true as const }),
+    questions: questionViews(questions, names),
     expiresAt: row.expiresAt,
     remainingMs: Math.max(0, row.expiresAt - now),
-    viewer: { canAllow, canDeny: canAllow || (pending && isRequester), isRequester },
+    viewer: {
+      canAllow,
+      canDeny: canAllow || (pending && isRequester),
+      isRequester,
+      canAsk: askingRoleOf(row, steps, decider, now) !== undefined,
+    },
   };
 }
 
@@ -103,8 +117,9 @@ export async function readApproval(
   if (row.status === 'pending' && row.expiresAt <= now && (await expireApproval(db, approvalId, now))) {
     row = (await getApproval(db, approvalId)) ?? row;
   }
-  const names = await userNamesById(db, namesNeeded(row, steps));
-  const view = viewOf(row, steps, viewer, names, now, await resultsOfCalls(db, [row]));
+  const questions = (await questionsOfApprovals(db, [row.id])).get(row.id) ?? [];
+  const names = await userNamesById(db, [...namesNeeded(row, steps), ...askersOf(questions)]);
+  const view = viewOf(row, steps, viewer, names, now, await resultsOfCalls(db, [row]), questions);
   // The customer's message that led to the call, as the inbox shows it (the approval's own page).
   return row.excerpt === undefined ? view : { ...view, chatExcerpt: approverText(row.excerpt) };
 }
@@ -192,15 +207,23 @@ async function approvalsToDecide(
     after,
     limit: limit + 1,
   });
-  // Each row comes with its steps and the names it shows (one query for the page).
+  // Each row comes with its steps and the names it shows (one query for the rows).
   const page = rows.slice(0, limit);
+  const questionsById = await questionsOfApprovals(
+    db,
+    page.map(({ row }) => row.id),
+  );
+  // Only who asked a question is read apart (nobody, on a page without questions).
+  const askers = await userNamesById(db, [...questionsById.values()].flatMap(askersOf));
   // Added to each new view rather than copied with it: a page is 50 views of some 25 fields.
-  const approvals = page.map(({ row, steps, names }) =>
-    Object.assign(viewOf(row, steps, viewer, names, now), {
+  const approvals = page.map(({ row, steps, names }) => {
+    const questions = questionsById.get(row.id);
+    const shown = questions === undefined ? names : new Map([...names, ...askers]);
+    return Object.assign(viewOf(row, steps, viewer, shown, now, undefined, questions), {
       chatExcerpt: approverText(row.excerpt ?? ''),
       askedAt: row.createdAt,
-    }),
-  );
+    });
+  });
   const last = page.at(-1)?.row;
   return {
     approvals,
@@ -225,16 +248,20 @@ async function approvalsDecidedBy(
     db,
     page.map(({ row }) => row.id),
   );
-  const names = await userNamesById(
+  const questionsById = await questionsOfApprovals(
     db,
-    page.flatMap(({ row }) => namesNeeded(row, stepsById.get(row.id) ?? [])),
+    page.map(({ row }) => row.id),
   );
+  const names = await userNamesById(db, [
+    ...page.flatMap(({ row }) => namesNeeded(row, stepsById.get(row.id) ?? [])),
+    ...[...questionsById.values()].flatMap(askersOf),
+  ]);
   const results = await resultsOfCalls(
     db,
     page.map(({ row }) => row),
   );
   const approvals = page.map(({ row, decision, decidedAt }) => ({
-    ...viewOf(row, stepsById.get(row.id) ?? [], viewer, names, now, results),
+    ...viewOf(row, stepsById.get(row.id) ?? [], viewer, names, now, results, questionsById.get(row.id)),
     chatExcerpt: approverText(row.excerpt ?? ''),
     myDecision: decision,
     decidedAt,

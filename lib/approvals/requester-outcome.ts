@@ -27,10 +27,11 @@ const roleNames: Record<Language, Record<string, string>> = {
   zh: { supervisor: '主管', admin: '管理员', manager: '经理' },
 };
 
-const roleName = (role: string, language: Language) => roleNames[language][role] ?? role;
+/** A role as the requester reads it: "a supervisor" / "主管". */
+export const roleName = (role: string, language: Language) => roleNames[language][role] ?? role;
 
 /** The chat's language: Chinese when its last user message holds a Han character. */
-function chatLanguage(messages: readonly UIMessage[]): Language {
+export function chatLanguage(messages: readonly UIMessage[]): Language {
   const last = messages.findLast((message) => message.role === 'user');
   const text = last?.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join(' ') ?? '';
   return /[\u3400-\u9fff]/u.test(text) ? 'zh' : 'en';
@@ -147,22 +148,29 @@ export async function tellRequester(
 const subjects = {
   outcome: { en: 'Your request has an answer', zh: '你的申请有结果了' },
   escalated: { en: 'Your request was escalated', zh: '你的申请已升级' },
+  question: { en: 'A question about your request', zh: '关于你的申请有一个问题' },
 } as const;
 
-/** Queues the requester's mail (verified, not a guest, with `SMTP_URL`): the outcome and a link to the chat. */
-async function mailRequester(
+/**
+ * Queues the requester's mail (verified, not a guest, with `SMTP_URL`): the outcome, or an
+ * approver's question, and a link to the chat. Once per approval and kind, or per `dedupeId`
+ * (a question) when given.
+ */
+export async function mailRequester(
   db: Db,
   {
     approvalId,
     chatId,
     ownerId,
     kind,
+    dedupeId = approvalId,
     textIn,
   }: {
     approvalId: string;
     chatId: string;
     ownerId: string;
-    kind: 'outcome' | 'escalated';
+    kind: keyof typeof subjects;
+    dedupeId?: string;
     textIn: (language: Language) => string;
   },
 ): Promise<void> {
@@ -201,7 +209,7 @@ async function mailRequester(
     approvalId,
     body: JSON.stringify(mail),
     now: Date.now(),
-    dedupeKey: `mail:requester-${kind}:${approvalId}:${ownerId}`,
+    dedupeKey: `mail:requester-${kind}:${dedupeId}:${ownerId}`,
   });
   if (inserted) wakeWebhookDeliveries();
 }

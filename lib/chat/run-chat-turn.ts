@@ -10,6 +10,7 @@ import {
   type UIMessageChunk,
 } from 'ai';
 import {
+  type AnsweredQuestionFact,
   type EndedCardFact,
   type WaitingRequestFact,
   waitingRequestsInstructions,
@@ -65,7 +66,12 @@ export type ChatTurnStart = {
    * What the model is told beyond the history (a new message's turn only): the chat's requests
    * that wait for someone else, which it may withdraw, and the cards the new message ended.
    */
-  conversation?: { waiting: readonly WaitingRequestFact[]; ended: readonly EndedCardFact[] };
+  conversation?: {
+    waiting: readonly WaitingRequestFact[];
+    ended: readonly EndedCardFact[];
+    /** Approvers' questions the new message answered: it is an answer, not a new request. */
+    answered?: readonly AnsweredQuestionFact[];
+  };
 };
 
 /**
@@ -244,21 +250,22 @@ async function streamModel(
   const { db, chatId, worker, model, modelLabel, history, messageId } = start;
   const { telemetry, sideChannel } = turn;
   const metadata: ChatMessageMetadata = { worker, model: modelLabel };
-  const { waiting = [], ended = [] } = start.conversation ?? {};
+  const { waiting = [], ended = [], answered = [] } = start.conversation ?? {};
   const call = await turnModelCall({
     model,
     worker,
     history,
-    // Offered only while something waits: it can end nothing but this person's own requests in this chat.
+    // Offered only while something waits: it can end nothing but this person's own requests in this
+    // chat. Not on a turn whose message answers an approver's question: an answer withdraws nothing.
     tools:
-      waiting.length > 0
+      waiting.length > 0 && answered.length === 0
         ? {
             ...tools,
             [withdrawRequestToolName]: withdrawRequestTool({ db, chatId, ownerId: start.ownerId, waiting }),
           }
         : tools,
     abortSignal: turn.abort.signal,
-    conversationNotes: waitingRequestsInstructions(waiting, ended, Date.now()),
+    conversationNotes: waitingRequestsInstructions(waiting, ended, Date.now(), answered),
     overtaken: async () => {
       const asked = history.findLast((message) => message.role === 'user')?.id;
       return asked !== undefined && (await newestUserMessageId(db, chatId)) !== asked;

@@ -41,6 +41,10 @@ export type AuditDetail = {
    * the input paths, their sources and the turn's untrusted reads — tool names and call ids, never values.
    */
   provenance?: Pick<CallProvenance, 'tainted' | 'provenance' | 'context' | 'untraced'>;
+  /** Who asked the requester a question (`asked`): display name and the role that made them an approver. */
+  askedBy?: { name: string; role: string };
+  /** The question asked or answered (`asked`, `answered`): its id, and the text's length and SHA-256 — never the text. */
+  question?: { id: string; length: number; sha256: string };
   /** The untrusted reads a person cleared from their chat's mark (`taint_cleared`): tool names and call ids. */
   clearedReads?: ContextSource[];
 };

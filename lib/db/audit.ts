@@ -21,7 +21,9 @@ import { writeTransaction } from './write-transaction';
  * `grant_created` and `grant_revoked` mean its requester made, or took back, a standing grant
  * from the call's approval (a row of their own); `taint_cleared` means a person cleared their
  * chat's mark of untrusted reads (a row of its own, naming the reads, never their content);
- * `withdrawn` means the requester took back a call that waited for someone else's step.
+ * `withdrawn` means the requester took back a call that waited for someone else's step;
+ * `asked` means an approver asked the requester of a waiting call a question, and `answered`
+ * that the requester answered it (rows of their own, while the call waits; never the text).
  */
 export const auditOutcomes = [
   'executed',
@@ -40,6 +42,8 @@ export const auditOutcomes = [
   'grant_revoked',
   'taint_cleared',
   'withdrawn',
+  'asked',
+  'answered',
 ] as const;
 
 export type AuditOutcome = (typeof auditOutcomes)[number];

@@ -659,6 +659,37 @@ export const migrations: readonly Migration[] = [
         'CREATE INDEX IF NOT EXISTS approvals_owner_status_created ON approvals (owner_id, status, created_at, id)',
       ]),
   },
+  {
+    // An approver may ask a waiting call's requester a question; the requester's next chat
+    // message is its answer. Asking and answering are audited rows of their own. Re-runnable.
+    name: 'questions to the requester',
+    up: async (db, engine) => {
+      await run(db, [
+        `CREATE TABLE IF NOT EXISTS approval_questions (
+          id TEXT PRIMARY KEY,
+          approval_id TEXT NOT NULL,
+          chat_id TEXT NOT NULL,
+          asked_by TEXT NOT NULL,
+          asked_role TEXT NOT NULL,
+          question TEXT NOT NULL,
+          asked_at TEXT NOT NULL,
+          answer TEXT,
+          answered_at TEXT
+        )`,
+        'CREATE INDEX IF NOT EXISTS approval_questions_approval ON approval_questions (approval_id, asked_at)',
+        'CREATE INDEX IF NOT EXISTS approval_questions_chat_open ON approval_questions (chat_id, answered_at)',
+      ]);
+      await run(
+        db,
+        engine === 'postgres'
+          ? [
+              'ALTER TABLE tool_audit DROP CONSTRAINT IF EXISTS tool_audit_outcome_check',
+              `ALTER TABLE tool_audit ADD CONSTRAINT tool_audit_outcome_check ${outcomeCheck(outcomesWithQuestions)}`,
+            ]
+          : rebuildFullSqliteAuditTable(outcomesWithQuestions),
+      );
+    },
+  },
 ];
 
 const outcomesWithUndone = [...outcomesWithApprovedByRule, 'undone'];
@@ -666,6 +697,7 @@ const outcomesWithEscalated = [...outcomesWithUndone, 'escalated'];
 const outcomesWithGrants = [...outcomesWithEscalated, 'grant_created', 'grant_revoked'];
 const outcomesWithTaintCleared = [...outcomesWithGrants, 'taint_cleared'];
 const outcomesWithWithdrawn = [...outcomesWithTaintCleared, 'withdrawn'];
+const outcomesWithQuestions = [...outcomesWithWithdrawn, 'asked', 'answered'];
 
 const approvalStatusList =
   "('pending', 'approved', 'denied', 'expired', 'stopped', 'superseded', 'withdrawn', 'closed', 'executing', 'executed', 'failed')";

@@ -365,6 +365,25 @@ export type ChatUntrustedReadTable = {
   cleared_at: string | null;
 };
 
+/**
+ * A question an approver asked a call's requester while it waited (free text), and the
+ * requester's answer: their next chat message, once they sent it.
+ */
+export type ApprovalQuestionTable = {
+  id: string;
+  approval_id: string;
+  chat_id: string;
+  /** The user id of the approver who asked. */
+  asked_by: string;
+  /** The role whose step made them an approver of the call. */
+  asked_role: string;
+  question: string;
+  asked_at: string;
+  /** The requester's answer; null while the question is open. */
+  answer: string | null;
+  answered_at: string | null;
+};
+
 /** Every table the product owns, as Kysely types them. */
 export type DatabaseSchema = {
   tickets: TicketTable;
@@ -391,4 +410,5 @@ export type DatabaseSchema = {
   policy_quota_calls: PolicyQuotaCallTable;
   standing_grants: StandingGrantTable;
   chat_untrusted_reads: ChatUntrustedReadTable;
+  approval_questions: ApprovalQuestionTable;
 };

@@ -92,6 +92,16 @@ export function revealHiddenCharacters(text: string): string {
 }
 
 /**
+ * `text` without its hidden characters (emoji kept whole): what a person typed into a free-text
+ * field that others read later (a question to a requester, their answer), as it is stored.
+ */
+export function withoutHiddenCharacters(text: string): string {
+  let kept = '';
+  for (const { character, hidden } of readCharacters(text)) if (!hidden) kept += character;
+  return kept;
+}
+
+/**
  * `text` on one line, as a mail or a webhook carries what a person wrote: hidden characters,
  * line feeds and tabs too, shown as code points (`⟨U+000A⟩`), so no line break reaches a
  * receiver that would draw it as one.

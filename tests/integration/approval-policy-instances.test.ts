@@ -78,7 +78,7 @@ describe('approvals decided by other people, across processes', () => {
       .toMatch(/TK-\d{6}[\s\S]*TK-\d{6}/);
     const tickets = (await getJson(server, '/api/tickets', requester)) as { title: string }[];
     expect(tickets.map((ticket) => ticket.title)).toEqual(['small refund']);
-  }, 90_000); // Two server starts and four runs of the users CLI: more than the default 30 s on 2 cores.
+  }, 90_000); // Two server starts one after the other: more than the default 30 s on 2 busy cores.
 
   it('ends approved exactly once when two instances decide the two steps at the same moment', async () => {
     const database = await createEmptyDatabase('postgres');
@@ -138,5 +138,5 @@ describe('approvals decided by other people, across processes', () => {
       'big refund',
       'big refund',
     ]);
-  });
+  }, 90_000); // Two servers starting at once: more than the default 30 s on 2 busy cores.
 });

@@ -19,6 +19,7 @@ import {
   type NewAuditRow,
   openDatabase,
 } from '@/lib/db';
+import { verifyAuditExport } from '@/scripts/audit-verify';
 import { getRequest, jsonRequest, userMessage } from '../support/chat-client';
 import { configureServerOn, signUpUser } from '../support/server-env';
 import { createEmptyDatabase, databaseEngines } from '../support/test-database';
@@ -56,6 +57,23 @@ async function verifyCli(text: string): Promise<{ code: number; stdout: string; 
     const failed = error as { code: number; stdout: string; stderr: string };
     return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
   }
+}
+
+/** The same check run in this process (what the command calls), for the chains the tests build. */
+async function verifyInProcess(text: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const file = join(mkdtempSync(join(tmpdir(), 'toolgate-audit-')), 'export.jsonl');
+  writeFileSync(file, text);
+  let stdout = '';
+  let stderr = '';
+  const code = await verifyAuditExport(file, {
+    out: (line) => {
+      stdout += `${line}\n`;
+    },
+    error: (line) => {
+      stderr += `${line}\n`;
+    },
+  });
+  return { code, stdout, stderr };
 }
 
 const auditRow = (chatId: string, index: number): NewAuditRow => ({
@@ -118,7 +136,7 @@ describe.each(databaseEngines)('on %s', (engine) => {
       expect(rows[1].prevHash).toBe(rows[0].hash);
       for (const row of rows) expect(row.hash).toMatch(/^[0-9a-f]{64}$/);
 
-      const verdict = await verifyCli(text);
+      const verdict = await verifyInProcess(text);
       expect(verdict).toMatchObject({ code: 0, stdout: expect.stringContaining('3 rows chain') });
     }, 60_000);
 
@@ -127,7 +145,7 @@ describe.each(databaseEngines)('on %s', (engine) => {
       const [, second] = parseLines(await (await exportAs(admin)).text());
       await sql`UPDATE tool_audit SET outcome = 'denied' WHERE id = ${second.id}`.execute(db);
 
-      const verdict = await verifyCli(await (await exportAs(admin)).text());
+      const verdict = await verifyInProcess(await (await exportAs(admin)).text());
       expect(verdict.code).toBe(1);
       expect(verdict.stderr).toContain(`row seq 2 (id ${second.id}) does not chain`);
       expect(verdict.stdout).not.toContain('rows chain');
@@ -137,7 +155,7 @@ describe.each(databaseEngines)('on %s', (engine) => {
       const db = await getDb();
       const [, second, third] = parseLines(await (await exportAs(admin)).text());
       await sql`DELETE FROM tool_audit WHERE id = ${second.id}`.execute(db);
-      const verdict = await verifyCli(await (await exportAs(admin)).text());
+      const verdict = await verifyInProcess(await (await exportAs(admin)).text());
       expect(verdict.code).toBe(1);
       expect(verdict.stderr).toContain(`row seq 3 (id ${third.id}) does not chain`);
     }, 60_000);
@@ -149,7 +167,7 @@ describe.each(databaseEngines)('on %s', (engine) => {
       expect(parseLines(window).map((row) => row.seq)).toEqual(
         all.filter((row) => row.chainedAt >= since).map((row) => row.seq),
       );
-      expect((await verifyCli(window)).code).toBe(0);
+      expect((await verifyInProcess(window)).code).toBe(0);
       const before = parseLines(await (await exportAs(admin, `?until=${encodeURIComponent(since)}`)).text());
       expect(before.every((row) => row.chainedAt < since)).toBe(true);
       expect(before.length + parseLines(window).length).toBe(all.length);

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,36 +8,26 @@ import { signIn, signUp } from '../support/auth-client';
 import { listAccountEvents } from '../support/database-reads';
 import { configureServerOn } from '../support/server-env';
 import { databaseEngines } from '../support/test-database';
+import { runUsersInProcess, runUsersProcess } from '../support/users-cli';
 
-type Run = { code: number | null; stdout: string; stderr: string };
+/** The database, admin list and policy of the server the test configured. */
+function serverEnvironment() {
+  return {
+    DATABASE_URL: process.env.DATABASE_URL ?? '',
+    DATABASE_PATH: process.env.DATABASE_PATH,
+    TOOLGATE_ADMIN_EMAILS: process.env.TOOLGATE_ADMIN_EMAILS ?? '',
+    TOOLGATE_POLICY: process.env.TOOLGATE_POLICY ?? '',
+  };
+}
 
-/** `npm run users -- …` in this folder, on the database the test server uses. */
-function users(...args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const environment: NodeJS.ProcessEnv = {
-      NODE_ENV: 'production',
-      PATH: process.env.PATH,
-      // Empty rather than absent, so a developer's .env cannot point the CLI elsewhere.
-      DATABASE_URL: process.env.DATABASE_URL ?? '',
-      DATABASE_PATH: process.env.DATABASE_PATH,
-      TOOLGATE_ADMIN_EMAILS: process.env.TOOLGATE_ADMIN_EMAILS ?? '',
-      TOOLGATE_POLICY: process.env.TOOLGATE_POLICY ?? '',
-    };
-    const child = spawn('node_modules/.bin/tsx', ['scripts/users.ts', ...args], {
-      env: environment,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
+/** `npm run users -- …` on the database the test server uses, run in this process. */
+function users(...args: string[]) {
+  return runUsersInProcess(serverEnvironment(), ...args);
+}
+
+/** The same as a `tsx scripts/users.ts` process: its exit code and its output streams. */
+function usersProcess(...args: string[]) {
+  return runUsersProcess(serverEnvironment(), ...args);
 }
 
 async function rolesOfSession(cookie: string) {
@@ -53,7 +42,7 @@ describe.each(databaseEngines)('npm run users on %s', (engine) => {
     // Unverified: no sign-in while a link could be sent.
     expect((await signIn('boss@example.com')).response.status).toBe(403);
 
-    const verified = await users('verify', 'BOSS@example.com');
+    const verified = await usersProcess('verify', 'BOSS@example.com');
     expect(verified, verified.stderr).toMatchObject({ code: 0 });
     expect(verified.stdout).toMatch(/Verified boss@example\.com; roles now: admin/);
     const { cookie } = await signIn('boss@example.com');
@@ -140,7 +129,7 @@ describe.each(databaseEngines)('npm run users on %s', (engine) => {
     await configureServerOn(engine);
     expect((await signUp('known@example.com')).response.status).toBe(200);
 
-    const unknown = await users('verify', 'nobody@example.com');
+    const unknown = await usersProcess('verify', 'nobody@example.com');
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/No account has the email nobody@example\.com/);
 

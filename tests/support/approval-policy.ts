@@ -1,9 +1,8 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { findAccountByEmail, getDb, grantRole, revokeRole } from '@/lib/db';
+import { runUsersCommand } from '@/scripts/users';
 import { signUpUser } from './server-env';
 
 /**
@@ -72,20 +71,23 @@ export async function revokeRoleOf(userId: string, role: string): Promise<void> 
 }
 
 /**
- * Runs the operators' CLI (`npm run users -- …`) with `environment` (the database, maybe
- * Redis); returns its output. Not blocking: meanwhile this process still sees the servers
- * close idle connections (a blocked one would reuse a closed socket next).
+ * Runs the operators' CLI (`npm run users -- …`, its `runUsersCommand` in this process) with
+ * `environment` (the database, maybe Redis); returns what it printed, and throws with its
+ * message when it fails, as a failed process would.
  */
 export async function runUsersCli(
   environment: Record<string, string | undefined>,
   ...args: string[]
 ): Promise<string> {
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
-    ['node_modules/tsx/dist/cli.mjs', 'scripts/users.ts', ...args],
-    { env: { ...process.env, DATABASE_URL: '', ...environment } as NodeJS.ProcessEnv },
-  );
-  return stdout;
+  const out: string[] = [];
+  const errors: string[] = [];
+  const code = await runUsersCommand(args, {
+    environment: { ...process.env, DATABASE_URL: '', ...environment },
+    out: (text) => out.push(text),
+    error: (text) => errors.push(text),
+  });
+  if (code !== 0) throw new Error(`npm run users -- ${args.join(' ')} failed: ${errors.join('\n')}`);
+  return out.map((line) => `${line}\n`).join('');
 }
 
 /**

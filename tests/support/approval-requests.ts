@@ -1,4 +1,5 @@
 import type { UIMessage } from 'ai';
+import { POST as askRequester } from '@/app/api/approvals/[approvalId]/questions/route';
 import { GET as readApproval } from '@/app/api/approvals/[approvalId]/route';
 import { GET as approvalEvents } from '@/app/api/approvals/events/route';
 import { POST as approve } from '@/app/api/chat/approve/route';
@@ -31,6 +32,15 @@ export async function decideAs(
 ) {
   const response = await approve(
     jsonRequest('/api/chat/approve', { approvalId, approved, ...extra }, { cookie }),
+  );
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+/** `POST /api/approvals/:id/questions` (`{ question }`, or any `body`) as the person behind `cookie`. */
+export async function askRequesterAs(approvalId: string, cookie: string | undefined, body: unknown) {
+  const response = await askRequester(
+    jsonRequest(`/api/approvals/${approvalId}/questions`, body, { cookie }),
+    { params: Promise.resolve({ approvalId }) },
   );
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
