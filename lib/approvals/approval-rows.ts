@@ -421,6 +421,8 @@ export type DecidableApproval = {
   row: ApprovalRecord;
   steps: ApprovalStepRecord[];
   names: Map<string, string>;
+  /** Someone asked its requester a question (the questions are read apart, for these rows only). */
+  asked: boolean;
 };
 
 /** A step as the list's own query gives it (`stepsOfRow`): its columns, then its decider's name. */
@@ -435,7 +437,9 @@ type ListedStep = [
   deciderName: string | null,
 ];
 
-function toDecidable(listed: ApprovalRow & { owner_name: string | null; steps_json: string | null }) {
+function toDecidable(
+  listed: ApprovalRow & { owner_name: string | null; steps_json: string | null; asked_about: string | null },
+): DecidableApproval {
   const row = toApproval(listed);
   const names = new Map<string, string>();
   if (row.ownerId !== null && listed.owner_name !== null)
@@ -456,7 +460,12 @@ function toDecidable(listed: ApprovalRow & { owner_name: string | null; steps_js
     },
   );
   // Rows written before steps existed have one requester step.
-  return { row, steps: steps.length === 0 ? [{ kind: 'requester' as const, position: 0 }] : steps, names };
+  return {
+    row,
+    steps: steps.length === 0 ? [{ kind: 'requester' as const, position: 0 }] : steps,
+    names,
+    asked: listed.asked_about !== null,
+  };
 }
 
 /**
@@ -504,6 +513,12 @@ function waitingRows(db: Db, { userId, now, after }: DecidableQuery) {
           .whereRef('user.id', '=', 'approvals.owner_id')
           .as('owner_name'),
         stepsOfRow(db).as('steps_json'),
+        eb
+          .selectFrom('approval_questions')
+          .select('approval_questions.approval_id')
+          .whereRef('approval_questions.approval_id', '=', 'approvals.id')
+          .limit(1)
+          .as('asked_about'),
       ])
       // Unary plus: the deadline never picks the deadline index (the walk below keeps the
       // created order; the other reads start from their own index).

@@ -209,11 +209,11 @@ async function approvalsToDecide(
   });
   // Each row comes with its steps and the names it shows (one query for the rows).
   const page = rows.slice(0, limit);
+  // Only the questions and who asked them are read apart (nothing, on a page without any).
   const questionsById = await questionsOfApprovals(
     db,
-    page.map(({ row }) => row.id),
+    page.filter(({ asked }) => asked).map(({ row }) => row.id),
   );
-  // Only who asked a question is read apart (nobody, on a page without questions).
   const askers = await userNamesById(db, [...questionsById.values()].flatMap(askersOf));
   // Added to each new view rather than copied with it: a page is 50 views of some 25 fields.
   const approvals = page.map(({ row, steps, names }) => {

@@ -116,6 +116,8 @@ describe.each(databaseEngines)('asking the requester a question, on %s', (engine
     const listed = ((await inbox.json()) as { approvals: View[] }).approvals;
     expect(listed.map((item) => item.approvalId)).toEqual([approvalId]);
     expect(listed[0]?.questions[0]?.answer).toBe('Order A1002, and no, it is still sealed');
+    // The same as the approval's own page shows, who asked included.
+    expect(listed[0]?.questions).toEqual(after.body.questions);
 
     // A later message is not an answer to an already answered question.
     await (await sendToChat('chat-ask', 'thanks')).rest();
