@@ -1,3 +1,4 @@
+import { revealHiddenCharacters } from '@toolgate/engine/client';
 import {
   Ban,
   ChevronRight,
@@ -10,7 +11,6 @@ import {
   ShieldQuestion,
 } from 'lucide-react';
 import { findErrorReference } from '@/lib/errors/error-reference';
-import { revealHiddenCharacters } from '@/lib/shared/reveal-hidden-characters';
 import { summarizeToolCall, summarizeToolResult } from '@/lib/tools/tool-summaries';
 import { type Denial, type Outcome, rateLimitedWait, type ToolPart } from './tool-part-outcome';
 import { Badge } from './ui/badge';

@@ -16,12 +16,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createMemoryIdempotencyStore, wrapToolsWithIdempotency } from '@toolgate/engine';
 import { generateText, type StepResult, stepCountIs, type ToolSet } from 'ai';
 import { createOfflineModel } from '../lib/ai/offline-model';
 import { openDatabase } from '../lib/db/open-database';
 import { selectTodos } from '../lib/db/todos';
-import { wrapToolsWithIdempotency } from '../lib/shells/wrap-tools-with-idempotency';
-import { createMemoryIdempotencyStore } from '../lib/stores/memory-idempotency-store';
 import { createWorkerTools } from '../lib/tools/registry';
 
 const model = createOfflineModel();

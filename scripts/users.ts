@@ -15,6 +15,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { normalizeEmail } from '@toolgate/engine/client';
+import { rolesByEmailOf } from '@toolgate/engine/policy';
 import { createClient } from 'redis';
 import { computeRoles } from '../lib/auth/compute-roles';
 import { type AppConfig, ConfigError } from '../lib/config';
@@ -33,9 +35,7 @@ import {
   storedRolesOf,
   storePluginRole,
 } from '../lib/db/user-roles';
-import { rolesByEmailOf } from '../lib/policy/policy-roles';
 import { encodeBusMessage, eventBusChannel } from '../lib/server/event-bus-message';
-import { normalizeEmail } from '../lib/shared/normalize-email';
 import {
   checkStartupConfiguration,
   type StartupConfiguration,

@@ -1,18 +1,16 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ApprovalRegistry } from '@/lib/stores/approval-registry';
-import type { IdempotencyStore } from '@/lib/stores/idempotency-store';
-import { createMemoryApprovalRegistry } from '@/lib/stores/memory-approval-registry';
-import { createMemoryIdempotencyStore } from '@/lib/stores/memory-idempotency-store';
+import type { ApprovalRegistry, IdempotencyStore } from '@toolgate/engine';
+import { createMemoryApprovalRegistry, createMemoryIdempotencyStore } from '@toolgate/engine';
 import { repoRoot } from '../support/next-app';
 import { findRedisServer, startRedis } from '../support/redis';
 import { median, nowMs, quantile, round } from '../support/stats';
 import type { BenchCase, BenchContext, BenchResult } from '../support/types';
 
 type RedisModules = {
-  createRedisIdempotencyStore: typeof import('@/lib/stores/redis-idempotency-store').createRedisIdempotencyStore;
-  createRedisApprovalRegistry: typeof import('@/lib/stores/redis-approval-registry').createRedisApprovalRegistry;
-  getRedisClient: typeof import('@/lib/stores/redis-client').getRedisClient;
+  createRedisIdempotencyStore: typeof import('@toolgate/engine/redis').createRedisIdempotencyStore;
+  createRedisApprovalRegistry: typeof import('@toolgate/engine/redis').createRedisApprovalRegistry;
+  getRedisClient: typeof import('@toolgate/engine/redis').getRedisClient;
 };
 
 /** The Redis stores, if they exist in this checkout; the reason why not otherwise. */
@@ -21,9 +19,9 @@ async function loadRedisModules(): Promise<RedisModules | string> {
   const missing = files.filter((file) => !existsSync(join(repoRoot, 'lib', 'stores', file)));
   if (missing.length > 0) return `lib/stores/${missing.join(', ')} not in this checkout yet`;
   const [idempotency, approval, client] = await Promise.all([
-    import('@/lib/stores/redis-idempotency-store'),
-    import('@/lib/stores/redis-approval-registry'),
-    import('@/lib/stores/redis-client'),
+    import('@toolgate/engine/redis'),
+    import('@toolgate/engine/redis'),
+    import('@toolgate/engine/redis'),
   ]);
   return {
     createRedisIdempotencyStore: idempotency.createRedisIdempotencyStore,

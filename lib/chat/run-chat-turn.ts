@@ -1,4 +1,5 @@
 import 'server-only';
+import { ProvenanceLedger } from '@toolgate/engine';
 import {
   generateId,
   JsonToSseTransformStream,
@@ -22,7 +23,6 @@ import { clearChatStream, type Db, setChatStream, upsertMessage } from '@/lib/db
 import { publicErrorText } from '@/lib/errors/public-error';
 import { reportError } from '@/lib/errors/report-error';
 import { trustOfTool } from '@/lib/mcp/merge-mcp-tools';
-import { ProvenanceLedger } from '@/lib/provenance';
 import { getEffectRecorder } from '@/lib/server/effect-recorder';
 import { getToolRateLimiter } from '@/lib/server/rate-limiter';
 import { getIdempotencyStore } from '@/lib/server/stores';

@@ -1,5 +1,5 @@
+import { traceRejectedToolCall } from '@toolgate/engine';
 import { convertToModelMessages, type LanguageModel, stepCountIs, type ToolSet, type UIMessage } from 'ai';
-import { traceRejectedToolCall } from '@/lib/shells/wrap-tools-with-tracing';
 import { filePartForModel, refuseDownloads } from './inline-files';
 import { sanitizeUIMessages } from './sanitize-ui-messages';
 import { workerInstructions } from './worker-instructions';

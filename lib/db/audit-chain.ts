@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { CallProvenance, ContextSource } from '@/lib/provenance';
-import { stableStringify } from '@/lib/shared/stable-stringify';
+import type { CallProvenance, ContextSource } from '@toolgate/engine';
+import { stableStringify } from '@toolgate/engine';
 
 /** A call's one-line summary in each UI language (“Create ticket “printer broken”” / “创建工单「打印机坏了」”). */
 export type AuditSummary = { en: string; zh: string };

@@ -1,13 +1,15 @@
-import type { ToolSet } from 'ai';
-import type { NewAuditRow } from '@/lib/db/audit';
-import { type CallProvenance, isTainted, type ProvenanceLedger } from '@/lib/provenance';
+import type { ApprovalRegistry, ApprovalRequestEvent, IdempotencyStore } from '@toolgate/engine';
 import {
   type ApprovalDecisionEvent,
   type ApprovalShellOptions,
+  type CallProvenance,
   composeToolShells,
+  createToolCallTracing,
   type EffectRecorder,
   type IdempotencyReplayEvent,
+  isTainted,
   type ProvenanceCheck,
+  type ProvenanceLedger,
   spendOrRefuse,
   type ToolRateLimiter,
   type ToolShell,
@@ -18,11 +20,11 @@ import {
   wrapToolsWithIdempotency,
   wrapToolsWithOutputRecording,
   wrapToolsWithRateLimit,
-  writeToolNames,
-} from '@/lib/shells';
-import { createToolCallTracing } from '@/lib/shells/wrap-tools-with-tracing';
-import type { ApprovalRegistry, ApprovalRequestEvent, IdempotencyStore } from '@/lib/stores';
+} from '@toolgate/engine';
+import type { ToolSet } from 'ai';
+import type { NewAuditRow } from '@/lib/db/audit';
 import { currentToolCall } from '@/lib/telemetry/telemetry-scope';
+import { writeToolNames } from '@/lib/tools/tool-catalog';
 import { summarizeToolCall } from '@/lib/tools/tool-summaries';
 
 /** What the approval shell needs; only the streaming endpoint can show a card. */

@@ -1,4 +1,5 @@
 import 'server-only';
+import { hashToolArguments } from '@toolgate/engine';
 import type { UIMessage } from 'ai';
 import { z } from 'zod';
 import { undoRightsOf } from '@/lib/approvals';
@@ -15,7 +16,6 @@ import {
 import { reportError } from '@/lib/errors/report-error';
 import { describeZodError } from '@/lib/http/json';
 import { getIdempotencyStore } from '@/lib/server/stores';
-import { hashToolArguments } from '@/lib/shells/wrap-tools-with-audit';
 import { observeAuditedCall } from '@/lib/telemetry/observe-audited-call';
 import { toolRegistry } from '@/lib/tools/registry';
 import { summarizeToolCall } from '@/lib/tools/tool-summaries';

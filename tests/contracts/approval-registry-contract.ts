@@ -1,5 +1,5 @@
+import type { ApprovalRegistry, ApprovalRequest, ApprovalRequestEvent } from '@toolgate/engine';
 import { describe, expect, it } from 'vitest';
-import type { ApprovalRegistry, ApprovalRequest, ApprovalRequestEvent } from '@/lib/stores';
 
 /**
  * Builds a fresh registry for one test. Implementations register their own

@@ -1,5 +1,5 @@
+import type { IdempotencyStore } from '@toolgate/engine';
 import { describe, expect, it } from 'vitest';
-import type { IdempotencyStore } from '@/lib/stores';
 
 /** What a contract run needs from one implementation under test. */
 export type IdempotencyStoreUnderTest = {

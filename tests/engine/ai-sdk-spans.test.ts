@@ -7,11 +7,11 @@ import {
   type ReadableSpan,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
+import { createMemoryIdempotencyStore } from '@toolgate/engine';
 import { stepCountIs, streamText, tool } from 'ai';
 import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createMemoryIdempotencyStore } from '@/lib/stores';
 import { contentFreeTelemetry } from '@/lib/telemetry/content-free-telemetry';
 import { observeAuditedCall } from '@/lib/telemetry/observe-audited-call';
 import { ScopeContextManager } from '@/lib/telemetry/scope-context-manager';

@@ -1,18 +1,16 @@
-import { tool } from 'ai';
-import { describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
 import {
+  type ApprovalRequestEvent,
   composeToolShells,
+  createMemoryApprovalRegistry,
+  createMemoryIdempotencyStore,
   isToolDenial,
   type ToolShell,
   wrapToolsWithApproval,
   wrapToolsWithIdempotency,
-} from '@/lib/shells';
-import {
-  type ApprovalRequestEvent,
-  createMemoryApprovalRegistry,
-  createMemoryIdempotencyStore,
-} from '@/lib/stores';
+} from '@toolgate/engine';
+import { tool } from 'ai';
+import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
 import { call } from '../support/call-tool';
 
 function createTable() {

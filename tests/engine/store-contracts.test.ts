@@ -1,4 +1,4 @@
-import { createMemoryApprovalRegistry, createMemoryIdempotencyStore } from '@/lib/stores';
+import { createMemoryApprovalRegistry, createMemoryIdempotencyStore } from '@toolgate/engine';
 import { describeApprovalRegistryContract } from '@/tests/contracts/approval-registry-contract';
 import { describeIdempotencyStoreContract } from '@/tests/contracts/idempotency-store-contract';
 

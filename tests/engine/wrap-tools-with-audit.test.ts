@@ -1,10 +1,8 @@
-import { tool } from 'ai';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
-import type { NewAuditRow } from '@/lib/db/audit';
 import {
+  type ApprovalRegistry,
   composeToolShells,
+  createMemoryApprovalRegistry,
+  createMemoryIdempotencyStore,
   hashToolArguments,
   stableStringify,
   type ToolShell,
@@ -12,12 +10,12 @@ import {
   wrapToolsWithAudit,
   wrapToolsWithIdempotency,
   wrapToolsWithRateLimit,
-} from '@/lib/shells';
-import {
-  type ApprovalRegistry,
-  createMemoryApprovalRegistry,
-  createMemoryIdempotencyStore,
-} from '@/lib/stores';
+} from '@toolgate/engine';
+import { tool } from 'ai';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import type { NewAuditRow } from '@/lib/db/audit';
 import { call } from '../support/call-tool';
 
 function createTable() {

@@ -1,13 +1,13 @@
-import { tool } from 'ai';
-import { describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
 import {
+  createMemoryIdempotencyStore,
   downstreamIdempotencyKey,
   wrapToolsWithIdempotency,
   writeExecutionOf,
-  writeToolNames,
-} from '@/lib/shells';
-import { createMemoryIdempotencyStore } from '@/lib/stores';
+} from '@toolgate/engine';
+import { tool } from 'ai';
+import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { writeToolNames } from '@/lib/tools/tool-catalog';
 import { call } from '../support/call-tool';
 
 function createTable() {

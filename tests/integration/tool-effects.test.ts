@@ -1,9 +1,13 @@
+import {
+  createMemoryIdempotencyStore,
+  downstreamIdempotencyKey,
+  type EffectRecorder,
+  wrapToolsWithIdempotency,
+} from '@toolgate/engine';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Db, listTickets } from '@/lib/db';
 import { migrations } from '@/lib/db/migrations';
 import { commitToolEffect, deleteToolEffectsOfScope } from '@/lib/db/tool-effects';
-import { downstreamIdempotencyKey, type EffectRecorder, wrapToolsWithIdempotency } from '@/lib/shells';
-import { createMemoryIdempotencyStore } from '@/lib/stores';
 import { createCreateTicketTool } from '@/lib/tools/create-ticket';
 import { call } from '../support/call-tool';
 import { countTickets } from '../support/database-reads';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { roleNamePattern } from '@/lib/db/user-roles';
-import { normalizeEmail } from '@/lib/shared/normalize-email';
+import { normalizeEmail } from '../shared/normalize-email';
 
 /** The most rules a policy holds: every tool call walks them, so the work per call stays bounded. */
 export const maxPolicyRules = 200;

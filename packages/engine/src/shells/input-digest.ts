@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { stableStringify } from '@/lib/shared/stable-stringify';
+import { stableStringify } from '../shared/stable-stringify';
 
 /**
  * Lowercase hex SHA-256 of the canonical JSON (sorted keys) of a call's input: what an

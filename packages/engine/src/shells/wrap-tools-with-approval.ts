@@ -1,5 +1,5 @@
 import type { ToolSet } from 'ai';
-import { type CallProvenance, isTainted } from '@/lib/provenance';
+import { type CallProvenance, isTainted } from '../provenance';
 import type {
   ApprovalRegistry,
   ApprovalStep,
@@ -7,7 +7,7 @@ import type {
   DecisionMaker,
   DecisionRecord,
   DenialReason,
-} from '@/lib/stores/approval-registry';
+} from '../stores/approval-registry';
 import { finalOutput, wrapExecute } from './wrap-execute';
 
 /**

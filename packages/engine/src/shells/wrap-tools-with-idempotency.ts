@@ -1,8 +1,8 @@
 import type { ToolSet } from 'ai';
-import { downstreamIdempotencyKey, type WriteExecution } from '@/lib/shared/write-execution';
-import type { IdempotencyStore } from '@/lib/stores/idempotency-store';
+import { writeToolNames } from '@/lib/tools/tool-catalog';
+import { downstreamIdempotencyKey, type WriteExecution } from '../shared/write-execution';
+import type { IdempotencyStore } from '../stores/idempotency-store';
 import { finalOutput, wrapExecute } from './wrap-execute';
-import { writeToolNames } from './write-tool-names';
 
 /** What observers (audit, UI) learn when a call was answered from an earlier execution. */
 export type IdempotencyReplayEvent = { toolCallId: string; toolName: string; scope: string };

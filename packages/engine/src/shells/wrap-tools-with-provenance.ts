@@ -1,5 +1,5 @@
 import type { ToolSet } from 'ai';
-import { isTainted } from '@/lib/provenance';
+import { isTainted } from '../provenance';
 import { isAsyncIterable, wrapExecute } from './wrap-execute';
 import { type ProvenanceCheck, toolDenial } from './wrap-tools-with-approval';
 

@@ -1,8 +1,8 @@
 import type { ToolExecutionOptions, ToolSet } from 'ai';
-import { idempotencyKey } from '@/lib/shared/idempotency-key';
 import { observeApprovalWait } from '@/lib/telemetry/metrics';
 import { currentToolCall, type ToolCallObservation, telemetryScope } from '@/lib/telemetry/telemetry-scope';
 import { tracingHandles } from '@/lib/telemetry/tracing-handles';
+import { idempotencyKey } from '../shared/idempotency-key';
 import type { ToolShell } from './compose-tool-shells';
 import { isAsyncIterable, type ToolExecute, wrapExecute } from './wrap-execute';
 import { isToolDenial } from './wrap-tools-with-approval';

@@ -1,4 +1,4 @@
-import type { CallProvenance } from '@/lib/provenance';
+import type { CallProvenance } from '../provenance';
 /**
  * Why a call was not approved. Every path but an explicit allow denies: fail-closed.
  * `policy`: a policy rule refuses the call outright, without a card. `sign_in_required`:

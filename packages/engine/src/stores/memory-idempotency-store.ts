@@ -1,4 +1,4 @@
-import { idempotencyKey } from '@/lib/shared/idempotency-key';
+import { idempotencyKey } from '../shared/idempotency-key';
 import type { IdempotencyRunOptions, IdempotencyStore } from './idempotency-store';
 
 /** Options of {@link createMemoryIdempotencyStore}. */

@@ -1,4 +1,3 @@
-import 'server-only';
 import { createClient, type RedisClientType } from 'redis';
 import { StoreUnavailableError } from './store-unavailable-error';
 

@@ -1,6 +1,5 @@
-import 'server-only';
 import { createHash, randomUUID } from 'node:crypto';
-import { idempotencyKey } from '@/lib/shared/idempotency-key';
+import { idempotencyKey } from '../shared/idempotency-key';
 import type { IdempotencyRunOptions, IdempotencyStore } from './idempotency-store';
 import { redisChannels } from './redis-channels';
 import {
