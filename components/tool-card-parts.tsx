@@ -1,4 +1,4 @@
-import { revealHiddenCharacters } from '@toolgate/engine/client';
+import { findErrorReference, revealHiddenCharacters } from '@toolgate/engine/client';
 import {
   Ban,
   ChevronRight,
@@ -10,7 +10,6 @@ import {
   ShieldCheck,
   ShieldQuestion,
 } from 'lucide-react';
-import { findErrorReference } from '@/lib/errors/error-reference';
 import { summarizeToolCall, summarizeToolResult } from '@/lib/tools/tool-summaries';
 import { type Denial, type Outcome, rateLimitedWait, type ToolPart } from './tool-part-outcome';
 import { Badge } from './ui/badge';

@@ -1,4 +1,4 @@
-import { denialNoteOf, isEditedOutput } from '@toolgate/engine';
+import { denialNoteOf, isEditedOutput } from '@toolgate/engine/client';
 import { useEffect, useState } from 'react';
 import { otherMakerInMessage, otherMakerOf } from '@/lib/ai/offline-decided-by';
 import { approvalTiming } from '@/lib/approvals/approval-timing';

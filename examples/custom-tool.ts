@@ -22,6 +22,7 @@ import { createOfflineModel } from '../lib/ai/offline-model';
 import { openDatabase } from '../lib/db/open-database';
 import { selectTodos } from '../lib/db/todos';
 import { createWorkerTools } from '../lib/tools/registry';
+import { writeToolNames } from '../lib/tools/tool-catalog';
 
 const model = createOfflineModel();
 
@@ -56,7 +57,10 @@ async function main(): Promise<void> {
     console.log(`\n  tools called, in order: ${calledTools.join(' → ')}`);
 
     console.log('\nPart 2 — the same table inside the idempotency shell (scope "example")');
-    const guarded = wrapToolsWithIdempotency(table, createMemoryIdempotencyStore(), { scope: 'example' });
+    const guarded = wrapToolsWithIdempotency(table, createMemoryIdempotencyStore(), {
+      scope: 'example',
+      tools: writeToolNames,
+    });
     const title = '给植物浇水';
     await ask(guarded, `加一个待办：${title}`);
     await ask(guarded, `加一个待办：${title}`);

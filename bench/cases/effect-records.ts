@@ -61,12 +61,12 @@ export const effectRecords: BenchCase = async ({ quick, scratch, log }) => {
           'store only': wrapToolsWithIdempotency(
             { createTicket: createCreateTicketTool(db, { userId: 'bench', chatId: 'bench' }) },
             createMemoryIdempotencyStore({ maxEntries: 1_000_000, maxTotalEntries: 1_000_000 }),
-            { scope: 'bench', partition: 'bench' },
+            { scope: 'bench', partition: 'bench', tools: ['createTicket'] },
           ),
           'effect + record': wrapToolsWithIdempotency(
             { createTicket: createCreateTicketTool(db, { userId: 'bench', chatId: 'bench' }) },
             createMemoryIdempotencyStore({ maxEntries: 1_000_000, maxTotalEntries: 1_000_000 }),
-            { scope: 'bench', partition: 'bench', effects: recorder },
+            { scope: 'bench', partition: 'bench', tools: ['createTicket'], effects: recorder },
           ),
         };
         const runOf = (side: Side) => () => {

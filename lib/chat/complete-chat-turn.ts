@@ -1,9 +1,8 @@
 import 'server-only';
-import { ProvenanceLedger } from '@toolgate/engine';
+import { ProvenanceLedger, publicErrorText } from '@toolgate/engine';
 import { generateId, streamText } from 'ai';
 import { chatMarkOf } from '@/lib/chats/chat-mark';
 import { getConfig } from '@/lib/config';
-import { publicErrorText } from '@/lib/errors/public-error';
 import { mcpConfirmToolNames, trustOfTool, waitForMcpServers } from '@/lib/mcp/merge-mcp-tools';
 import { toolsWithRules } from '@/lib/policy';
 import { getEffectRecorder } from '@/lib/server/effect-recorder';

@@ -21,9 +21,10 @@ import {
   wrapToolsWithOutputRecording,
   wrapToolsWithRateLimit,
 } from '@toolgate/engine';
+import { currentToolCall } from '@toolgate/engine/telemetry';
 import type { ToolSet } from 'ai';
 import type { NewAuditRow } from '@/lib/db/audit';
-import { currentToolCall } from '@/lib/telemetry/telemetry-scope';
+import { observeApprovalWait } from '@/lib/telemetry/metrics';
 import { writeToolNames } from '@/lib/tools/tool-catalog';
 import { summarizeToolCall } from '@/lib/tools/tool-summaries';
 
@@ -142,6 +143,7 @@ export function assembleTurnTools({
     confirmTools: approval?.confirmTools ?? [],
     writeTools: writeTools ?? writeToolNames,
     rateLimited: rateLimiter !== undefined,
+    onApprovalWait: observeApprovalWait,
   });
   shells.push(tracing.call);
   if (provenance !== undefined) {
@@ -211,7 +213,7 @@ export function assembleTurnTools({
     wrapToolsWithIdempotency(table, store, {
       scope: chatId,
       partition: ownerId,
-      tools: writeTools,
+      tools: writeTools ?? writeToolNames,
       effects,
       onReplay: (event) => {
         if (audit !== undefined) replayedCallIds.add(event.toolCallId);

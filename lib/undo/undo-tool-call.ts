@@ -1,5 +1,5 @@
 import 'server-only';
-import { hashToolArguments } from '@toolgate/engine';
+import { hashToolArguments, reportError } from '@toolgate/engine';
 import type { UIMessage } from 'ai';
 import { z } from 'zod';
 import { undoRightsOf } from '@/lib/approvals';
@@ -13,7 +13,6 @@ import {
   markToolEffectUndone,
   type ToolEffectRecord,
 } from '@/lib/db/tool-effects';
-import { reportError } from '@/lib/errors/report-error';
 import { describeZodError } from '@/lib/http/json';
 import { getIdempotencyStore } from '@/lib/server/stores';
 import { observeAuditedCall } from '@/lib/telemetry/observe-audited-call';

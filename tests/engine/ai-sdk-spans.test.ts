@@ -15,9 +15,9 @@ import { z } from 'zod';
 import { contentFreeTelemetry } from '@/lib/telemetry/content-free-telemetry';
 import { observeAuditedCall } from '@/lib/telemetry/observe-audited-call';
 import { ScopeContextManager } from '@/lib/telemetry/scope-context-manager';
-import { setTracingHandles } from '@/lib/telemetry/tracing-handles';
 import { startTurnTelemetry } from '@/lib/telemetry/turn-telemetry';
 import { assembleTurnTools } from '@/lib/turn-table/assemble-turn-tools';
+import { setTracingHandles } from '../../packages/engine/src/telemetry/tracing-handles';
 
 // Distinctive words in the prompt, the tool's input, its output and its error: none may be exported.
 const secrets = ['prompt-ibis', 'input-okapi', 'output-tapir', 'error-axolotl', 'reply-quokka'];

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { currentClientAddress, runWithClientAddress } from '@/lib/http/request-address';
-import { currentToolCall, telemetryScope } from '@/lib/telemetry/telemetry-scope';
+import { currentToolCall, telemetryScope } from '../../packages/engine/src/telemetry/telemetry-scope';
 import { codeFiles, repositoryRoot } from '../support/source-files';
 
 /*

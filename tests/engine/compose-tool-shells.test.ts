@@ -11,6 +11,7 @@ import {
 import { tool } from 'ai';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
+import { writeToolNames } from '@/lib/tools/tool-catalog';
 import { call } from '../support/call-tool';
 
 function createTable() {
@@ -64,7 +65,7 @@ function hardening() {
       timeoutMs: 60_000,
     });
   const idempotency: ToolShell<Table> = (table) =>
-    wrapToolsWithIdempotency(table, store, { scope: 'chat-1' });
+    wrapToolsWithIdempotency(table, store, { scope: 'chat-1', tools: writeToolNames });
   return { approval, idempotency, answers, store };
 }
 

@@ -16,6 +16,7 @@ import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { NewAuditRow } from '@/lib/db/audit';
+import { writeToolNames } from '@/lib/tools/tool-catalog';
 import { call } from '../support/call-tool';
 
 function createTable() {
@@ -203,6 +204,7 @@ describe('wrapToolsWithAudit', () => {
       (inner) =>
         wrapToolsWithIdempotency(inner, createMemoryIdempotencyStore(), {
           scope: 'c',
+          tools: writeToolNames,
           onReplay: ({ toolCallId }) => replayedCallIds.add(toolCallId),
         }),
     ]);
@@ -321,6 +323,7 @@ describe('wrapToolsWithAudit', () => {
       (inner) =>
         wrapToolsWithIdempotency(inner, store, {
           scope: 'c',
+          tools: writeToolNames,
           onReplay: ({ toolCallId }) => replayedCallIds.add(toolCallId),
         }),
     ];

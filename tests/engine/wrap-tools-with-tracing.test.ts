@@ -9,9 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { NewAuditRow } from '@/lib/db/audit';
 import { observeAuditedCall } from '@/lib/telemetry/observe-audited-call';
-import { setTracingHandles } from '@/lib/telemetry/tracing-handles';
 import { assembleTurnTools } from '@/lib/turn-table/assemble-turn-tools';
 import type { ToolExecute } from '../../packages/engine/src/shells/wrap-execute';
+import { setTracingHandles } from '../../packages/engine/src/telemetry/tracing-handles';
 import { useInMemoryTracing } from '../support/in-memory-tracing';
 
 const secretTitle = 'quetzal-umbrella secret title';

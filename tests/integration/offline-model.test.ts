@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOfflineModel, isOfflineModel } from '@/lib/ai/offline-model';
 import { routeWorker } from '@/lib/ai/router';
 import { type Db, selectTodos } from '@/lib/db';
-import { PublicError } from '@/lib/errors/public-error';
 import { createWorkerTools, type WorkerName } from '@/lib/tools';
+import { PublicError } from '../../packages/engine/src/errors/public-error';
 import { countTickets } from '../support/database-reads';
 import { openTestDatabase } from '../support/test-database';
 

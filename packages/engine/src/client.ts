@@ -1,4 +1,6 @@
 /* Helpers with no Node APIs and no state, safe in a browser bundle. */
+
+export { findErrorReference, newErrorReference } from './errors/error-reference';
 export { mailboxOf, normalizeEmail } from './shared/normalize-email';
 export {
   hasHiddenCharacters,
@@ -6,3 +8,9 @@ export {
   revealHiddenCharacters,
   revealHiddenInSummary,
 } from './shared/reveal-hidden-characters';
+export {
+  denialNoteOf,
+  isEditedOutput,
+  isToolDenial,
+  type ToolDenial,
+} from './shells/wrap-tools-with-approval';

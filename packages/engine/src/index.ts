@@ -6,6 +6,21 @@
  * `@toolgate/engine/client`, and the store contract suites under `@toolgate/engine/test`.
  */
 
+// The decision vocabulary: denial reasons, audit outcomes and details, and the audit record.
+export type { NewAuditRow } from './decisions/audit-record';
+export {
+  type AuditDetail,
+  type AuditOutcome,
+  type AuditSummary,
+  auditOutcomeOfDenial,
+  auditOutcomes,
+  type DenialReason,
+  denialReasons,
+  modelTextOfDenial,
+} from './decisions/decision-vocabulary';
+// Errors a user may see: a short message and a reference id, the details in the server log.
+export { PublicError, publicErrorText } from './errors/public-error';
+export { reportError } from './errors/report-error';
 // Input validation against a tool's own schema.
 export { type ToolInputValidation, validateToolInput } from './input/validate-tool-input';
 // Provenance: where a write call's values came from, and whether an outsider supplied them.
@@ -77,19 +92,18 @@ export {
   type ToolCallTracingOptions,
   traceRejectedToolCall,
 } from './shells/wrap-tools-with-tracing';
+
 // The stores: interfaces and in-memory adapters.
-export {
-  type ApprovalDecision,
-  type ApprovalPreview,
-  type ApprovalRegistry,
-  type ApprovalRequest,
-  type ApprovalRequestEvent,
-  type ApprovalStep,
-  type ConfirmOptions,
-  type DecisionMaker,
-  type DecisionRecord,
-  type DenialReason,
-  denialReasons,
+export type {
+  ApprovalDecision,
+  ApprovalPreview,
+  ApprovalRegistry,
+  ApprovalRequest,
+  ApprovalRequestEvent,
+  ApprovalStep,
+  ConfirmOptions,
+  DecisionMaker,
+  DecisionRecord,
 } from './stores/approval-registry';
 export type { IdempotencyRunOptions, IdempotencyStore } from './stores/idempotency-store';
 export {

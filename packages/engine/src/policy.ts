@@ -11,6 +11,7 @@ export {
   type PolicyScalar,
   parsePolicy,
   parsePolicyText,
+  roleNamePattern,
   whenSchema,
 } from './policy/policy-file';
 export { rolesByEmailOf } from './policy/policy-roles';

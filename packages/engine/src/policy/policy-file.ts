@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { roleNamePattern } from '@/lib/db/user-roles';
 import { normalizeEmail } from '../shared/normalize-email';
+
+/** A role name: lower-case letters, digits, `-` and `_`, starting with a letter (`supervisor`, `admin`). */
+export const roleNamePattern = /^[a-z][a-z0-9_-]{0,39}$/;
 
 /** The most rules a policy holds: every tool call walks them, so the work per call stays bounded. */
 export const maxPolicyRules = 200;

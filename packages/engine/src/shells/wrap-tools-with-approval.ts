@@ -1,4 +1,5 @@
 import type { ToolSet } from 'ai';
+import { type DenialReason, modelTextOfDenial } from '../decisions/decision-vocabulary';
 import { type CallProvenance, isTainted } from '../provenance';
 import type {
   ApprovalRegistry,
@@ -6,7 +7,6 @@ import type {
   ConfirmOptions,
   DecisionMaker,
   DecisionRecord,
-  DenialReason,
 } from '../stores/approval-registry';
 import { finalOutput, wrapExecute } from './wrap-execute';
 
@@ -32,34 +32,12 @@ export function isToolDenial(value: unknown): value is ToolDenial {
   if (typeof value !== 'object' || value === null) return false;
   const { denied, reason, message } = value as Partial<ToolDenial>;
   return (
-    denied === true && typeof reason === 'string' && reason in messageByReason && typeof message === 'string'
+    denied === true &&
+    typeof reason === 'string' &&
+    reason in modelTextOfDenial &&
+    typeof message === 'string'
   );
 }
-
-const messageByReason: Record<DenialReason, (toolName: string) => string> = {
-  denied: (toolName) =>
-    `The user declined this ${toolName} call, so nothing was done. Do not retry this call; tell the user it was not carried out.`,
-  timeout: (toolName) =>
-    `The approval request for this ${toolName} call expired without an answer, so nothing was done. Do not retry this call; tell the user the request expired and they can ask again.`,
-  aborted: (toolName) =>
-    `The approval request for this ${toolName} call was cancelled before anyone answered, so nothing was done. Do not retry this call.`,
-  closed: (toolName) =>
-    `The chat was closed while this ${toolName} call waited for approval, so nothing was done. Do not retry this call.`,
-  superseded: (toolName) =>
-    `The user sent a new message instead of answering the approval request for this ${toolName} call, so nothing was done. Do not retry this call; answer the new message.`,
-  withdrawn: (toolName) =>
-    `The user withdrew this ${toolName} request while it waited for someone else's approval, so nothing was done. Do not retry this call; confirm to the user that the request was withdrawn.`,
-  policy: (toolName) =>
-    `This ${toolName} call is not allowed by the approval policy, so nothing was done and nobody can approve it. Do not retry this call; tell the user it is not permitted.`,
-  quota: (toolName) =>
-    `This ${toolName} call is over the approval policy's quota for now, so nothing was done and nobody was asked. Do not retry this call now; tell the user the limit was reached and when they can try again (retryAfterMs).`,
-  policy_changed: (toolName) =>
-    `The approval policy changed while this ${toolName} call waited, and the new policy does not allow it, so nothing was done. Do not retry this call; tell the user it is no longer permitted.`,
-  no_approver: (toolName) =>
-    `This ${toolName} call needs the approval of a role that too few people hold to ever approve it, so nothing was done and nobody was asked. Do not retry this call; tell the user it cannot be approved now and that the operators were told.`,
-  sign_in_required: (toolName) =>
-    `This ${toolName} call needs the approval of a supervisor (someone holding a role), and only a signed-in user with a verified email can ask for that, so nothing was done and no request was sent. Do not retry this call; tell the user to sign in with a verified email to ask a supervisor.`,
-};
 
 /** The refusal of a call past its rule's quota, with the wait until one fits again. */
 export function quotaDenial(toolName: string, retryAfterMs: number): ToolDenial {
@@ -95,7 +73,7 @@ export function toolDenial(
   const other = madeBySomeoneElse(decidedBy) && reason === 'denied';
   const message = other
     ? `${decisionMakerText(decidedBy)}, not the user, declined this ${toolName} call, so nothing was done. Do not retry this call; tell the user who declined it and that it was not carried out.`
-    : messageByReason[reason](toolName);
+    : modelTextOfDenial[reason](toolName);
   const by = decidedBy === undefined ? {} : { decidedBy };
   if (note === undefined || note === '') return { denied: true, reason, message, ...by };
   return {

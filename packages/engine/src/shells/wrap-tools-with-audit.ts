@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { ToolExecutionOptions, ToolSet } from 'ai';
-import type { AuditOutcome, NewAuditRow } from '@/lib/db/audit';
-import type { AuditDetail, AuditSummary } from '@/lib/db/audit-chain';
+import type { NewAuditRow } from '../decisions/audit-record';
+import {
+  type AuditDetail,
+  type AuditOutcome,
+  type AuditSummary,
+  auditOutcomeOfDenial,
+} from '../decisions/decision-vocabulary';
 import { type CallProvenance, isTainted } from '../provenance';
 import { revealHiddenInSummary } from '../shared/reveal-hidden-characters';
 import { stableStringify } from '../shared/stable-stringify';
@@ -162,14 +167,7 @@ function taintedPart(traced: CallProvenance): NonNullable<AuditDetail['provenanc
 /** The outcome a result stands for; `executed` is upgraded to `replayed` by the caller. */
 function outcomeOf(output: unknown): AuditOutcome {
   // A policy's refusal is a denial; the row's detail says it was the policy's (and why).
-  if (isToolDenial(output))
-    return output.reason === 'policy' ||
-      output.reason === 'sign_in_required' ||
-      output.reason === 'no_approver' ||
-      output.reason === 'quota' ||
-      output.reason === 'policy_changed'
-      ? 'denied'
-      : output.reason;
+  if (isToolDenial(output)) return auditOutcomeOfDenial[output.reason];
   if (isToolRateLimited(output)) return 'rate_limited';
   return 'executed';
 }

@@ -1,6 +1,6 @@
 import type { ToolSet } from 'ai';
-import { PublicError } from '@/lib/errors/public-error';
-import { reportError } from '@/lib/errors/report-error';
+import { PublicError } from '../errors/public-error';
+import { reportError } from '../errors/report-error';
 import { isAsyncIterable, wrapExecute } from './wrap-execute';
 
 /** Options of {@link wrapToolsWithErrorReferences}. */

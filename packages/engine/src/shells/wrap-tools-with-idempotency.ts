@@ -1,5 +1,4 @@
 import type { ToolSet } from 'ai';
-import { writeToolNames } from '@/lib/tools/tool-catalog';
 import { downstreamIdempotencyKey, type WriteExecution } from '../shared/write-execution';
 import type { IdempotencyStore } from '../stores/idempotency-store';
 import { finalOutput, wrapExecute } from './wrap-execute';
@@ -33,8 +32,8 @@ export type EffectRecorder = {
 export type IdempotencyShellOptions = {
   /** The window the key lives in, usually the chat id: the same args in another chat execute again. */
   scope: string;
-  /** Names of the tools to guard. Default {@link writeToolNames}; reads stay fresh. */
-  tools?: Iterable<string>;
+  /** Names of the tools to guard: the tools that write. Reads are left alone and stay fresh. */
+  tools: Iterable<string>;
   /** Whose window the entries count against (the user id): one user's calls never evict another's. */
   partition?: string;
   /** Called when a call is answered from an earlier or concurrent execution. The result is unchanged. */
@@ -60,7 +59,7 @@ export type IdempotencyShellOptions = {
 export function wrapToolsWithIdempotency<TOOLS extends ToolSet>(
   table: TOOLS,
   store: IdempotencyStore,
-  { scope, tools = writeToolNames, onReplay, partition, effects }: IdempotencyShellOptions,
+  { scope, tools, onReplay, partition, effects }: IdempotencyShellOptions,
 ): TOOLS {
   return wrapExecute(table, tools, (execute, toolName) => (input, options) => {
     const replayed = onReplay && (() => onReplay({ toolCallId: options.toolCallId, toolName, scope }));

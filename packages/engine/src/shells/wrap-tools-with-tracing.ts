@@ -1,8 +1,7 @@
 import type { ToolExecutionOptions, ToolSet } from 'ai';
-import { observeApprovalWait } from '@/lib/telemetry/metrics';
-import { currentToolCall, type ToolCallObservation, telemetryScope } from '@/lib/telemetry/telemetry-scope';
-import { tracingHandles } from '@/lib/telemetry/tracing-handles';
 import { idempotencyKey } from '../shared/idempotency-key';
+import { currentToolCall, type ToolCallObservation, telemetryScope } from '../telemetry/telemetry-scope';
+import { tracingHandles } from '../telemetry/tracing-handles';
 import type { ToolShell } from './compose-tool-shells';
 import { isAsyncIterable, type ToolExecute, wrapExecute } from './wrap-execute';
 import { isToolDenial } from './wrap-tools-with-approval';
@@ -17,6 +16,8 @@ export type ToolCallTracingOptions = {
   writeTools: Iterable<string>;
   /** Whether a rate-limit shell sits outside `beforeApproval`. */
   rateLimited: boolean;
+  /** Told how long each call waited for a person (a metrics histogram, say); with tracing off too. */
+  onApprovalWait?: (milliseconds: number) => void;
 };
 
 /**
@@ -46,6 +47,7 @@ export function createToolCallTracing({
   confirmTools,
   writeTools,
   rateLimited,
+  onApprovalWait,
 }: ToolCallTracingOptions): Record<
   'call' | 'beforeApproval' | 'beforeIdempotency' | 'beforeTool',
   ToolShell
@@ -65,7 +67,9 @@ export function createToolCallTracing({
   const confirmToolNames = new Set(confirmTools);
   return {
     call: (table) =>
-      wrapExecute(table, everyTool(table), (execute, toolName) => traceCall(execute, toolName)),
+      wrapExecute(table, everyTool(table), (execute, toolName) =>
+        traceCall(execute, toolName, onApprovalWait),
+      ),
     beforeApproval: probe(everyTool, (call, _input, run) => {
       if (rateLimited) call.event('rate_limit.allowed');
       const confirm = confirmToolNames.has(call.toolName);
@@ -176,7 +180,11 @@ function idempotencyOf(call: ToolCallObservation): 'executed' | 'replayed' | 'sh
 }
 
 /** The outermost wrapper: one observation (and span) per call, ended once the audit shell has recorded it. */
-function traceCall(execute: ToolExecute, toolName: string): ToolExecute {
+function traceCall(
+  execute: ToolExecute,
+  toolName: string,
+  onApprovalWait: ((milliseconds: number) => void) | undefined,
+): ToolExecute {
   return (input, options: ToolExecutionOptions<unknown>) => {
     const handles = tracingHandles();
     const store = telemetryScope().getStore();
@@ -205,7 +213,7 @@ function traceCall(execute: ToolExecute, toolName: string): ToolExecute {
     const end = ({ error, parkedTurn = false }: { error?: unknown; parkedTurn?: boolean } = {}) => {
       if (ended) return;
       ended = true;
-      finishCall(call, { error, parkedTurn });
+      finishCall(call, { error, parkedTurn, onApprovalWait });
     };
     // The store as it is inside the span's context (which may live in the same store).
     const run = () =>
@@ -288,7 +296,11 @@ async function* traceStream(
 /** Writes what the call's observation learned onto its span, and the approval wait into the metrics. */
 function finishCall(
   call: ToolCallObservation,
-  { error, parkedTurn }: { error?: unknown; parkedTurn: boolean },
+  {
+    error,
+    parkedTurn,
+    onApprovalWait,
+  }: { error?: unknown; parkedTurn: boolean; onApprovalWait: ((milliseconds: number) => void) | undefined },
 ): void {
   const { span, approval, outcome } = call;
   if (parkedTurn) {
@@ -304,7 +316,7 @@ function finishCall(
   if (approval !== undefined && outcome !== 'approved_by_rule' && outcome !== 'rate_limited') {
     const waitMs = Math.max(0, (approval.endedAt ?? Date.now()) - approval.startedAt);
     span?.setAttribute('toolgate.approval.wait_ms', waitMs);
-    observeApprovalWait(waitMs);
+    onApprovalWait?.(waitMs);
   }
   if (outcome === 'rate_limited') call.event('rate_limit.refused');
   if (span !== undefined && error !== undefined) {

@@ -1,30 +1,5 @@
+import type { DenialReason } from '../decisions/decision-vocabulary';
 import type { CallProvenance } from '../provenance';
-/**
- * Why a call was not approved. Every path but an explicit allow denies: fail-closed.
- * `policy`: a policy rule refuses the call outright, without a card. `sign_in_required`:
- * the call needs someone holding a role, and only a signed-in user with a verified email
- * may ask for that (four eyes need a known requester); refused without a card. `quota`: the
- * call's rule allows no more calls in its window now; refused without a card. `policy_changed`:
- * the call waited under an older version of the policy and the one in force refuses it.
- * `no_approver`: a role step of the call's rule can never be filled (too few verified holders
- * of its role besides the requester); refused without a card, instead of waiting to expire.
- */
-export const denialReasons = [
-  'denied',
-  'timeout',
-  'aborted',
-  'closed',
-  'superseded',
-  'withdrawn',
-  'policy',
-  'sign_in_required',
-  'quota',
-  'policy_changed',
-  'no_approver',
-] as const;
-
-/** One of {@link denialReasons}. */
-export type DenialReason = (typeof denialReasons)[number];
 
 /** Who must allow a call: the chat's user, or anyone holding a role other than the requester. */
 export type ApprovalStep = { kind: 'requester' } | { kind: 'role'; role: string };

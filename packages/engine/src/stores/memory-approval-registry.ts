@@ -1,10 +1,10 @@
+import type { DenialReason } from '../decisions/decision-vocabulary';
 import {
   type ApprovalDecision,
   type ApprovalRegistry,
   type ApprovalRequest,
   type ConfirmOptions,
   confirmOptionsOf,
-  type DenialReason,
   emitApprovalRequest,
 } from './approval-registry';
 

@@ -1,5 +1,5 @@
 import type { Span, Context as TraceContext } from '@opentelemetry/api';
-import { type AsyncScopeSlot, asyncScopeSlot } from '@/lib/shared/async-scope';
+import { type AsyncScopeSlot, asyncScopeSlot } from '../shared/async-scope';
 
 /** One tool call as the tracing shells observe it, from the outermost shell to the tool. */
 export type ToolCallObservation = {
