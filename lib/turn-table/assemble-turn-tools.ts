@@ -98,7 +98,7 @@ export type AssembleTurnToolsOptions = {
  *
  * Tracing observes and changes nothing: its `tool.call` span opens outside them all, so
  * it ends after the audit shell has recorded the outcome, and its probes between the
- * shells mark their work on it (lib/shells/wrap-tools-with-tracing.ts).
+ * shells mark their work on it (the engine's shells/wrap-tools-with-tracing.ts).
  */
 export function assembleTurnTools({
   baseTools,

@@ -43,8 +43,9 @@ export {
 export { idempotencyKey } from './shared/idempotency-key';
 export { stableStringify } from './shared/stable-stringify';
 export { downstreamIdempotencyKey, type WriteExecution, writeExecutionOf } from './shared/write-execution';
-// The shells and the composer.
 export { composeToolShells, type ToolShell } from './shells/compose-tool-shells';
+// The shells and the composer.
+export { type HardenToolsOptions, hardenTools } from './shells/harden-tools';
 export { inputDigestOf, inputDigestPattern } from './shells/input-digest';
 export { finalOutput, type ToolExecute } from './shells/wrap-execute';
 export {

@@ -241,7 +241,7 @@ export type ApprovalShellOptions = {
   ) => Promise<({ reason: string } & Record<string, unknown>) | undefined>;
 };
 
-/** How the approval shell learns where a call's values came from (lib/provenance). */
+/** How the approval shell learns where a call's values came from (its provenance module). */
 export type ProvenanceCheck = {
   /** The tools whose calls are traced (the write tools), whether or not they are listed to ask. */
   tools: Iterable<string>;

@@ -34,7 +34,7 @@ export type TelemetryScope = {
   traceContext?: TraceContext;
 };
 
-// A slot of the server's one async-context store (lib/shared/async-scope.ts), which every bundle shares.
+// A slot of the server's one async-context store (../shared/async-scope.ts), which every bundle shares.
 const scope = asyncScopeSlot<TelemetryScope>('telemetry');
 
 /** The store of the current tool call's telemetry. */
