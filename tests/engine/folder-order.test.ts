@@ -94,6 +94,16 @@ function packageOf(path: string): string | undefined {
   return /^packages\/[^/]+/.exec(path)?.[0];
 }
 
+describe('app/, components/ and lib/', () => {
+  it('import nothing from bench/ or tests/: the product never loops back through its scaffolding', () => {
+    const graph = importGraph(['app', 'components', 'lib']);
+    const scaffolding = [...graph].flatMap(([from, targets]) =>
+      targets.filter((to) => /^(?:bench|tests)\//.test(to)).map((to) => `${from} -> ${to}`),
+    );
+    expect(scaffolding).toEqual([]);
+  });
+});
+
 describe('packages/', () => {
   it('name nothing of the app: no `@/` import, no relative path out of their own package', () => {
     const graph = importGraph(['packages']);
