@@ -1,7 +1,6 @@
 import { createRedisApprovalRegistry, createRedisIdempotencyStore } from '@toolgate/engine/redis';
+import { describeApprovalRegistryContract, describeIdempotencyStoreContract } from '@toolgate/engine/test';
 import { afterAll, beforeAll, onTestFinished } from 'vitest';
-import { describeApprovalRegistryContract } from '@/tests/contracts/approval-registry-contract';
-import { describeIdempotencyStoreContract } from '@/tests/contracts/idempotency-store-contract';
 import type { RedisClient } from '../../packages/engine/src/stores/redis-client';
 import { closeTestClient, connectTestClient, uniquePrefix } from './redis-test-client';
 

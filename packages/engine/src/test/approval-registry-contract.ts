@@ -1,4 +1,4 @@
-import type { ApprovalRegistry, ApprovalRequest, ApprovalRequestEvent } from '@toolgate/engine';
+import type { ApprovalRegistry, ApprovalRequest, ApprovalRequestEvent } from '../stores/approval-registry';
 import { describe, expect, it } from 'vitest';
 
 /**

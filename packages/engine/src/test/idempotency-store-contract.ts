@@ -1,4 +1,4 @@
-import type { IdempotencyStore } from '@toolgate/engine';
+import type { IdempotencyStore } from '../stores/idempotency-store';
 import { describe, expect, it } from 'vitest';
 
 /** What a contract run needs from one implementation under test. */
