@@ -1,4 +1,5 @@
 import type { ToolUIPart } from 'ai';
+import type { DecisionRefusalCode } from '@/lib/approvals/approval-wire-types';
 import type { AuditOutcome } from '@/lib/db/audit';
 import type { Language } from '@/lib/shared/language';
 import { readableDeadline } from '@/lib/shared/readable-wait';
@@ -220,6 +221,21 @@ const en = {
   /** The card's countdown: "Auto-deny in 3 h 59 min", seconds only in the last minute. */
   autoDenyIn: (ms: number) => `Auto-deny in ${readableDeadline(Date.now() + ms, Date.now(), 'en')}`,
   approvalFailed: 'The decision could not be delivered.',
+  /** Why a decision was refused as sent (the server's code); the call still waits. */
+  decisionRefusals: {
+    policy_refuses_input: (p: Record<string, string>) =>
+      `The approval policy refuses this input (${p.label ?? 'a deny rule'}).`,
+    needs_other_approvers: () =>
+      'This input needs other approvers than the call asked for: deny it and ask again with the new input.',
+    exceeds_remaining: (p: Record<string, string>) =>
+      `Only ${p.remaining ?? '?'} ${p.currency ?? ''} is left to refund on ${p.orderId ?? 'this order'}.`,
+    currency_mismatch: (p: Record<string, string>) =>
+      `Order ${p.orderId ?? ''} is paid in ${p.currency ?? '?'}, not ${p.requestedCurrency ?? '?'}.`,
+    tainted_rule: () =>
+      '“Allow for this chat” never covers a call with values from an untrusted source: allow this one call instead.',
+    grant_limit: (p: Record<string, string>) =>
+      `You hold ${p.max ?? 'the most'} standing grants: revoke one first.`,
+  } satisfies Record<DecisionRefusalCode, (params: Record<string, string>) => string>,
   approvalStale: 'The call changed while you looked (someone edited it): check it again, then decide.',
   /** A newer policy replaced the steps while the call waited. */
   policyChangedSteps: 'The policy changed while this waited: these are the steps it asks for now.',
@@ -550,6 +566,16 @@ const zh: Dictionary = {
   replayedExplain: '本会话里同样的请求：返回的是上次的结果，工具没有再执行一次。',
   autoDenyIn: (ms: number) => `${readableDeadline(Date.now() + ms, Date.now(), 'zh')}后自动拒绝`,
   approvalFailed: '决定未能送达。',
+  decisionRefusals: {
+    policy_refuses_input: (p) => `审批策略不允许这个输入（${p.label ?? '拒绝规则'}）。`,
+    needs_other_approvers: () => '这个输入需要与原请求不同的审批人：请拒绝，再用新的输入重新申请。',
+    exceeds_remaining: (p) =>
+      `订单 ${p.orderId ?? ''} 剩余可退金额只有 ${p.remaining ?? '?'} ${p.currency ?? ''}。`,
+    currency_mismatch: (p) =>
+      `订单 ${p.orderId ?? ''} 以 ${p.currency ?? '?'} 付款，不是 ${p.requestedCurrency ?? '?'}。`,
+    tainted_rule: () => '含有不可信来源数值的调用不能“本会话内允许”：请只允许这一次。',
+    grant_limit: (p) => `你已有 ${p.max ?? ''} 条长期授权：请先撤销一条。`,
+  },
   approvalStale: '您查看期间此调用已被修改（有人编辑过）：请重新核对后再决定。',
   policyChangedSteps: '等待期间审批规则有了变更：以下是现在需要的审批步骤。',
   policyChangedDenied: '等待期间审批规则有了变更：新规则不允许这次调用，什么都没有执行。',

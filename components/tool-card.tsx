@@ -296,7 +296,9 @@ export function ToolCard({
         )}
         {card.refusal !== undefined && showButtons && (
           <p role="alert" className="text-xs text-destructive" data-testid="decision-refused">
-            {card.refusal}
+            {card.refusal.code === undefined
+              ? card.refusal.error
+              : t.decisionRefusals[card.refusal.code](card.refusal.params ?? {})}
           </p>
         )}
         {decision.kind === 'failed' && (

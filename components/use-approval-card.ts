@@ -2,7 +2,7 @@ import { denialNoteOf, isEditedOutput } from '@toolgate/engine/client';
 import { useEffect, useState } from 'react';
 import { otherMakerInMessage, otherMakerOf } from '@/lib/ai/offline-decided-by';
 import { approvalTiming } from '@/lib/approvals/approval-timing';
-import type { ApprovalStepView, ApprovalView, GrantRequest } from './api-types';
+import type { ApprovalDecision, ApprovalStepView, ApprovalView, GrantRequest } from './api-types';
 import { extendLocalDeadline } from './approval-deadlines';
 import { sendDecision, sendExtension } from './send-decision';
 import {
@@ -16,6 +16,9 @@ import {
 } from './tool-part-outcome';
 import { useApprovalView } from './use-approval-view';
 import { useCountdown } from './use-countdown';
+
+/** Why the server refused a decision as sent (a 400): its English reason, and a code to translate it by. */
+export type DecisionRefusal = Pick<Extract<ApprovalDecision, { error: string }>, 'error' | 'code' | 'params'>;
 
 /** What the person says beside a plain allow / deny. */
 export type DecisionExtras = {
@@ -85,7 +88,7 @@ export function useApprovalCard({ part, live, chatId, onDecided, initialView }: 
   const [reload, setReload] = useState(0);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({});
   // The server's reason for refusing the last decision (a 400): shown beside the controls, which stay.
-  const [refusal, setRefusal] = useState<string | undefined>(undefined);
+  const [refusal, setRefusal] = useState<DecisionRefusal | undefined>(undefined);
   const [note, setNote] = useState('');
   const [extensionsUsed, setExtensionsUsed] = useState(() => extensionsOf(part));
   const [extendedDeadline, setExtendedDeadline] = useState<number | null>(null);
@@ -197,7 +200,7 @@ export function useApprovalCard({ part, live, chatId, onDecided, initialView }: 
       } else if ('error' in result && result.refused === true) {
         // Refused as sent (the policy does not let this edit through): nothing was decided, the
         // call still waits, so the controls stay and the server's reason is shown.
-        setRefusal(result.error);
+        setRefusal({ error: result.error, code: result.code, params: result.params });
         setDecision({ kind: 'none' });
         settled = false;
       } else if ('error' in result && result.status !== undefined && result.status !== 'pending') {

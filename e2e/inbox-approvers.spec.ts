@@ -110,7 +110,8 @@ test('an edit the policy refuses keeps the card’s controls and shows the serve
   await item.getByRole('button', { name: '修改', exact: true }).click();
   await item.getByRole('textbox', { name: /^标题/ }).fill('两位主管');
   await item.getByRole('button', { name: '按修改后的参数允许' }).click();
-  await expect(item.getByTestId('decision-refused')).toContainText('other approvers');
+  // The reason is the server's, in the reader's language.
+  await expect(item.getByTestId('decision-refused')).toContainText('需要与原请求不同的审批人');
   await expect(item).not.toContainText('决定未能送达');
   // Nothing was decided: the form and its buttons are still there, and the call still waits.
   await expect(item.getByRole('button', { name: '按修改后的参数允许' })).toBeEnabled();

@@ -88,6 +88,20 @@ export type ApprovalPage<APPROVAL> = { approvals: APPROVAL[]; nextCursor: string
 /** A tool the person allowed for the rest of a chat (`GET /api/chats/:id/approval-rules`). */
 export type ChatApprovalRule = { toolName: string; createdAt: string };
 
+/**
+ * Why a decision was refused as sent (400; nothing was decided, the call still waits), for a
+ * card to say in the reader's language: the policy refuses the edited input, the edit needs
+ * other approvers, the edited refund is more than what is left or in another currency, "for
+ * this chat" on a call an untrusted source drove, too many standing grants.
+ */
+export type DecisionRefusalCode =
+  | 'policy_refuses_input'
+  | 'needs_other_approvers'
+  | 'exceeds_remaining'
+  | 'currency_mismatch'
+  | 'tainted_rule'
+  | 'grant_limit';
+
 /** The answer to a decision (`POST /api/chat/approve`). */
 export type ApprovalDecisionAnswer =
   | {
@@ -99,6 +113,9 @@ export type ApprovalDecisionAnswer =
   | {
       error: string;
       fieldErrors?: Record<string, string[]>;
+      /** With a 400: which refusal `error` states, and its values (`params`), for the reader's language. */
+      code?: DecisionRefusalCode;
+      params?: Record<string, string>;
       /**
        * With a 404 to someone who may still see the approval: it is no longer theirs to decide
        * because it ended (its `status`, `reason` and `outcome`), or because they already filled

@@ -10,6 +10,7 @@ import { eitherSignal } from '@toolgate/engine';
 import type { Db } from '@/lib/db/engine';
 import { currentTraceParent } from '@/lib/telemetry/trace-parent';
 import { finishExecution, parkApproval, requestApproval, takeWokenDecision } from './approval-life-cycle';
+import { tellRequester } from './requester-outcome';
 import type { TurnParking } from './turn-parking';
 
 /** Options of {@link createDurableApprovalRegistry}. */
@@ -109,6 +110,15 @@ export function createDurableApprovalRegistry({
       onTakenOver();
       return { approved: false, reason: 'aborted', approvalId };
     }
+    // A request that waited for someone else ended unrun while its turn was live: the requester
+    // is mailed (a run is told after it ran, by the turn's approvals).
+    if (!taken.approved && (taken.reason === 'denied' || taken.reason === 'timeout'))
+      await tellRequester(
+        db,
+        approvalId,
+        { kind: taken.reason === 'denied' ? 'denied' : 'expired' },
+        { notice: false },
+      );
     return { ...taken, approvalId };
   }
 

@@ -7,6 +7,7 @@ import { policyVerdict } from '@/lib/policy';
 import { getApprovalRegistry } from '@/lib/server/stores';
 import { checkToolPrecondition } from '@/lib/tools/check-tool-precondition';
 import { computeToolPreview } from '@/lib/tools/compute-tool-preview';
+import type { PreconditionRefusal } from '@/lib/tools/tool-descriptor';
 import { buildWorkerTable } from '@/lib/turn-table/build-worker-table';
 import {
   type Decider,
@@ -21,7 +22,11 @@ import { outcomeOf, resultsOfCalls, settledOutcome } from './approval-outcome';
 import { type ApprovalRecord, fillStep, getApproval, getApprovalSteps } from './approval-rows';
 import { denialReasonOf, isDeniedStatus } from './approval-states';
 import { approvalTiming } from './approval-timing';
-import type { ApprovalDecisionAnswer, ApprovalExtensionAnswer } from './approval-wire-types';
+import type {
+  ApprovalDecisionAnswer,
+  ApprovalExtensionAnswer,
+  DecisionRefusalCode,
+} from './approval-wire-types';
 import { rejudgeBeforeDecision, wakeSettledCall } from './rejudge-approval';
 import { settleChatApprovals } from './settle-approvals';
 import {
@@ -61,7 +66,7 @@ export type ApprovalDecisionResult =
       body: Exclude<ApprovalDecisionAnswer, { error: string }>;
       parked?: { approvalId: string; chatId: string };
     }
-  | { status: 400; body: { error: string; fieldErrors?: Record<string, string[]> } }
+  | { status: 400; body: DecisionRefusal & { fieldErrors?: Record<string, string[]> } }
   | { status: 404; body: Extract<ApprovalDecisionAnswer, { error: string }> }
   | { status: 503; body: { error: string } }
   | { status: 409; body: { error: 'stale' | 'policy_changed' } };
@@ -73,8 +78,27 @@ const notFound = {
 
 const stale = { status: 409, body: { error: 'stale' } } as const;
 
-const taintedRuleRefusal =
-  'remember: this call carries values from an untrusted source; "allow for this chat" never covers such a call';
+/** A decision refused as sent: the reason in English, and its code and values for a card to translate. */
+type DecisionRefusal = { error: string; code?: DecisionRefusalCode; params?: Record<string, string> };
+
+const taintedRuleRefusal: DecisionRefusal = {
+  error:
+    'remember: this call carries values from an untrusted source; "allow for this chat" never covers such a call',
+  code: 'tainted_rule',
+};
+
+/** A tool's precondition refusal as a decision's refusal (its first sentence, and the refund's figures). */
+function preconditionRefusal(failed: PreconditionRefusal): DecisionRefusal {
+  const error = firstSentenceOf(failed.message);
+  if (failed.reason !== 'exceeds_remaining' && failed.reason !== 'currency_mismatch') return { error };
+  const params = Object.fromEntries(
+    ['orderId', 'remaining', 'currency', 'requestedCurrency', 'requested'].flatMap((key) => {
+      const value = failed[key];
+      return typeof value === 'string' || typeof value === 'number' ? [[key, String(value)]] : [];
+    }),
+  );
+  return { error, code: failed.reason, params };
+}
 
 /** Who decides: a user id alone (the requester's own card), or the user with the roles they hold now. */
 export type DeciderInput = string | { id: string; roles: readonly string[] } | undefined;
@@ -153,11 +177,11 @@ export async function decideApproval(
     // An edit must not need other approvers than the call asked for: a requester could
     // otherwise edit a small refund into a large one and allow it alone.
     const refusal = policyRefusalOf(row.toolName, editedInput, await getApprovalSteps(db, approvalId));
-    if (refusal !== undefined) return { status: 400, body: { error: refusal } };
+    if (refusal !== undefined) return { status: 400, body: refusal };
     // An edit that cannot succeed (a refund above what is left) is refused as a request would be.
     const context = { userId: row.ownerId ?? '', chatId: row.chatId };
     const failed = await checkToolPrecondition(db, { toolName: row.toolName, input: editedInput, context });
-    if (failed !== undefined) return { status: 400, body: { error: firstSentenceOf(failed.message) } };
+    if (failed !== undefined) return { status: 400, body: preconditionRefusal(failed) };
     // The card of whoever decides next shows what the edited input would do.
     editedPreview = await computeToolPreview(db, {
       toolName: row.toolName,
@@ -173,7 +197,7 @@ export async function decideApproval(
     if (row === undefined || (chatId !== undefined && row.chatId !== chatId)) return notFound;
     if (!(await mayDecide(db, row, { approved, decider }))) return notFound;
     // The person would allow the tool, not the outsider's values: nothing widens a tainted card.
-    if (isTainted(row.provenance)) return { status: 400, body: { error: taintedRuleRefusal } };
+    if (isTainted(row.provenance)) return { status: 400, body: taintedRuleRefusal };
   }
   if (approved && typeof remember === 'object') {
     const row = await getApproval(db, approvalId);
@@ -196,7 +220,11 @@ export async function decideApproval(
     if ((await listStandingGrants(db, row.ownerId)).length >= maxGrantsPerUser)
       return {
         status: 400,
-        body: { error: `remember: you hold ${maxGrantsPerUser} standing grants; revoke one first` },
+        body: {
+          error: `remember: you hold ${maxGrantsPerUser} standing grants; revoke one first`,
+          code: 'grant_limit',
+          params: { max: String(maxGrantsPerUser) },
+        },
       };
     grantSource = { ...source, ownerId: row.ownerId };
   }
@@ -322,9 +350,14 @@ function policyRefusalOf(
   toolName: string,
   input: unknown,
   steps: readonly { kind: string; role?: string }[],
-): string | undefined {
+): DecisionRefusal | undefined {
   const verdict = policyVerdict(toolName, input);
-  if (verdict.kind === 'deny') return `The approval policy refuses this input (${verdict.label})`;
+  if (verdict.kind === 'deny')
+    return {
+      error: `The approval policy refuses this input (${verdict.label})`,
+      code: 'policy_refuses_input',
+      params: { label: verdict.label },
+    };
   const wanted: readonly { kind: string; role?: string }[] =
     verdict.kind === 'approve' ? verdict.steps : [{ kind: 'requester' }];
   const same =
@@ -335,7 +368,11 @@ function policyRefusalOf(
     });
   return same
     ? undefined
-    : 'This input needs other approvers than the call asked for: deny it and ask again with the new input';
+    : {
+        error:
+          'This input needs other approvers than the call asked for: deny it and ask again with the new input',
+        code: 'needs_other_approvers',
+      };
 }
 
 /** How much time one "+60 s" adds. */

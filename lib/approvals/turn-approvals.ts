@@ -11,6 +11,7 @@ import type { WorkerTable } from '@/lib/turn-table/build-worker-table';
 import { excerptOf } from './approval-parts';
 import { policyAsk } from './approval-policy';
 import { createDurableApprovalRegistry, recordExecution } from './durable-approval-registry';
+import { tellRequester } from './requester-outcome';
 import { approvedByRuleOrGrant } from './standing-grants';
 import { createTurnParking, type TurnParking } from './turn-parking';
 
@@ -72,7 +73,15 @@ export function createTurnApprovals(options: TurnApprovalsOptions): TurnApproval
       registry,
       emit: options.emit,
       timeoutMs: config.AGENT_CONFIRM_TIMEOUT_MS,
-      afterExecute: ({ approvalId, ok }) => recordExecution(db, approvalId, ok),
+      afterExecute: async ({ approvalId, ok, output }) => {
+        await recordExecution(db, approvalId, ok);
+        // A request that waited for someone else ran while its turn was still live (the
+        // requester's page follows it): the requester is mailed the outcome all the same.
+        if (approvalId !== undefined)
+          await tellRequester(db, approvalId, ok ? { kind: 'executed', output } : { kind: 'failed' }, {
+            notice: false,
+          });
+      },
       approvedByRule: approvedByRuleOrGrant(db, { chatId, ownerId }),
       pendingLimiter: createPendingApprovalLimiter(db, config.TOOLGATE_MAX_PENDING_APPROVALS),
       askFor: policyAsk(table.defaultConfirmTools, { db, requesterId: ownerId, chatId }),

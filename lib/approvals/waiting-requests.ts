@@ -1,10 +1,51 @@
 import 'server-only';
-import type { ApprovalRegistry } from '@toolgate/engine';
+import { type ApprovalRegistry, type CallProvenance, isTainted } from '@toolgate/engine';
 import type { Db } from '@/lib/db/engine';
 import { type ApprovalRecord, getApproval, getStepsOfApprovals, listChatApprovals } from './approval-rows';
 import { approverSummary } from './approver-text';
 import { endPendingRow } from './settle-approvals';
 import { waitsForOthers } from './waiting-steps';
+
+/** What stands in the model's summary for a value an outsider may have written. */
+export const outsideTextPlaceholder = '[text from a read source, not repeated]';
+
+/** An identifier or amount-like word: too short and plain to carry an instruction. */
+const plainToken = /^[\p{L}\p{N}._:/-]{1,32}$/u;
+
+/**
+ * The call's summary as the model may read it in its instructions. The instructions rank above
+ * everything a tool returns, so a call whose values may come from something an outsider wrote
+ * (an untrusted read it follows, a value no one typed, an input past the tracing limits) is
+ * summarised with such text values replaced: only the person's own words, numbers and plain
+ * identifiers are repeated. Untraced calls get no summary at all.
+ */
+function modelSafeSummary(row: ApprovalRecord): Record<'en' | 'zh', string> | undefined {
+  const input = row.editedInput ?? row.input;
+  const provenance = row.provenance;
+  if (!isTainted(provenance)) return approverSummary(row.toolName, input);
+  if (provenance === undefined || provenance.untraced === true) return undefined;
+  return approverSummary(row.toolName, withOutsideTextHidden(input, provenance));
+}
+
+function withOutsideTextHidden(input: unknown, provenance: CallProvenance, path = ''): unknown {
+  if (typeof input === 'string') {
+    const sources = provenance.provenance[path === '' ? '$' : path] ?? [];
+    const typedByPerson = sources.length > 0 && sources.every((source) => source.source === 'user');
+    return typedByPerson || plainToken.test(input) ? input : outsideTextPlaceholder;
+  }
+  if (Array.isArray(input))
+    return input.map((item, index) => withOutsideTextHidden(item, provenance, joinPath(path, String(index))));
+  if (typeof input === 'object' && input !== null)
+    return Object.fromEntries(
+      Object.entries(input).map(([key, value]) => [
+        key,
+        withOutsideTextHidden(value, provenance, joinPath(path, key)),
+      ]),
+    );
+  return input;
+}
+
+const joinPath = (path: string, key: string) => (path === '' ? key : `${path}.${key}`);
 
 /**
  * A call of this chat that waits for someone other than the person chatting (a role step):
@@ -41,7 +82,7 @@ export async function listWaitingRequests(
     if (!waitsForOthers(steps)) return [];
     const open = steps.filter((step) => step.decision === undefined && step.kind === 'role');
     const escalatedTo = steps.find((step) => step.escalatedTo !== undefined)?.escalatedTo;
-    const summary = approverSummary(row.toolName, row.editedInput ?? row.input);
+    const summary = modelSafeSummary(row);
     return [
       {
         approvalId: row.id,
@@ -88,7 +129,7 @@ export async function listOwnCards(db: Db, chatId: string): Promise<OwnCard[]> {
   );
   return rows.flatMap((row) => {
     if (waitsForOthers(stepsById.get(row.id) ?? [])) return [];
-    const summary = approverSummary(row.toolName, row.editedInput ?? row.input);
+    const summary = modelSafeSummary(row);
     return [{ approvalId: row.id, tool: row.toolName, ...(summary !== undefined && { summary }) }];
   });
 }

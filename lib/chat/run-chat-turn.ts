@@ -19,7 +19,7 @@ import {
 import { createTurnApprovals, settleToolParts, type TurnApprovals } from '@/lib/approvals';
 import { chatMarkOf } from '@/lib/chats/chat-mark';
 import type { AppConfig } from '@/lib/config';
-import { clearChatStream, type Db, setChatStream, upsertMessage } from '@/lib/db';
+import { clearChatStream, type Db, newestUserMessageId, setChatStream, upsertMessage } from '@/lib/db';
 import { trustOfTool } from '@/lib/mcp/merge-mcp-tools';
 import { getEffectRecorder } from '@/lib/server/effect-recorder';
 import { getToolRateLimiter } from '@/lib/server/rate-limiter';
@@ -257,6 +257,10 @@ async function streamModel(
         : tools,
     abortSignal: turn.abort.signal,
     conversationNotes: waitingRequestsInstructions(waiting, ended, Date.now()),
+    overtaken: async () => {
+      const asked = history.findLast((message) => message.role === 'user')?.id;
+      return asked !== undefined && (await newestUserMessageId(db, chatId)) !== asked;
+    },
   });
   const result = telemetry.run(() =>
     streamText({

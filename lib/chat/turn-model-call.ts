@@ -1,5 +1,12 @@
-import { traceRejectedToolCall } from '@toolgate/engine';
-import { convertToModelMessages, type LanguageModel, stepCountIs, type ToolSet, type UIMessage } from 'ai';
+import { isToolDenial, traceRejectedToolCall } from '@toolgate/engine';
+import {
+  convertToModelMessages,
+  type LanguageModel,
+  type StopCondition,
+  stepCountIs,
+  type ToolSet,
+  type UIMessage,
+} from 'ai';
 import { filePartForModel, refuseDownloads } from './inline-files';
 import { sanitizeUIMessages } from './sanitize-ui-messages';
 import { workerInstructions } from './worker-instructions';
@@ -18,7 +25,21 @@ export type TurnModelCallOptions = {
   abortSignal?: AbortSignal;
   /** Said after the worker's instructions: the chat's waiting requests and just-ended cards. */
   conversationNotes?: string;
+  /**
+   * Whether the person has written again since this turn began. Asked only after a step in
+   * which a call was refused (their new message denies or supersedes the cards it ends): the
+   * turn then stops there, and the new message's turn is the one reply.
+   */
+  overtaken?: () => Promise<boolean>;
 };
+
+/** Stops after a step with a refused call when the person has written again since the turn began. */
+function stopWhenOvertaken(overtaken: () => Promise<boolean>): StopCondition<ToolSet> {
+  return async ({ steps }) => {
+    const results = steps.at(-1)?.toolResults ?? [];
+    return results.some((result) => isToolDenial(result.output)) && (await overtaken());
+  };
+}
 
 /**
  * The settings of one turn's model loop, for `streamText` and `generateText` alike: the
@@ -32,6 +53,7 @@ export async function turnModelCall({
   tools,
   abortSignal,
   conversationNotes,
+  overtaken,
 }: TurnModelCallOptions) {
   const instructions = workerInstructions(worker);
   return {
@@ -48,7 +70,9 @@ export async function turnModelCall({
       },
     ),
     tools,
-    stopWhen: stepCountIs(maxTurnSteps),
+    stopWhen: overtaken
+      ? [stepCountIs(maxTurnSteps), stopWhenOvertaken(overtaken)]
+      : stepCountIs(maxTurnSteps),
     // Nothing a user or the history names by URL is fetched by the server.
     experimental_download: refuseDownloads,
     // A call refused before the shells (unknown tool, invalid input) is traced all the same.

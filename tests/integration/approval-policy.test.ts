@@ -227,11 +227,18 @@ describe.each(databaseEngines)('approvals decided by other people on %s', (engin
       input: { title: 'big refund' },
     });
     expect(edited.status).toBe(400);
-    expect(edited.body.error).toMatch(/other approvers/);
+    expect(edited.body).toMatchObject({
+      error: expect.stringMatching(/other approvers/),
+      code: 'needs_other_approvers',
+    });
     const refused = await decideAs(request.approvalId, defaultTestCookie(), true, {
       input: { title: 'forbidden' },
     });
     expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({
+      code: 'policy_refuses_input',
+      params: { label: expect.any(String) },
+    });
     expect((await readApprovalAs<View>(request.approvalId, defaultTestCookie())).body.status).toBe('pending');
     expect(
       (await decideAs(request.approvalId, defaultTestCookie(), true, { input: { title: 'printer 2' } })).body,

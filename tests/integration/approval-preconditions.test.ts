@@ -104,6 +104,11 @@ describe.each(databaseEngines)('a refund that cannot succeed asks nobody, on %s'
     });
     expect(edited.status).toBe(400);
     expect(edited.body.error).toMatch(/only 520\.00 USD is left on A1002/);
+    // The same reason as a code and its figures, for a card in another language.
+    expect(edited.body).toMatchObject({
+      code: 'exceeds_remaining',
+      params: { orderId: 'A1002', remaining: '520', currency: 'USD' },
+    });
     expect(await inbox()).toHaveLength(1);
     await reader.leave();
   });

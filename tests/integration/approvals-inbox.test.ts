@@ -1,11 +1,13 @@
+import { sql } from 'kysely';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { GET as decidedByMe } from '@/app/api/approvals/decided/route';
 import { GET as approvalEvents } from '@/app/api/approvals/events/route';
 import { GET as listApprovals } from '@/app/api/approvals/route';
-import { getDb } from '@/lib/db';
+import { getDb, migrate, migrations } from '@/lib/db';
 import { revokeRoleOf, signUpWithRole, writePolicyFile } from '../support/approval-policy';
 import { askForApproval, decideAs } from '../support/approval-requests';
 import { getRequest, jsonRequest, setDefaultTestCookie } from '../support/chat-client';
+import { type PendingApproval, writePendingApprovals } from '../support/pending-approvals';
 import { configureServerOn } from '../support/server-env';
 import { databaseEngines } from '../support/test-database';
 
@@ -61,50 +63,23 @@ async function writePending(
     prefix: string;
   },
 ): Promise<string[]> {
-  const db = await getDb();
   const ids = Array.from({ length: count }, (_, index) => `${prefix}-${String(index).padStart(5, '0')}`);
   // Several rows per millisecond: the cursor must break ties on the id.
   const createdAt = (index: number) => new Date(Date.UTC(2030, 0, 1) + Math.floor(index / 7)).toISOString();
-  for (let start = 0; start < count; start += 500) {
-    const batch = ids.slice(start, start + 500);
-    await db
-      .insertInto('approvals')
-      .values(
-        batch.map((id, offset) => ({
-          id,
-          chat_id: `chat-${id}`,
-          owner_id: ownerId,
-          message_id: `m-${id}`,
-          tool_call_id: `call-${id}`,
-          tool_name: 'createTicket',
-          worker: 'assistant',
-          input: JSON.stringify({ title: 'small refund', description: id }),
-          expires_at: expiresAt,
-          status: 'pending',
-          claimed: 0,
-          trace_parent: null,
-          rule_label: null,
-          excerpt: `create a ticket: ${id}`,
-          created_at: createdAt(start + offset),
-          updated_at: createdAt(start + offset),
-        })),
-      )
-      .execute();
-    await db
-      .insertInto('approval_steps')
-      .values(
-        batch.map((id) => ({
-          approval_id: id,
-          position: 0,
-          kind: 'role',
-          role,
-          decision: null,
-          decided_by: null,
-          decided_at: null,
-        })),
-      )
-      .execute();
-  }
+  await writePendingApprovals(
+    await getDb(),
+    ids.map((id, index) => ({
+      id,
+      ownerId,
+      createdAt: createdAt(index),
+      expiresAt,
+      toolName: 'createTicket',
+      worker: 'assistant',
+      input: { title: 'small refund', description: id },
+      excerpt: `create a ticket: ${id}`,
+      steps: [{ kind: 'role', role }],
+    })),
+  );
   return ids;
 }
 
@@ -182,6 +157,138 @@ describe.each(databaseEngines)('the approvers’ inbox on %s', (engine) => {
     const top = await page(listApprovals, '/api/approvals?limit=1', supervisor.cookie);
     expect(top.body.approvals.map((item) => item.approvalId)).toEqual([mine[1]]);
   }, 240_000);
+
+  it('lists an approver with a few items among many waiting for others: their role’s calls and their own, oldest first, each once', async () => {
+    const auditor = await signUpWithRole(`inbox-few-${engine}@example.com`, 'auditor');
+    const expiresAt = Date.now() + 3_600_000;
+    // One waiting call every millisecond, the kinds interleaved, several sharing a millisecond.
+    const at = (index: number) => new Date(Date.UTC(2030, 0, 1) + Math.floor(index / 3)).toISOString();
+    const call = (id: string, index: number, ownerId: string | null, steps: PendingApproval['steps']) => ({
+      id,
+      ownerId,
+      createdAt: at(index),
+      expiresAt,
+      toolName: 'createTicket',
+      worker: 'assistant',
+      input: { title: 'small refund', description: id },
+      excerpt: `create a ticket: ${id}`,
+      steps,
+    });
+    const approvals: PendingApproval[] = [];
+    const expected: string[] = [];
+    for (let index = 0; index < 900; index++) {
+      const id = `few-${String(index).padStart(4, '0')}`;
+      const kind = index % 9;
+      if (kind === 1) {
+        // An auditor's call (a 2-of-2 rule every other time): listed once.
+        approvals.push(
+          call(
+            id,
+            index,
+            'someone',
+            index % 2 === 0
+              ? [
+                  { kind: 'role', role: 'auditor' },
+                  { kind: 'role', role: 'auditor' },
+                ]
+              : [{ kind: 'role', role: 'auditor' }],
+          ),
+        );
+        expected.push(id);
+      } else if (kind === 4) {
+        // Their own call, waiting for their own answer.
+        approvals.push(call(id, index, auditor.id, [{ kind: 'requester' }]));
+        expected.push(id);
+      } else if (kind === 7) {
+        // Their own call that asks their role: someone else must decide it.
+        approvals.push(call(id, index, auditor.id, [{ kind: 'role', role: 'auditor' }]));
+      } else {
+        approvals.push(call(id, index, 'someone', [{ kind: 'role', role: 'supervisor' }]));
+      }
+    }
+    // Past its deadline, and another one they already allowed (a second step waits): neither is listed.
+    approvals.push({
+      ...call('few-late', 5, 'someone', [{ kind: 'role', role: 'auditor' }]),
+      expiresAt: Date.now() - 1,
+    });
+    approvals.push(
+      call('few-decided', 6, 'someone', [
+        { kind: 'role', role: 'auditor' },
+        { kind: 'role', role: 'auditor' },
+      ]),
+    );
+    const db = await getDb();
+    await writePendingApprovals(db, approvals);
+    await db
+      .updateTable('approval_steps')
+      .set({ decision: 'allow', decided_by: auditor.id, decided_at: new Date().toISOString() })
+      .where('approval_id', '=', 'few-decided')
+      .where('position', '=', 0)
+      .execute();
+    expect(expected).toHaveLength(200);
+    expect(await allIds('/api/approvals', auditor.cookie)).toEqual(expected);
+    // Pages of 30 after a cursor give the same list, as do the supervisors' many.
+    const pages: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const query: string = cursor === null ? '?limit=30' : `?limit=30&cursor=${cursor}`;
+      const { body } = await page(listApprovals, `/api/approvals${query}`, auditor.cookie);
+      pages.push(...body.approvals.map((item) => item.approvalId));
+      cursor = body.nextCursor;
+    } while (cursor !== null);
+    expect(pages).toEqual(expected);
+    const theirs = approvals.filter(
+      (approval) => approval.steps[0]?.kind === 'role' && approval.steps[0].role === 'supervisor',
+    );
+    expect(await allIds('/api/approvals', supervisor.cookie)).toEqual(theirs.map((approval) => approval.id));
+  }, 120_000);
+
+  it('upgrades an existing database: the inbox’s indexes are made and the one they replace is dropped', async () => {
+    const db = await getDb();
+    const names = async () => {
+      const { rows } =
+        engine === 'postgres'
+          ? await sql<{
+              name: string;
+            }>`SELECT indexname AS name FROM pg_indexes WHERE tablename IN ('approvals', 'approval_steps')`.execute(
+              db,
+            )
+          : await sql<{
+              name: string;
+            }>`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name IN ('approvals', 'approval_steps')`.execute(
+              db,
+            );
+      return rows.map((row) => row.name);
+    };
+    const version =
+      migrations.findIndex((migration) => migration.name === 'approvers’ inbox from the open steps') + 1;
+    expect(version).toBeGreaterThan(0);
+    // The database as the release before this step left it.
+    await sql`DROP INDEX approval_steps_open_role`.execute(db);
+    await sql`DROP INDEX approvals_owner_status_created`.execute(db);
+    await sql`CREATE INDEX approval_steps_open ON approval_steps (kind, role, decision)`.execute(db);
+    await db.deleteFrom('schema_migrations').where('version', '>=', version).execute();
+    await writePending(3, {
+      role: 'supervisor',
+      ownerId: 'someone',
+      expiresAt: Date.now() + 60_000,
+      prefix: 'before',
+    });
+    expect(await names()).not.toContain('approval_steps_open_role');
+
+    expect(await migrate(db)).toBe(migrations.length);
+    expect(await names()).toEqual(
+      expect.arrayContaining(['approval_steps_open_role', 'approvals_owner_status_created']),
+    );
+    expect(await names()).not.toContain('approval_steps_open');
+    const auditor = await signUpWithRole(`inbox-upgrade-${engine}@example.com`, 'auditor');
+    expect((await page(listApprovals, '/api/approvals', auditor.cookie)).body.approvals).toEqual([]);
+    expect(await allIds('/api/approvals', supervisor.cookie)).toEqual([
+      'before-00000',
+      'before-00001',
+      'before-00002',
+    ]);
+  });
 
   it('lists what this person decided, newest first, a page at a time; nothing for anyone else', async () => {
     const ids: string[] = [];

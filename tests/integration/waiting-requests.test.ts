@@ -98,6 +98,8 @@ describe.each(databaseEngines)("the person's own card and their next message, on
     );
     expect(view.body).toMatchObject({ status: 'denied', reason: 'denied' });
     expect(next.text()).toContain('OK, I cancelled');
+    // One reply for one cancellation: the turn that asked stops at the card and writes no wrap-up.
+    expect(reader.text()).toBe('');
   });
 
   it('any other message supersedes it, and the reply says so', async () => {
@@ -106,6 +108,7 @@ describe.each(databaseEngines)("the person's own card and their next message, on
     await Promise.all([reader.rest(), next.rest()]);
     expect((await readApprovalAs<View>(approvalId, defaultTestCookie())).body.status).toBe('superseded');
     expect(next.text()).toContain('You wrote something else');
+    expect(reader.text()).toBe('');
   });
 });
 
@@ -321,6 +324,52 @@ describe.each(databaseEngines)('the requester is mailed the outcome, on %s', (en
     ).toHaveLength(1);
   });
 });
+
+describe.each(databaseEngines)(
+  'the requester whose page still follows the turn is mailed too, on %s',
+  (engine) => {
+    const deliveries = useApprovalDeliveries();
+
+    beforeEach(async () => {
+      // Parks only after an hour unfollowed: the turn below stays live while its reader reads.
+      await configureServerOn(engine, {
+        TOOLGATE_POLICY: writePolicyFile(),
+        TOOLGATE_PARK_AFTER_MS: '3600000',
+        ...deliveries.mailEnvironment(),
+      });
+      deliveries.startMailLoops(2);
+    });
+
+    it.each([
+      [true, 'approved by', 'and done'],
+      [false, 'denied by', ''],
+    ])(
+      'mails the outcome of a supervisor decision (allow: %s) that the live turn carries out',
+      async (allow, said, done) => {
+        const supervisor = await signUpWithRole(`live-sup-${allow}-${engine}@example.com`, 'supervisor');
+        setDefaultTestCookie((await signUpWithRole(`live-cus-${allow}-${engine}@example.com`)).cookie);
+        const chatId = `chat-live-mail-${allow}`;
+        const { approvalId, reader } = await askForApproval(chatId, 'create a ticket: small refund');
+        expect((await decideAs(approvalId, supervisor.cookie, allow)).status).toBe(200);
+        // The same turn went on: its stream carries the call's end, no continuation was needed.
+        const chunks = await reader.rest();
+        expect(chunks.map((chunk) => chunk.type)).toContain(
+          allow ? 'tool-output-available' : 'tool-output-denied',
+        );
+        await expect
+          .poll(() => deliveries.mailEventsOf(approvalId), { timeout: 20_000 })
+          .toContain(`live-cus-${allow}-${engine}@example.com approval.mail.requester.outcome`);
+        const mail = deliveries.smtp.mails.find(
+          (candidate) =>
+            mailHeader(candidate, 'X-Toolgate-Approval') === approvalId &&
+            mailText(candidate).includes(`/chat/${chatId}`),
+        );
+        expect(mailText(mail as CapturedMail)).toContain(`${said} live-sup-${allow}-${engine} (supervisor)`);
+        expect(mailText(mail as CapturedMail)).toContain(done);
+      },
+    );
+  },
+);
 
 describe.each(databaseEngines)('Stop and a request that waits for someone else, on %s', (engine) => {
   let supervisor: { cookie: string; id: string };

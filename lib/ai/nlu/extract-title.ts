@@ -3,7 +3,7 @@ import { classifyIntent } from './classify-intent';
 import { normalizeToken, titleTokenContext, titleTokenFeatures, titleTokenForm, tokenize } from './features';
 import { nluWeights } from './load-weights';
 import { asksInSoManyWords } from './message-scope';
-import { personTitle, problemSentence } from './person-title';
+import { openingOf, personTitle, problemSentence, sentencesOf } from './person-title';
 import { remembered } from './remembered';
 
 // Also the labels that introduce a title ("subject:", "标题是"): they are not part of it.
@@ -56,7 +56,7 @@ export function cleanTitle(raw: string): string {
 
 // A request's object and the word that introduces what it is about ("a ticket about", "remind me to").
 const requestLead =
-  /\b(?:(?:ticket|case|complaint|request|issue)\s+(?:about|for|regarding|saying|that\s+says)|(?:to-?do|task|reminder)\s+(?:about|for|regarding|saying|that\s+says|to)|remind\s+me\s+to|remember\s+to|forget\s+to)\s+/i;
+  /\b(?:(?:ticket|case|complaint|request|issue)\s+(?:about|for|regarding|saying|that\s+says)|(?:to-?do|task|reminder)\s+(?:about|for|regarding|saying|that\s+says|to)|remind\s+me\s+to|remember\s+(?:me\s+)?to|forget\s+to|(?:add|put|make)\s+(?:a|an|one)?\s*(?:new\s+)?to[\s-]?do(?!\s+list))\s+|\bremind\s*我\s*/i;
 
 // A label that introduces the title anywhere in the message ("The title should be:", "主题：").
 const titleLabel =
@@ -86,6 +86,20 @@ const vagueTitle =
  * the caller then asks for it.
  */
 export function extractTitle(text: string, intent: IntentLabel): string {
+  return (
+    intent === 'addTodo'
+      ? todoTitle
+      : intent === 'createTicket'
+        ? ticketTitle
+        : (line: string) => findTitle(line, intent)
+  )(text);
+}
+
+// Remembered per request: the clause split, the scope and the title beside a request ask for the same title again.
+const todoTitle = remembered((text: string) => findTitle(text, 'addTodo'));
+const ticketTitle = remembered((text: string) => findTitle(text, 'createTicket'));
+
+function findTitle(text: string, intent: IntentLabel): string {
   const tokens = tokenize(text);
   const context = titleTokenContext(
     tokens.map((token) => titleTokenForm(normalizeToken(token.text), vocabulary)),
@@ -139,16 +153,21 @@ export function extractTitle(text: string, intent: IntentLabel): string {
     (framed === '' || wordless.test(framed) || vagueTitle.test(framed));
   if (lead !== null && (start < 0 || start >= lead.index || onlyFrame)) {
     const rest = cleanTitle(text.slice(lead.index + lead[0].length));
-    if (onlyFrame || (rest.length > title.length && (title === '' || rest.includes(title)))) {
+    // The tagger began inside the lead ("do water the plants" of "add a to do water the plants"): the rest is the title.
+    const inLead = start >= lead.index && start < lead.index + lead[0].length;
+    if (onlyFrame || inLead || (rest.length > title.length && (title === '' || rest.includes(title)))) {
       title = rest;
       stated = true;
     }
   }
   if (colon < 0) title = wholeSentenceTitle(text, title, start, end, intent);
-  title = withoutTrailingRequest(title, intent);
+  // "water the plants and [then show me my list]": the joiner went with the request cut off.
+  title = withoutTrailingRequest(title, intent).replace(/[\s,，]+(?:and|then|also|plus)$/iu, '');
   // A scrap the tagger left ("提", "the") is no title, even once widened to whole words.
   if (colon < 0 && label === null && wordless.test(title)) title = '';
   title = personTitle(title, text);
+  // An order number alone ("A1005", "(order A1005)") says which order, not what is wrong with it.
+  if (orderOnly.test(title)) title = '';
   // A ticket nobody titled in so many words, whose title the tagger lost (a greeting, a letter) or
   // clipped ("the app keeps logging"), is titled by its problem: the first sentence naming it.
   if (intent === 'createTicket' && !stated && colon < 0 && !standsAlone(title, text)) {
@@ -158,11 +177,17 @@ export function extractTitle(text: string, intent: IntentLabel): string {
     const clipped =
       title !== problem &&
       (problem.startsWith(title) || (problem.endsWith(title) && !/[\s,，:：;；.。!！?？—–-]/u.test(before)));
-    if (problem !== '' && !vagueTitle.test(problem) && (title === '' || clipped)) title = problem;
+    // Or in a greeting ("may concern" of "To whom it may concern, …").
+    const inGreeting =
+      title !== '' && sentencesOf(text).some((sentence) => openingOf(sentence).includes(title));
+    if (problem !== '' && !vagueTitle.test(problem) && (title === '' || clipped || inGreeting))
+      title = problem;
   }
   // A scrap the tagger left is no title; what the person wrote after a colon or a label is theirs ("create a ticket: A").
   return vagueTitle.test(title) || (colon < 0 && label === null && wordless.test(title)) ? '' : title;
 }
+
+const orderOnly = /^[\s(（]*(?:(?:order|订单)\s*#?\s*)?[A-Za-z]\d{4,8}[\s)）]*$/iu;
 
 // Where a clause begins or ends: the title found there was not cut inside one.
 const clauseEdge = /^$|[\s,，:：;；.。!！?？—–-]/u;

@@ -11,9 +11,9 @@ export const titleLimit = 200;
 
 // Openers: greetings, forms of address, voice-to-text filler and slang that only set the tone.
 const openerEn =
-  /^(?:\s*(?:(?:hi|hello|hey|hiya|yo|greetings|good\s+(?:morning|afternoon|evening|day))(?:\s+(?:there|dear|all|team|guys|sir|madam|support))*|dear\s+[^,，.!:\n]{1,40}|to\s+whom\s+it\s+may\s+concern|ok(?:ay)?|so|um+|uh+|erm|well|yeah|yes|hmm+|ngl|tbh|lowkey|highkey|bestie|bruh|omg|sir|madam|please\s+be\s+advised\s+that|i\s+regret\s+to\s+inform\s+you\s+that|i\s+am\s+writing\s+to\s+(?:inform|let)\s+you\s+(?:know\s+)?that|this\s+is\s+to\s+inform\s+you\s+that)(?![A-Za-z])[\s,，.!！:：;-]*)+/iu;
+  /^(?:\s*(?:(?:hi|hello|hey|hiya|yo|greetings|good\s+(?:morning|afternoon|evening|day))(?:\s+(?:there|dear|all|team|guys|sir|madam|support))*|dear\s+[^,，.!:\n]{1,40}|to\s+whom\s+it\s+may\s+concern|ok(?:ay)?|so|um+|uh+|erm|well|yeah|yes|hmm+|ngl|tbh|lowkey|highkey|bestie|bruh|omg|sir|madam|please\s+be\s+advised\s+that|please\s+note(?:\s+that)?|i\s+regret\s+to\s+inform\s+you\s+that|i\s+am\s+writing\s+to\s+(?:inform|let)\s+you\s+(?:know\s+)?that|this\s+is\s+to\s+inform\s+you\s+that)(?![A-Za-z])[\s,，.!！:：;-]*)+/iu;
 const openerZh =
-  /^(?:\s*(?:你好|您好|嗨|哈喽|哈啰|在吗|麻烦(?:你|您)?(?!了)|亲爱的[^，,：:！!]{0,8}|尊敬的[^，,：:！!]{0,8}|致[^，,：:！!]{1,8}[：:]|嗯+|呃+|啊+|那个|就是|就是说|咱就是说|家人们|谁懂啊|救命|绝绝子|破防了|无语|真的会谢|yyds|(?:客服)?(?:小姐姐|小哥哥|姐姐|妹妹|大大)|(?:客服|亲|宝|宝子|老铁)(?=[\s,，。.!！~～：:、]))[\s,，。.!！~～：:、]*)+/iu;
+  /^(?:\s*(?:你好|您好|嗨|哈喽|哈啰|在吗|麻烦(?:你|您)?(?!了)|亲爱的[^，,：:！!]{0,8}|本人(?:于|在)|尊敬的[^，,：:！!]{0,8}|致[^，,：:！!]{1,8}[：:]|嗯+|呃+|啊+|那个|就是|就是说|咱就是说|家人们|谁懂啊|救命|绝绝子|破防了|无语|真的会谢|yyds|(?:客服)?(?:小姐姐|小哥哥|姐姐|妹妹|大大)|(?:客服|亲|宝|宝子|老铁)(?=[\s,，。.!！~～：:、]))[\s,，。.!！~～：:、]*)+/iu;
 
 // Sign-offs and trailing filler: cut from where they begin to the end.
 const closingEn =
@@ -35,9 +35,14 @@ const sentenceZh = /[^。！？!?；;\n]+[。！？!?；;]*/gu;
 const trailingPunctuation = /[\s,，.。;；:：!！?？、~～—–-]+$/u;
 const leadingPunctuation = /^[\s,，.。;；:：!！?？、~～—–-]+/u;
 
+/** The greeting, address or filler `text` opens with (`''`: none), e.g. "To whom it may concern, ". */
+export function openingOf(text: string): string {
+  return openerEn.exec(text)?.[0] ?? openerZh.exec(text)?.[0] ?? '';
+}
+
 /** `text` without its opener, closing and trailing request, trimmed. */
 export function withoutFrame(text: string): string {
-  let title = text;
+  let title = text.replace(slangInside, '');
   for (let pass = 0; pass < 3; pass += 1) {
     const before = title;
     title = title.replace(openerEn, '').replace(openerZh, '').replace(leadingPunctuation, '');
@@ -108,3 +113,6 @@ export function personTitle(title: string, text: string): string {
   if (title === '') return '';
   return fitted(withoutFrame(wholeWords(title, text)));
 }
+
+// Slang that only sets the tone, inside a title as at its ends ("my earbuds are lowkey broken", "bugging out fr fr, it spins").
+const slangInside = /\s+(?:lowkey|highkey|fr(?:\s+fr)?|ngl|tbh|istg|deadass)(?=[\s,，.!?]|$)/giu;

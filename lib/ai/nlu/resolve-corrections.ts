@@ -11,9 +11,10 @@ import { chineseWords } from './words';
  * replaces what came before it. When nothing lines up, the text is left as written.
  */
 
-// "no, …", "sorry, …", "I mean …", "不对，是 …": what follows replaces something said before.
+// "no, …", "sorry, …", "I mean …", "不对，是 …": what follows replaces something said before. Without
+// a comma, "no" / "sorry" / "wait" corrects only a number or an order number right after it ("20 usd.. no 25").
 const correctionMarker =
-  /(?:(?<![A-Za-z])(?:no|nope|sorry|oops|wait|actually|correction)\s*[,，:：]\s*(?:(?:sorry|wait|actually)\s*[,，]?\s*)?(?:i\s+mean[t]?\s+|i\s+meant\s+|make\s+(?:it|that)\s+|it'?s\s+)?|(?<![A-Za-z])(?:sorry\s+)?i\s+mean[t]?\s*[,，]?\s*|(?<![A-Za-z])(?:no\s+)?make\s+(?:it|that)\s+|(?:哦|啊|噢)?(?:不对|说错了|打错了|写错了|口误|更正一下|更正)\s*[，,：:]?\s*(?:是|应该是|改成|改为)?|(?:啊|哦|噢)不\s*[，,]\s*(?:是)?|我是说)/giu;
+  /(?:(?<![A-Za-z])(?:no|nope|sorry|oops|wait|actually|correction)\s*[,，:：]\s*(?:(?:sorry|wait|actually)\s*[,，]?\s*)?(?:i\s+mean[t]?\s+|i\s+meant\s+|make\s+(?:it|that)\s+|it'?s\s+)?|(?<![A-Za-z])(?:sorry\s+)?i\s+mean[t]?\s*[,，]?\s*|(?<![A-Za-z])(?:no\s+)?make\s+(?:it|that)\s+|(?<![A-Za-z])(?:no|nope|sorry|oops|(?:no\s+)?wait|actually)\s+(?=(?:US\$|\$|¥|￥)?\d|[A-Za-z]\d{4}(?![A-Za-z0-9]))|(?:哦|啊|噢)?(?:不对|说错了|打错了|写错了|口误|更正一下|更正)\s*[，,：:]?\s*(?:是|应该是|改成|改为)?|(?:啊|哦|噢)不\s*[，,]\s*(?:是)?|我是说)/giu;
 
 // "never mind", "算了": what came before is dropped; a request after it is what the message asks.
 const dropMarker =
@@ -75,6 +76,14 @@ function replaceLastAmount(before: string, content: string): string | undefined 
   const last = [...blanked.matchAll(amountPattern)].at(-1);
   const amount = [...content.replace(orderIdPattern, ' ').matchAll(amountPattern)].at(-1)?.[0].trim();
   if (last === undefined || amount === undefined) return undefined;
+  // A bare number keeps the currency said before it: "20 usd.. no 25" is 25 usd.
+  if (/^\d+(?:\.\d+)?$/.test(amount)) {
+    const digits = /\d+(?:\.\d+)?/.exec(last[0]);
+    if (digits !== null) {
+      const at = last.index + digits.index;
+      return `${before.slice(0, at)}${amount}${before.slice(at + digits[0].length)}`;
+    }
+  }
   return `${before.slice(0, last.index)}${amount}${before.slice(last.index + last[0].trimEnd().length)}`;
 }
 

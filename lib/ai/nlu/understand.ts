@@ -11,6 +11,7 @@ import {
   type UnsupportedRequest,
   type WriteIntent,
 } from './message-scope';
+import { withoutPastedForm } from './pasted-form';
 import { personTitle } from './person-title';
 import { resolveCorrections } from './resolve-corrections';
 import { searchQuery } from './search-query';
@@ -341,7 +342,11 @@ function readsLikeWords(clause: string): boolean {
  */
 export function understand(message: string): Understanding {
   // Typos in the action words are read as the words meant; the last word of a correction wins.
-  const resolved = resolveCorrections(withActionWordsSpelled(understoodPart(message).text), asksSomething);
+  // A pasted order confirmation is the shop's words: only its order numbers are kept.
+  const resolved = resolveCorrections(
+    withActionWordsSpelled(withoutPastedForm(understoodPart(message).text)),
+    asksSomething,
+  );
   const { text } = resolved;
   if (resolved.dropped) {
     const reading = classifyIntent(text);
@@ -475,6 +480,11 @@ function withinScope(understanding: Understanding, text: string): Understanding 
     unsureWrite = undefined;
   }
   for (const request of understanding.requests) {
+    // "我的 to-do list 里还有啥": a question about the list is a listing, whatever its words looked like.
+    if (scope.asksList && (request.intent === 'addTodo' || request.intent === 'listTodos')) {
+      if (!kept.some((other) => other.intent === 'listTodos')) kept.push({ intent: 'listTodos' });
+      continue;
+    }
     if (isWriteIntent(request.intent)) {
       if (scope.asked.has(request.intent)) kept.push(request);
       else if (scope.question && !kept.some((other) => other.intent === 'searchKnowledgeBase') && !setAside)
@@ -510,13 +520,44 @@ function withinScope(understanding: Understanding, text: string): Understanding 
     !kept.some((request) => request.intent === 'getOrderStatus')
   )
     kept.push({ intent: 'getOrderStatus', orderIds });
-  const requests = oneCallPerRequest(kept, text, scope).map((request) => {
-    if (request.intent === 'searchKnowledgeBase') return { ...request, query: searchQuery(request.query) };
-    if (request.intent !== 'createTicket' && request.intent !== 'addTodo') return request;
-    const titled =
-      request.title === '' ? { ...request, title: titleBesideRequest(text, request.intent) } : request;
-    return titled.intent === 'createTicket' ? withOrderOf(titled, text) : titled;
-  });
+  // "Kindly provide the list of my to-do items": the list, asked for in other words than the classifier knows.
+  if (kept.length === 0 && scope.asksList && scope.asked.size === 0) {
+    kept.push({ intent: 'listTodos' });
+    unsureWrite = undefined;
+  }
+  // "hello hello is this thing on okay so what payment methods do you take": a help question after a greeting is still asked.
+  if (kept.length === 0 && chat && scope.question && scope.asked.size === 0 && helpTopic.test(text)) {
+    kept.push({ intent: 'searchKnowledgeBase', query: text.trim() });
+    unsureWrite = undefined;
+  }
+  // "不用加待办，帮我查下退货政策就行", "don't add it to my to-dos, just look up the return policy": what is looked up instead.
+  if (kept.length === 0 && scope.refused.size > 0) {
+    const instead = lookupInstead.exec(text);
+    if (instead?.[1] !== undefined && helpTopic.test(instead[1]))
+      kept.push({ intent: 'searchKnowledgeBase', query: instead[1].trim() });
+  }
+  const requests = withListAfterTodo(
+    oneCallPerRequest(kept, text, scope).map((request) => {
+      if (request.intent === 'searchKnowledgeBase') return { ...request, query: searchQuery(request.query) };
+      if (request.intent !== 'createTicket' && request.intent !== 'addTodo') return request;
+      const titled =
+        request.title === '' ? { ...request, title: titleBesideRequest(text, request.intent) } : request;
+      return titled.intent === 'createTicket' ? withOrderOf(titled, text) : titled;
+    }),
+  );
+  // "A1006 hmm": a message that names an order and asks nothing else is most likely about that order (a read is safe).
+  if (
+    requests.length === 0 &&
+    orderIds.length > 0 &&
+    !setAside &&
+    !scope.outOfScope &&
+    !scope.wantsPerson &&
+    scope.unsupported === undefined &&
+    scope.asked.size === 0 &&
+    unsureWrite === undefined &&
+    !chat
+  )
+    requests.push({ intent: 'getOrderStatus', orderIds });
   // Asked for a person, or for what no tool does, a search of the whole message answers nothing.
   const onlyReads = requests.every(
     (request) =>
@@ -535,6 +576,26 @@ function withinScope(understanding: Understanding, text: string): Understanding 
   if (scope.alreadyDone.size > 0) return { ...rest, requests, declined: 'alreadyDone' };
   if (setAside) return { ...rest, requests, declined: 'setAside' };
   return { ...rest, requests, ...(unsureWrite === undefined ? {} : { unsureWrite }) };
+}
+
+// The lookup a message asks for after setting a write aside: "just look up …", "就查下…".
+const lookupInstead =
+  /(?:\bjust\s+|\bonly\s+|只|就|帮我|麻烦)\s*(?:look\s+up|check|find|search(?:\s+for)?|tell\s+me|查(?:一下|下|查)?|搜(?:一下|下)?|看(?:一下|下)?)\s*([^.!?。！？\n]{2,120}?)\s*(?:就行了?|就好|即可|就可以了?|thanks|pls|please)?\s*(?:$|[.!?。！？\n])/iu;
+
+// A request to see the list at the end of a to-do's title: ", and after show me all todo", "，再列", "然后给我看看待办".
+const listAfterTitle =
+  /(?:[\s,，]+(?:and\s+)?(?:then\s+|after(?:wards)?\s+|also\s+)?(?:show|list|see|view|give)\s+(?:me\s+)?(?:all\s+|my\s+|the\s+){0,2}(?:to-?dos?|list|tasks)\b|\s*[，,]\s*(?:然后|再)\s*(?:把|给我)?\s*(?:待办|列表|清单)?\s*(?:列|看|显示|给我看))[\s\S]{0,40}$/iu;
+
+/** A to-do whose title ends by asking to see the list is that to-do, then the listing. */
+function withListAfterTodo(requests: readonly ToolRequest[]): ToolRequest[] {
+  return requests.flatMap((request, index): ToolRequest[] => {
+    if (request.intent !== 'addTodo') return [request];
+    const cue = listAfterTitle.exec(request.title);
+    if (cue === null || cue.index === 0) return [request];
+    const listed = requests.slice(index + 1).some((other) => other.intent === 'listTodos');
+    const trimmed: ToolRequest = { intent: 'addTodo', title: request.title.slice(0, cue.index).trim() };
+    return listed ? [trimmed] : [trimmed, { intent: 'listTodos' }];
+  });
 }
 
 export type { MessageScope, UnsupportedRequest };

@@ -123,8 +123,20 @@ const realNeighbours = new Set([
 
 const sameLetters = (a: string, b: string) => [...a].sort().join('') === [...b].sort().join('');
 
+// Each word's reading, remembered: most words of most messages are the same few hundred.
+const readWords = new Map<string, string | null>();
+
 /** The action word a mistyped word stands for, or `undefined` when it is no typo of one. */
 export function actionWordOf(word: string): string | undefined {
+  const known = readWords.get(word);
+  if (known !== undefined) return known ?? undefined;
+  const meant = spelledActionWord(word);
+  if (readWords.size >= 4096) readWords.clear();
+  readWords.set(word, meant ?? null);
+  return meant;
+}
+
+function spelledActionWord(word: string): string | undefined {
   const folded = word.toLowerCase();
   if (folded.length < 4 || realNeighbours.has(folded) || actionWords.includes(folded)) return undefined;
   return actionWords.find((action) => {
@@ -141,9 +153,28 @@ export function actionWordOf(word: string): string | undefined {
  * A capitalised word inside a sentence is a name ("call Todd"), never changed.
  */
 export function withActionWordsSpelled(text: string): string {
-  return text.replace(/[A-Za-z]{4,12}/g, (word, offset: number) => {
-    const named =
-      /^[A-Z][a-z]/.test(word) && !/(?:^|[.!?。！？]\s*)$/u.test(text.slice(Math.max(0, offset - 3), offset));
-    return named ? word : (actionWordOf(word) ?? word);
-  });
+  return text
+    .replace(/[A-Za-z]{4,12}/g, (word, offset: number) => {
+      const named =
+        /^[A-Z][a-z]/.test(word) &&
+        !/(?:^|[.!?。！？]\s*)$/u.test(text.slice(Math.max(0, offset - 3), offset));
+      return named ? word : (actionWordOf(word) ?? word);
+    })
+    .replace(pinyinSlip, (slip) => pinyinSlips[slip] ?? slip);
 }
+
+/**
+ * Chinese action words as a pinyin keyboard mistypes them: the same sounds, other characters
+ * ("推款" for 退款, "代办" for 待办, "公单" for 工单). None of them is a word a request would use.
+ */
+const pinyinSlips: Readonly<Record<string, string>> = {
+  推款: '退款',
+  退宽: '退款',
+  腿款: '退款',
+  代办事项: '待办事项',
+  代办: '待办',
+  待半: '待办',
+  公单: '工单',
+  工当: '工单',
+};
+const pinyinSlip = new RegExp(Object.keys(pinyinSlips).join('|'), 'gu');

@@ -202,7 +202,13 @@ export type ApprovalShellOptions = {
   /** The turn's signal: aborting it (the user pressed Stop) denies with reason `aborted`. */
   signal?: AbortSignal;
   /** Told once an approved call has run (or thrown), so the approval's record can say so. */
-  afterExecute?: (event: { approvalId?: string; toolCallId: string; ok: boolean }) => Promise<void> | void;
+  afterExecute?: (event: {
+    approvalId?: string;
+    toolCallId: string;
+    ok: boolean;
+    /** What the tool answered, when it ran. */
+    output?: unknown;
+  }) => Promise<void> | void;
   /**
    * Whether the person allowed this tool for the rest of the chat (`true`) or a standing grant
    * of theirs covers this input (`{ grant }`, its id): then the call runs without a card.
@@ -416,7 +422,7 @@ export function wrapToolsWithApproval<TOOLS extends ToolSet>(
         await afterExecute({ ...event, ok: false });
         throw error;
       }
-      await afterExecute({ ...event, ok: true });
+      await afterExecute({ ...event, ok: true, output });
       return told(output);
     },
   );
