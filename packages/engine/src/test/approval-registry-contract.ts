@@ -1,5 +1,5 @@
-import type { ApprovalRegistry, ApprovalRequest, ApprovalRequestEvent } from '../stores/approval-registry';
 import { describe, expect, it } from 'vitest';
+import type { ApprovalRegistry, ApprovalRequest, ApprovalRequestEvent } from '../stores/approval-registry';
 
 /**
  * Builds a fresh registry for one test. Implementations register their own
@@ -13,7 +13,7 @@ function request(overrides: Partial<ApprovalRequest> = {}): ApprovalRequest {
   return {
     sessionId: 'chat-1',
     toolCallId: 'call-1',
-    toolName: 'createTicket',
+    toolName: 'sendInvoice',
     input: { title: 'x' },
     ...overrides,
   };
@@ -59,7 +59,7 @@ export function describeApprovalRegistryContract(name: string, makeRegistry: Mak
       });
       await expect.poll(() => events.length).toBe(1);
       const [event] = events;
-      expect(event).toMatchObject({ toolCallId: 'call-1', toolName: 'createTicket', input: { title: 'x' } });
+      expect(event).toMatchObject({ toolCallId: 'call-1', toolName: 'sendInvoice', input: { title: 'x' } });
       expect(typeof event.approvalId).toBe('string');
       expect(event.expiresAt).toBeGreaterThanOrEqual(before + longTimeoutMs);
       expect(event.expiresAt).toBeLessThanOrEqual(Date.now() + longTimeoutMs);
