@@ -1,10 +1,9 @@
 import 'server-only';
+import { inputDigestOf, provenanceAfterEdit } from '@toolgate/engine';
 import { z } from 'zod';
 import { getDb } from '@/lib/db';
 import { describeZodError } from '@/lib/http/json';
-import { provenanceAfterEdit } from '@/lib/provenance';
 import type { Language } from '@/lib/shared/language';
-import { inputDigestOf } from '@/lib/shells/input-digest';
 import { localizePreview } from '@/lib/tools/localize-preview';
 import { mayView, stepOpenTo } from './approval-life-cycle';
 import { outcomeOf, resultsOfCalls } from './approval-outcome';
