@@ -3,6 +3,8 @@ import type { NextConfig } from 'next';
 const nextConfig: NextConfig = {
   // Without this, `next dev` blocks its dev resources for 127.0.0.1 and the page never hydrates.
   allowedDevOrigins: ['127.0.0.1'],
+  // The engine is a workspace package published as TypeScript source: Next.js compiles it with the app.
+  transpilePackages: ['@toolgate/engine'],
   // Native and Node-only modules stay out of the server bundle.
   serverExternalPackages: [
     'better-sqlite3',

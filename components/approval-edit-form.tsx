@@ -1,7 +1,7 @@
 'use client';
 
+import { hasHiddenCharacters, revealHiddenCharacters } from '@toolgate/engine/client';
 import { type FormEvent, useId, useState } from 'react';
-import { hasHiddenCharacters, revealHiddenCharacters } from '@/lib/shared/reveal-hidden-characters';
 import type { JsonSchema } from './api-types';
 import type { Locale } from './i18n';
 import { Button } from './ui/button';

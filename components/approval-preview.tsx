@@ -1,7 +1,7 @@
+import type { ApprovalPreview as StoredPreview } from '@toolgate/engine';
+import { revealHiddenCharacters } from '@toolgate/engine/client';
 import { TriangleAlert } from 'lucide-react';
 import type { Language } from '@/lib/shared/language';
-import { revealHiddenCharacters } from '@/lib/shared/reveal-hidden-characters';
-import type { ApprovalPreview as StoredPreview } from '@/lib/stores/approval-registry';
 import { type LocalizedPreview, localizePreview } from '@/lib/tools/localize-preview';
 import type { ApprovalView } from './api-types';
 import type { ToolPart } from './tool-part-outcome';

@@ -1,10 +1,10 @@
 'use client';
 
 import { useChat } from '@ai-sdk/react';
+import { findErrorReference } from '@toolgate/engine/client';
 import { DefaultChatTransport, getToolName } from 'ai';
 import { Sparkles } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { findErrorReference } from '@/lib/errors/error-reference';
 import type { ToolgateMessage } from './api-types';
 import { ApprovalAttention, type WaitingApproval } from './approval-attention';
 import { localDeadlineOf, rememberDeadlines } from './approval-deadlines';

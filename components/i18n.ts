@@ -1,6 +1,7 @@
 import type { ToolUIPart } from 'ai';
 import type { DecisionRefusalCode } from '@/lib/approvals/approval-wire-types';
 import type { AuditOutcome } from '@/lib/db/audit';
+import type { Language } from '@/lib/shared/language';
 import { readableDeadline } from '@/lib/shared/readable-wait';
 import type { Ticket, Todo } from './api-types';
 
@@ -9,8 +10,8 @@ import type { Ticket, Todo } from './api-types';
  * library: two languages and a few dozen strings do not need plural rules or ICU.
  */
 
-/** Languages the UI speaks. */
-export type Locale = 'en' | 'zh';
+/** Languages the UI speaks: the languages a message and its reply are in. */
+export type Locale = Language;
 
 /** Every locale, in the order the language switch offers them. */
 export const locales: readonly Locale[] = ['en', 'zh'];

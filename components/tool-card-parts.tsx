@@ -1,3 +1,4 @@
+import { findErrorReference, revealHiddenCharacters } from '@toolgate/engine/client';
 import {
   Ban,
   ChevronRight,
@@ -9,8 +10,6 @@ import {
   ShieldCheck,
   ShieldQuestion,
 } from 'lucide-react';
-import { findErrorReference } from '@/lib/errors/error-reference';
-import { revealHiddenCharacters } from '@/lib/shared/reveal-hidden-characters';
 import { summarizeToolCall, summarizeToolResult } from '@/lib/tools/tool-summaries';
 import { type Denial, type Outcome, rateLimitedWait, type ToolPart } from './tool-part-outcome';
 import { Badge } from './ui/badge';

@@ -1,5 +1,5 @@
+import { revealHiddenCharacters } from '@toolgate/engine/client';
 import type { DynamicToolUIPart, ToolUIPart } from 'ai';
-import { revealHiddenCharacters } from '@/lib/shared/reveal-hidden-characters';
 import { localDeadlineOf } from './approval-deadlines';
 
 /** A tool call as the chat holds it: a static tool part or a dynamic one; both share the seven states. */

@@ -16,13 +16,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createMemoryIdempotencyStore, wrapToolsWithIdempotency } from '@toolgate/engine';
 import { generateText, type StepResult, stepCountIs, type ToolSet } from 'ai';
 import { createOfflineModel } from '../lib/ai/offline-model';
 import { openDatabase } from '../lib/db/open-database';
 import { selectTodos } from '../lib/db/todos';
-import { wrapToolsWithIdempotency } from '../lib/shells/wrap-tools-with-idempotency';
-import { createMemoryIdempotencyStore } from '../lib/stores/memory-idempotency-store';
 import { createWorkerTools } from '../lib/tools/registry';
+import { writeToolNames } from '../lib/tools/tool-catalog';
 
 const model = createOfflineModel();
 
@@ -57,7 +57,10 @@ async function main(): Promise<void> {
     console.log(`\n  tools called, in order: ${calledTools.join(' → ')}`);
 
     console.log('\nPart 2 — the same table inside the idempotency shell (scope "example")');
-    const guarded = wrapToolsWithIdempotency(table, createMemoryIdempotencyStore(), { scope: 'example' });
+    const guarded = wrapToolsWithIdempotency(table, createMemoryIdempotencyStore(), {
+      scope: 'example',
+      tools: writeToolNames,
+    });
     const title = '给植物浇水';
     await ask(guarded, `加一个待办：${title}`);
     await ask(guarded, `加一个待办：${title}`);

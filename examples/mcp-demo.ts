@@ -19,11 +19,11 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createMemoryApprovalRegistry, createMemoryIdempotencyStore } from '@toolgate/engine';
 import { generateText, stepCountIs } from 'ai';
 import { createOfflineModel } from '../lib/ai/offline-model';
 import { closeMcpServerPool } from '../lib/mcp/mcp-server-pool';
 import { mergeMcpTools, waitForMcpServers } from '../lib/mcp/merge-mcp-tools';
-import { createMemoryApprovalRegistry, createMemoryIdempotencyStore } from '../lib/stores';
 import { assembleTurnTools } from '../lib/turn-table/assemble-turn-tools';
 
 const folder = mkdtempSync(join(tmpdir(), 'toolgate-mcp-example-'));

@@ -1,5 +1,5 @@
+import { normalizeEmail } from '@toolgate/engine/client';
 import { z } from 'zod';
-import { normalizeEmail } from './shared/normalize-email';
 
 const positiveInteger = (name: string, fallback: number) =>
   z

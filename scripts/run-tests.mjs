@@ -6,8 +6,8 @@
 // run never looks like an empty green one.
 //
 // On two cores, steps that leave a core idle run side by side (docs/testing.md):
-// the type check (one core) beside lint and the vitest projects that need no build
-// (engine, redis); then the build, without its own type check (the one above covered the
+// the type check (one core) beside lint, the vitest projects that need no build
+// (engine, redis) and the packed engine's example; then the build, without its own type check (the one above covered the
 // same files); then the integration project, the bench's quick mode and Playwright.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -130,13 +130,15 @@ if (!run('tools', 'node', ['scripts/require-test-tools.mjs'])) stopAfter('tools'
 
 let ok = true;
 // The type check keeps one core busy; lint and the suites that need no build use the other.
-const [typesOk, lintOk, unitOk] = await runTogether([
+const [typesOk, lintOk, unitOk, packedOk] = await runTogether([
   ['typecheck', npm, ['run', '--silent', 'typecheck']],
   ['lint', npm, ['run', '--silent', 'lint']],
   ['vitest engine+redis', vitest, vitestArgs(['engine', 'redis'], unitReport)],
+  // The engine as a user installs it: its packed tarball and the example app beside it.
+  ['packed engine', 'node', ['scripts/try-packed-engine.mjs']],
 ]);
 addReport('vitest engine+redis', unitReport, vitestCounts);
-ok = unitOk && ok;
+ok = unitOk && packedOk && ok;
 if (!typesOk) stopAfter('typecheck');
 if (!lintOk) stopAfter('lint');
 

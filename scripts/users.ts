@@ -17,6 +17,8 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { normalizeEmail } from '@toolgate/engine/client';
+import { rolesByEmailOf } from '@toolgate/engine/policy';
 import { createClient } from 'redis';
 import { computeRoles } from '../lib/auth/compute-roles';
 import { type AppConfig, ConfigError } from '../lib/config';
@@ -35,9 +37,7 @@ import {
   storedRolesOf,
   storePluginRole,
 } from '../lib/db/user-roles';
-import { rolesByEmailOf } from '../lib/policy/policy-roles';
 import { encodeBusMessage, eventBusChannel } from '../lib/server/event-bus-message';
-import { normalizeEmail } from '../lib/shared/normalize-email';
 import {
   checkStartupConfiguration,
   type StartupConfiguration,

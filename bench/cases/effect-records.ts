@@ -1,11 +1,10 @@
 import { join } from 'node:path';
+import type { EffectRecorder } from '@toolgate/engine';
+import { createMemoryIdempotencyStore, wrapToolsWithIdempotency } from '@toolgate/engine';
 import pg from 'pg';
 import type { Db } from '../../lib/db/engine';
 import { openDatabase } from '../../lib/db/open-database';
 import { commitToolEffect } from '../../lib/db/tool-effects';
-import type { EffectRecorder } from '../../lib/shells';
-import { wrapToolsWithIdempotency } from '../../lib/shells/wrap-tools-with-idempotency';
-import { createMemoryIdempotencyStore } from '../../lib/stores/memory-idempotency-store';
 import { createCreateTicketTool } from '../../lib/tools/create-ticket';
 import { startPostgresCluster } from '../../tests/support/postgres-cluster';
 import { median, nowMs, round } from '../support/stats';
@@ -62,12 +61,12 @@ export const effectRecords: BenchCase = async ({ quick, scratch, log }) => {
           'store only': wrapToolsWithIdempotency(
             { createTicket: createCreateTicketTool(db, { userId: 'bench', chatId: 'bench' }) },
             createMemoryIdempotencyStore({ maxEntries: 1_000_000, maxTotalEntries: 1_000_000 }),
-            { scope: 'bench', partition: 'bench' },
+            { scope: 'bench', partition: 'bench', tools: ['createTicket'] },
           ),
           'effect + record': wrapToolsWithIdempotency(
             { createTicket: createCreateTicketTool(db, { userId: 'bench', chatId: 'bench' }) },
             createMemoryIdempotencyStore({ maxEntries: 1_000_000, maxTotalEntries: 1_000_000 }),
-            { scope: 'bench', partition: 'bench', effects: recorder },
+            { scope: 'bench', partition: 'bench', tools: ['createTicket'], effects: recorder },
           ),
         };
         const runOf = (side: Side) => () => {

@@ -1,6 +1,6 @@
+import { stableStringify } from '@toolgate/engine';
 import fastJsonStableStringify from 'fast-json-stable-stringify';
 import jsonStableStringify from 'json-stable-stringify';
-import { stableStringify } from '@/lib/shared/stable-stringify';
 import { microbench } from '../support/microbench';
 import { median, round } from '../support/stats';
 import type { BenchCase, BenchResult } from '../support/types';

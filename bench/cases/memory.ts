@@ -1,6 +1,5 @@
-import type { ApprovalDecision } from '@/lib/stores/approval-registry';
-import { createMemoryApprovalRegistry } from '@/lib/stores/memory-approval-registry';
-import { createMemoryIdempotencyStore } from '@/lib/stores/memory-idempotency-store';
+import type { ApprovalDecision } from '@toolgate/engine';
+import { createMemoryApprovalRegistry, createMemoryIdempotencyStore } from '@toolgate/engine';
 import { settledHeapUsed } from '../support/heap';
 import { round } from '../support/stats';
 import type { BenchCase, BenchResult } from '../support/types';

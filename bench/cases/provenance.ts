@@ -1,5 +1,5 @@
+import { ProvenanceLedger, type TrustOf } from '@toolgate/engine';
 import type { UIMessage } from 'ai';
-import { ProvenanceLedger, type TrustOf } from '@/lib/provenance';
 import { median, nowMs, round } from '../support/stats';
 import type { BenchCase, BenchResult } from '../support/types';
 

@@ -1,35 +1,14 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import type { ApprovalRegistry } from '@/lib/stores/approval-registry';
-import type { IdempotencyStore } from '@/lib/stores/idempotency-store';
-import { createMemoryApprovalRegistry } from '@/lib/stores/memory-approval-registry';
-import { createMemoryIdempotencyStore } from '@/lib/stores/memory-idempotency-store';
-import { repoRoot } from '../support/next-app';
+import type { ApprovalRegistry, IdempotencyStore } from '@toolgate/engine';
+import { createMemoryApprovalRegistry, createMemoryIdempotencyStore } from '@toolgate/engine';
 import { findRedisServer, startRedis } from '../support/redis';
 import { median, nowMs, quantile, round } from '../support/stats';
 import type { BenchCase, BenchContext, BenchResult } from '../support/types';
 
-type RedisModules = {
-  createRedisIdempotencyStore: typeof import('@/lib/stores/redis-idempotency-store').createRedisIdempotencyStore;
-  createRedisApprovalRegistry: typeof import('@/lib/stores/redis-approval-registry').createRedisApprovalRegistry;
-  getRedisClient: typeof import('@/lib/stores/redis-client').getRedisClient;
-};
+type RedisModules = typeof import('@toolgate/engine/redis');
 
-/** The Redis stores, if they exist in this checkout; the reason why not otherwise. */
+/** The engine's Redis stores (loaded only when the case runs). */
 async function loadRedisModules(): Promise<RedisModules | string> {
-  const files = ['redis-idempotency-store.ts', 'redis-approval-registry.ts', 'redis-client.ts'];
-  const missing = files.filter((file) => !existsSync(join(repoRoot, 'lib', 'stores', file)));
-  if (missing.length > 0) return `lib/stores/${missing.join(', ')} not in this checkout yet`;
-  const [idempotency, approval, client] = await Promise.all([
-    import('@/lib/stores/redis-idempotency-store'),
-    import('@/lib/stores/redis-approval-registry'),
-    import('@/lib/stores/redis-client'),
-  ]);
-  return {
-    createRedisIdempotencyStore: idempotency.createRedisIdempotencyStore,
-    createRedisApprovalRegistry: approval.createRedisApprovalRegistry,
-    getRedisClient: client.getRedisClient,
-  };
+  return import('@toolgate/engine/redis');
 }
 
 let keyCounter = 0;

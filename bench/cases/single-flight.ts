@@ -1,4 +1,4 @@
-import { createMemoryIdempotencyStore } from '@/lib/stores/memory-idempotency-store';
+import { createMemoryIdempotencyStore } from '@toolgate/engine';
 import { median, nowMs, round } from '../support/stats';
 import type { BenchCase } from '../support/types';
 

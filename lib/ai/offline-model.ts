@@ -8,8 +8,8 @@ import type {
   LanguageModelV4ToolResultOutput,
   LanguageModelV4Usage,
 } from '@ai-sdk/provider';
+import { denialNoteOf, isEditedOutput } from '@toolgate/engine';
 import { isAttachedFileText } from '@/lib/shared/attached-file-text';
-import { denialNoteOf, isEditedOutput } from '@/lib/shells/wrap-tools-with-approval';
 import type { ToolName } from '@/lib/tools/tool-catalog';
 import { answerTo, missingArgumentQuestion, questionAskedIn, startsNewTopic } from './follow-up';
 import { detectLanguage, type Language } from './language';

@@ -1,4 +1,4 @@
-import { findErrorReference } from '@/lib/errors/error-reference';
+import { findErrorReference } from '@toolgate/engine/client';
 import { type ToolName, toolFactsOf, writeToolNames } from '@/lib/tools/tool-catalog';
 import { describeCapabilities, toolCapabilities } from './capabilities';
 import { questionForField } from './follow-up';

@@ -93,11 +93,6 @@ async function tableDueAt(db: Db): Promise<number | undefined> {
   return times.length === 0 ? undefined : Math.min(...times);
 }
 
-/** How many approvals this process keeps a deadline for by id (the parked ones). */
-export function keptDeadlineCount(): number {
-  return keeper().parked.size;
-}
-
 function nextDueAt(state: Keeper): number | undefined {
   let next = state.tableDueAt;
   for (const expiresAt of state.parked.values()) {

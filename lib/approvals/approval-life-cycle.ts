@@ -1,9 +1,9 @@
 import 'server-only';
+import type { ApprovalDecision, ApprovalPreview } from '@toolgate/engine';
+import { inputDigestOf } from '@toolgate/engine';
 import type { Db } from '@/lib/db/engine';
 import { writeTransaction } from '@/lib/db/write-transaction';
 import { policyInForce } from '@/lib/policy';
-import { inputDigestOf } from '@/lib/shells/input-digest';
-import type { ApprovalDecision, ApprovalPreview } from '@/lib/stores/approval-registry';
 import { announceApproval } from './announce-approval';
 import { keepDueWork, keepParkedDeadline, moveParkedDeadline } from './approval-deadlines';
 import { publishApprovalChange, publishApprovalEvent, waitForApprovalEvent } from './approval-events';

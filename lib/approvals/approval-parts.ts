@@ -1,5 +1,5 @@
+import { type DenialReason, denialReasons } from '@toolgate/engine';
 import type { UIMessage } from 'ai';
-import { type DenialReason, denialReasons } from '@/lib/stores/approval-registry';
 
 /** A tool part of a message (static or dynamic). */
 export type ToolPart = Extract<UIMessage['parts'][number], { toolCallId: string }>;

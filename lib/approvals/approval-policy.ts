@@ -1,8 +1,8 @@
 import 'server-only';
+import type { ApprovalAsk, QuotaGate } from '@toolgate/engine';
 import { type Db, findAccountById } from '@/lib/db';
 import { getQuotaCounter, type PolicyLimit, policyVerdict, type QuotaCounter, quotaKey } from '@/lib/policy';
 import { countVerifiedRoleHolders, rolesShortOfHolders } from '@/lib/policy/unfillable-steps';
-import type { ApprovalAsk, QuotaGate } from '@/lib/shells/wrap-tools-with-approval';
 import { reportNoApprover } from './report-no-approver';
 
 /**

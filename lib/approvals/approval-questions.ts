@@ -1,5 +1,6 @@
 import 'server-only';
 import { createHash, randomUUID } from 'node:crypto';
+import { withoutHiddenCharacters } from '@toolgate/engine/client';
 import type { Selectable } from 'kysely';
 import { getDb } from '@/lib/db';
 import { insertAuditRow } from '@/lib/db/audit';
@@ -7,7 +8,6 @@ import { getChatMessages, upsertMessage } from '@/lib/db/chats';
 import type { Db } from '@/lib/db/engine';
 import type { ApprovalQuestionTable } from '@/lib/db/schema';
 import type { Language } from '@/lib/shared/language';
-import { withoutHiddenCharacters } from '@/lib/shared/reveal-hidden-characters';
 import { publishApprovalChange } from './approval-events';
 import { mayView, stepOpenTo } from './approval-life-cycle';
 import {

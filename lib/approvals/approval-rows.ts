@@ -1,9 +1,8 @@
+import type { ApprovalPreview, CallProvenance } from '@toolgate/engine';
 import { type Selectable, sql } from 'kysely';
 import { type Db, engineOf } from '@/lib/db/engine';
 import type { ApprovalStepTable, ApprovalTable } from '@/lib/db/schema';
 import { writeTransaction } from '@/lib/db/write-transaction';
-import type { CallProvenance } from '@/lib/provenance';
-import type { ApprovalPreview } from '@/lib/stores/approval-registry';
 import { type ApprovalStatus, assertTransition, type EndReason } from './approval-states';
 import { approvalTiming } from './approval-timing';
 import { approverText } from './approver-text';

@@ -1,4 +1,4 @@
-import type { DenialReason } from '@/lib/stores/approval-registry';
+import type { DenialReason } from '@toolgate/engine';
 
 /**
  * The life cycle of a tool call that waits for a person. Every change is a

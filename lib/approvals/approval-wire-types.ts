@@ -4,8 +4,7 @@
  * (components/api-types.ts). Every import here is a type from a module without server
  * code, and `import type` is erased at build, so nothing reaches the browser bundle.
  */
-import type { CallProvenance, ValueSource } from '@/lib/provenance/provenance-types';
-import type { DenialReason } from '@/lib/stores/approval-registry';
+import type { CallProvenance, DenialReason, ValueSource } from '@toolgate/engine';
 import type { LocalizedPreview } from '@/lib/tools/localize-preview';
 import type { ApprovalStatus } from './approval-states';
 

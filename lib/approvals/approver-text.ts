@@ -1,9 +1,9 @@
-import type { Language } from '@/lib/shared/language';
 import {
   revealControlCharacters,
   revealHiddenCharacters,
   revealHiddenInSummary,
-} from '@/lib/shared/reveal-hidden-characters';
+} from '@toolgate/engine/client';
+import type { Language } from '@/lib/shared/language';
 import { summarizeToolCall } from '@/lib/tools/tool-summaries';
 
 /*

@@ -1,8 +1,8 @@
 import 'server-only';
+import { isTainted } from '@toolgate/engine';
 import { insertAuditRow } from '@/lib/db/audit';
 import type { AuditDetail } from '@/lib/db/audit-chain';
 import type { Db } from '@/lib/db/engine';
-import { isTainted } from '@/lib/provenance';
 import { observeParkedDenial } from '@/lib/telemetry/observe-audited-call';
 import { type ApprovalRecord, decisionRecordOf } from './approval-rows';
 import { type DeniedStatus, reasonByStatus } from './approval-states';

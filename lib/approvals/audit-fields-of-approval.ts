@@ -1,6 +1,6 @@
+import { hashToolArguments } from '@toolgate/engine';
+import { revealHiddenInSummary } from '@toolgate/engine/client';
 import type { NewAuditRow } from '@/lib/db/audit';
-import { revealHiddenInSummary } from '@/lib/shared/reveal-hidden-characters';
-import { hashToolArguments } from '@/lib/shells/wrap-tools-with-audit';
 import { summarizeToolCall } from '@/lib/tools/tool-summaries';
 import type { ApprovalRecord } from './approval-rows';
 

@@ -1,13 +1,13 @@
 import 'server-only';
-import type { Db } from '@/lib/db/engine';
-import { eitherSignal } from '@/lib/shells/wrap-tools-with-approval';
 import type {
   ApprovalDecision,
   ApprovalPreview,
   ApprovalRegistry,
   ApprovalRequest,
   ConfirmOptions,
-} from '@/lib/stores/approval-registry';
+} from '@toolgate/engine';
+import { eitherSignal } from '@toolgate/engine';
+import type { Db } from '@/lib/db/engine';
 import { currentTraceParent } from '@/lib/telemetry/trace-parent';
 import { finishExecution, parkApproval, requestApproval, takeWokenDecision } from './approval-life-cycle';
 import { tellRequester } from './requester-outcome';

@@ -1,8 +1,8 @@
 import 'server-only';
+import { inputDigestOf, provenanceAfterEdit } from '@toolgate/engine';
 import { z } from 'zod';
 import { getDb } from '@/lib/db';
 import { describeZodError } from '@/lib/http/json';
-import { provenanceAfterEdit } from '@/lib/provenance';
 import type { Language } from '@/lib/shared/language';
 import { localizePreview } from '@/lib/tools/localize-preview';
 import { mayView, stepOpenTo } from './approval-life-cycle';

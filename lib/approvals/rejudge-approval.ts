@@ -1,10 +1,9 @@
 import 'server-only';
+import { isTainted, withPersonForTaint } from '@toolgate/engine';
 import type { Db } from '@/lib/db/engine';
 import { writeTransaction } from '@/lib/db/write-transaction';
 import { policyInForce, policyVerdict } from '@/lib/policy';
-import { isTainted } from '@/lib/provenance';
 import { getApprovalRegistry } from '@/lib/server/stores';
-import { withPersonForTaint } from '@/lib/shells/wrap-tools-with-approval';
 import { announceApproval } from './announce-approval';
 import { keepDueWork } from './approval-deadlines';
 import { publishApprovalChange } from './approval-events';

@@ -1,15 +1,14 @@
 import 'server-only';
+import type { ApprovalPreview } from '@toolgate/engine';
+import { isTainted, validateToolInput } from '@toolgate/engine';
 import { getConfig } from '@/lib/config';
 import { addApprovalRule, type Db, getDb } from '@/lib/db';
 import { policyVerdict } from '@/lib/policy';
-import { isTainted } from '@/lib/provenance';
 import { getApprovalRegistry } from '@/lib/server/stores';
-import type { ApprovalPreview } from '@/lib/stores';
 import { checkToolPrecondition } from '@/lib/tools/check-tool-precondition';
 import { computeToolPreview } from '@/lib/tools/compute-tool-preview';
 import type { PreconditionRefusal } from '@/lib/tools/tool-descriptor';
 import { buildWorkerTable } from '@/lib/turn-table/build-worker-table';
-import { validateToolInput } from '@/lib/turn-table/validate-tool-input';
 import {
   type Decider,
   extendApproval,

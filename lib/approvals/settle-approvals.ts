@@ -1,9 +1,9 @@
 import 'server-only';
+import type { ApprovalRegistry, DecisionMaker } from '@toolgate/engine';
+import { toolDenial } from '@toolgate/engine';
 import type { UIMessage } from 'ai';
 import { updateChatMessage } from '@/lib/db/chats';
 import type { Db } from '@/lib/db/engine';
-import { toolDenial } from '@/lib/shells/wrap-tools-with-approval';
-import type { ApprovalRegistry, DecisionMaker } from '@/lib/stores/approval-registry';
 import { announceApproval } from './announce-approval';
 import { publishApprovalChange } from './approval-events';
 import {

@@ -1,5 +1,7 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
+import { type CallProvenance, hashToolArguments, isTainted } from '@toolgate/engine';
+import { revealHiddenInSummary } from '@toolgate/engine/client';
 import type { z } from 'zod';
 import {
   type AuditOutcome,
@@ -12,9 +14,6 @@ import {
   type StandingGrantRecord,
 } from '@/lib/db';
 import { conditionsHold, type PolicyRule, type whenSchema } from '@/lib/policy';
-import { type CallProvenance, isTainted } from '@/lib/provenance';
-import { revealHiddenInSummary } from '@/lib/shared/reveal-hidden-characters';
-import { hashToolArguments } from '@/lib/shells/wrap-tools-with-audit';
 import { toolFactsOf } from '@/lib/tools/tool-catalog';
 import { summarizeToolCall } from '@/lib/tools/tool-summaries';
 import { getApproval } from './approval-rows';

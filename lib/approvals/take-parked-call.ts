@@ -1,8 +1,7 @@
 import 'server-only';
+import type { ApprovalDecision, ApprovalRegistry, CallProvenance } from '@toolgate/engine';
 import type { UIMessage } from 'ai';
 import type { Db } from '@/lib/db/engine';
-import type { CallProvenance } from '@/lib/provenance/provenance-types';
-import type { ApprovalDecision, ApprovalRegistry } from '@/lib/stores/approval-registry';
 import type { TurnApprovalOptions } from '@/lib/turn-table/assemble-turn-tools';
 import type { WorkerTable } from '@/lib/turn-table/build-worker-table';
 import { publishApprovalChange } from './approval-events';

@@ -1,7 +1,6 @@
 import 'server-only';
+import { type ApprovalRegistry, type CallProvenance, isTainted } from '@toolgate/engine';
 import type { Db } from '@/lib/db/engine';
-import { type CallProvenance, isTainted } from '@/lib/provenance';
-import type { ApprovalRegistry } from '@/lib/stores/approval-registry';
 import { type ApprovalRecord, getApproval, getStepsOfApprovals, listChatApprovals } from './approval-rows';
 import { approverSummary } from './approver-text';
 import { endPendingRow } from './settle-approvals';

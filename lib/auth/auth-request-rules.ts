@@ -1,5 +1,5 @@
+import { normalizeEmail } from '@toolgate/engine/client';
 import { z } from 'zod';
-import { normalizeEmail } from '@/lib/shared/normalize-email';
 import { maxPasswordLength, passwordProblem } from './password-policy';
 
 /** The largest body an auth endpoint accepts: every field it takes fits in far less. */

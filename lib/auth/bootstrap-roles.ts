@@ -1,9 +1,9 @@
 import 'server-only';
+import { normalizeEmail } from '@toolgate/engine/client';
+import { rolesByEmailOf } from '@toolgate/engine/policy';
 import { applyRoleBootstrap, type Db, withdrawUnlistedFileRoles } from '@/lib/db';
 import type { Policy } from '@/lib/policy';
-import { rolesByEmailOf } from '@/lib/policy/policy-roles';
 import { publishAccessRevoked } from '@/lib/server/event-bus';
-import { normalizeEmail } from '@/lib/shared/normalize-email';
 import type { RoleSubject } from './compute-roles';
 
 // Pairs this process saw given or already used, so a listed user's requests stop asking the database.

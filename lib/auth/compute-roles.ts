@@ -1,4 +1,4 @@
-import { normalizeEmail } from '@/lib/shared/normalize-email';
+import { normalizeEmail } from '@toolgate/engine/client';
 
 /** What privilege is computed from: never a role copied at sign-up. */
 export type RoleSubject = { email: string; emailVerified: boolean; isAnonymous: boolean };

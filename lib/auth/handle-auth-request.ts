@@ -1,4 +1,5 @@
 import 'server-only';
+import { mailboxOf, normalizeEmail } from '@toolgate/engine/client';
 import { getConfig } from '@/lib/config';
 import { findAccountByEmail, getDb, recordAccountEvent } from '@/lib/db';
 import { addressBudgetKey, clientAddressOf } from '@/lib/http/client-address';
@@ -6,7 +7,6 @@ import { jsonError, readLimitedBody } from '@/lib/http/json';
 import { withSecureCookies } from '@/lib/http/site-origin';
 import { refundAuthLimit, spendAuthLimit } from '@/lib/server/auth-limits';
 import { checkClientLimit } from '@/lib/server/client-rate-limits';
-import { mailboxOf, normalizeEmail } from '@/lib/shared/normalize-email';
 import {
   authBodyProblem,
   authMediaTypeProblem,

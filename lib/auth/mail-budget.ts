@@ -1,7 +1,7 @@
 import 'server-only';
+import { mailboxOf } from '@toolgate/engine/client';
+import { asyncScopeSlot } from '@toolgate/engine/telemetry';
 import { spendAuthLimit } from '@/lib/server/auth-limits';
-import { asyncScopeSlot } from '@/lib/shared/async-scope';
-import { mailboxOf } from '@/lib/shared/normalize-email';
 
 /** A unit of one mailbox's mail budget that the auth route spent on the request it is serving. */
 type SpentUnit = { mailbox: string; used: boolean };

@@ -1,4 +1,5 @@
 import 'server-only';
+import { normalizeEmail } from '@toolgate/engine/client';
 import { getConfig } from '@/lib/config';
 import {
   findAccountById,
@@ -12,7 +13,6 @@ import {
   writeTransaction,
 } from '@/lib/db';
 import { publishAccessRevoked } from '@/lib/server/event-bus';
-import { normalizeEmail } from '@/lib/shared/normalize-email';
 import { computeRoles } from './compute-roles';
 
 /** The most accounts one page of the roles list holds. */

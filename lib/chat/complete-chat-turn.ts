@@ -1,11 +1,10 @@
 import 'server-only';
+import { ProvenanceLedger, publicErrorText } from '@toolgate/engine';
 import { generateId, streamText } from 'ai';
 import { chatMarkOf } from '@/lib/chats/chat-mark';
 import { getConfig } from '@/lib/config';
-import { publicErrorText } from '@/lib/errors/public-error';
 import { mcpConfirmToolNames, trustOfTool, waitForMcpServers } from '@/lib/mcp/merge-mcp-tools';
 import { toolsWithRules } from '@/lib/policy';
-import { ProvenanceLedger } from '@/lib/provenance';
 import { getEffectRecorder } from '@/lib/server/effect-recorder';
 import { getToolRateLimiter } from '@/lib/server/rate-limiter';
 import { getIdempotencyStore } from '@/lib/server/stores';

@@ -1,13 +1,12 @@
 import 'server-only';
+import { finalOutput, reportError, type ToolExecute } from '@toolgate/engine';
 import { getChatModel } from '@/lib/ai/models';
 import { type ParkedCall, type RequesterOutcome, takeParkedCall, tellRequester } from '@/lib/approvals';
 import { getConfig } from '@/lib/config';
 import { type Db, getChatMessages, upsertMessage } from '@/lib/db';
-import { reportError } from '@/lib/errors/report-error';
 import { trustOfTool } from '@/lib/mcp/merge-mcp-tools';
 import { getEffectRecorder } from '@/lib/server/effect-recorder';
 import { getIdempotencyStore } from '@/lib/server/stores';
-import { finalOutput, type ToolExecute } from '@/lib/shells/wrap-execute';
 import { startTurnTelemetry } from '@/lib/telemetry/turn-telemetry';
 import { assembleTurnTools } from '@/lib/turn-table/assemble-turn-tools';
 import { buildWorkerTable, type WorkerTable } from '@/lib/turn-table/build-worker-table';

@@ -1,9 +1,9 @@
 import 'server-only';
+import type { ApprovalRegistry } from '@toolgate/engine';
 import { isCancelPhrase } from '@/lib/ai/offline-waiting';
 import type { EndedCardFact } from '@/lib/ai/waiting-requests-block';
 import { endPendingApprovals, getApproval, listOwnCards, listWaitingRequests } from '@/lib/approvals';
 import type { Db } from '@/lib/db';
-import type { ApprovalRegistry } from '@/lib/stores';
 import { carryOutDecision } from './carry-out-decision';
 import { runningTurns } from './turn-streams';
 

@@ -1,5 +1,5 @@
+import { fileText } from '@toolgate/engine';
 import { DownloadError, type Experimental_DownloadFunction, type UIMessage } from 'ai';
-import { fileText } from '@/lib/provenance';
 import { attachedFileText } from '@/lib/shared/attached-file-text';
 
 /** Whether a file part's `url` holds its content inline (`data:`), so nothing is fetched for it. */

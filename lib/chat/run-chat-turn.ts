@@ -1,4 +1,5 @@
 import 'server-only';
+import { ProvenanceLedger, publicErrorText, reportError } from '@toolgate/engine';
 import {
   generateId,
   JsonToSseTransformStream,
@@ -20,10 +21,7 @@ import { createTurnApprovals, settleToolParts, type TurnApprovals } from '@/lib/
 import { chatMarkOf } from '@/lib/chats/chat-mark';
 import type { AppConfig } from '@/lib/config';
 import { clearChatStream, type Db, newestUserMessageId, setChatStream, upsertMessage } from '@/lib/db';
-import { publicErrorText } from '@/lib/errors/public-error';
-import { reportError } from '@/lib/errors/report-error';
 import { trustOfTool } from '@/lib/mcp/merge-mcp-tools';
-import { ProvenanceLedger } from '@/lib/provenance';
 import { getEffectRecorder } from '@/lib/server/effect-recorder';
 import { getToolRateLimiter } from '@/lib/server/rate-limiter';
 import { getIdempotencyStore } from '@/lib/server/stores';

@@ -1,3 +1,4 @@
+import { isToolDenial, traceRejectedToolCall } from '@toolgate/engine';
 import {
   convertToModelMessages,
   type LanguageModel,
@@ -6,8 +7,6 @@ import {
   type ToolSet,
   type UIMessage,
 } from 'ai';
-import { isToolDenial } from '@/lib/shells';
-import { traceRejectedToolCall } from '@/lib/shells/wrap-tools-with-tracing';
 import { filePartForModel, refuseDownloads } from './inline-files';
 import { sanitizeUIMessages } from './sanitize-ui-messages';
 import { workerInstructions } from './worker-instructions';

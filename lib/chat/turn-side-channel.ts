@@ -1,11 +1,15 @@
+import type {
+  ApprovalPreview,
+  ApprovalRequestEvent,
+  ApprovalStep,
+  CallProvenance,
+  ToolTrust,
+} from '@toolgate/engine';
+import { inputDigestOf, isToolDenial } from '@toolgate/engine';
+import { revealHiddenInSummary } from '@toolgate/engine/client';
 import type { DynamicToolUIPart, ToolUIPart, UIMessage, UIMessageChunk } from 'ai';
 import { denialReasonText, settleApprovalPart } from '@/lib/approvals';
-import type { CallProvenance, ToolTrust } from '@/lib/provenance';
 import type { Language } from '@/lib/shared/language';
-import { revealHiddenInSummary } from '@/lib/shared/reveal-hidden-characters';
-import { inputDigestOf } from '@/lib/shells/input-digest';
-import { isToolDenial } from '@/lib/shells/wrap-tools-with-approval';
-import type { ApprovalPreview, ApprovalRequestEvent, ApprovalStep } from '@/lib/stores';
 import { summarizeToolCall } from '@/lib/tools/tool-summaries';
 
 /** What the page needs to draw the approval card: its title and its countdown. */

@@ -1,4 +1,5 @@
 import 'server-only';
+import { ensureRedisReady, getRedisClient, type RedisClient, redisChannels } from '@toolgate/engine/redis';
 import {
   createResumableStreamContext,
   type Publisher,
@@ -6,9 +7,6 @@ import {
   type Subscriber,
 } from 'resumable-stream/generic';
 import { getConfig } from '@/lib/config';
-import { getRedisClient, type RedisClient } from '@/lib/stores';
-import { redisChannels } from '@/lib/stores/redis-channels';
-import { ensureRedisReady } from '@/lib/stores/redis-client';
 import { followed } from './followed';
 
 /*

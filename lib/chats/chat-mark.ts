@@ -1,4 +1,6 @@
 import 'server-only';
+import type { ChatMark } from '@toolgate/engine';
+import { hashToolArguments } from '@toolgate/engine';
 import {
   type ChatUntrustedRead,
   chatUntrustedReadIds,
@@ -10,8 +12,6 @@ import {
   markingChatUntrustedReads,
   recordChatUntrustedReads,
 } from '@/lib/db';
-import type { ChatMark } from '@/lib/provenance';
-import { hashToolArguments } from '@/lib/shells';
 
 /**
  * A chat's mark, kept in the database: the untrusted reads it holds until its person clears

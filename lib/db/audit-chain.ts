@@ -1,53 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { CallProvenance, ContextSource } from '@/lib/provenance';
-import { stableStringify } from '@/lib/shared/stable-stringify';
+import type { AuditDetail, AuditSummary } from '@toolgate/engine';
+import { stableStringify } from '@toolgate/engine';
 
-/** A call's one-line summary in each UI language (“Create ticket “printer broken”” / “创建工单「打印机坏了」”). */
-export type AuditSummary = { en: string; zh: string };
-
-/** What a person added to an approval, as the audit row keeps it. */
-export type AuditDetail = {
-  edited?: true;
-  note?: string;
-  /** The user ids of everyone who allowed or denied the call (a person's decision). */
-  deciders?: string[];
-  /** Who made the decision that settled the call, and who edited its input: display name and role. */
-  decidedBy?: { name: string; role: string };
-  editedBy?: { name: string; role: string };
-  /** The label of the policy rule that applied. */
-  rule?: string;
-  /** How long the call waited for its decision, in milliseconds. */
-  waitMs?: number;
-  /** The role an open role step was handed to, nobody having decided it in time. */
-  escalatedTo?: string;
-  /** A policy rule refused the call without a card. */
-  policy?: true;
-  /** …because its rule needs a role's approval and the requester was a guest or unverified. */
-  signInRequired?: true;
-  /** …because a role step of its rule can never be filled: too few verified holders of the role. */
-  noApprover?: true;
-  /** …because the rule's quota was used up; a call fits again after `retryAfterMs`. */
-  quota?: { retryAfterMs: number };
-  /** Refused before any card: the tool's own check said the call cannot succeed (its reason). */
-  precondition?: string;
-  /** Denied by a re-judge: the call waited under an older policy and the one in force refuses it. */
-  policyChanged?: true;
-  /** Ran without a card, covered by this standing grant (its id); or the grant made or revoked. */
-  grant?: string;
-  /** What a standing grant made or revoked covers: its scope, its life, and the input paths its `when` tests (never values). */
-  standingGrant?: { scope: 'chat' | 'me'; ttlMs: number; when?: string[] };
-  /**
-   * An untrusted output supplied some of the call's values (or was read earlier in its turn):
-   * the input paths, their sources and the turn's untrusted reads — tool names and call ids, never values.
-   */
-  provenance?: Pick<CallProvenance, 'tainted' | 'provenance' | 'context' | 'untraced'>;
-  /** Who asked the requester a question (`asked`): display name and the role that made them an approver. */
-  askedBy?: { name: string; role: string };
-  /** The question asked or answered (`asked`, `answered`): its id, and the text's length and SHA-256 — never the text. */
-  question?: { id: string; length: number; sha256: string };
-  /** The untrusted reads a person cleared from their chat's mark (`taint_cleared`): tool names and call ids. */
-  clearedReads?: ContextSource[];
-};
+// What the audit row keeps of a call: the engine's words, stored here.
+export type { AuditDetail, AuditSummary };
 
 /** The `prev_hash` of the first row of the chain: there is no row before it. */
 export const genesisHash = '0'.repeat(64);

@@ -1,73 +1,12 @@
+import type { AuditDetail, AuditOutcome, AuditSummary, NewAuditRow } from '@toolgate/engine';
 import { type Selectable, sql } from 'kysely';
-import {
-  type AuditDetail,
-  type AuditExportRow,
-  type AuditSummary,
-  type ChainedAuditFields,
-  chainHash,
-  genesisHash,
-} from './audit-chain';
+import { type AuditExportRow, type ChainedAuditFields, chainHash, genesisHash } from './audit-chain';
 import { type Db, engineOf } from './engine';
 import type { ToolAuditTable } from './schema';
 import { writeTransaction } from './write-transaction';
 
-/**
- * How a tool call ended, as the audit log records it. `denied`, `timeout`,
- * `aborted` and `closed` are the approval shell's denial reasons; `replayed`
- * means the idempotency shell answered from an earlier execution; `approved_by_rule`
- * means the call ran without a card because the user allowed the tool for that chat;
- * `undone` means the user took back a write that ran (a row of its own, after the call's);
- * `escalated` means an open role step went to another role (a row of its own, while it waits);
- * `grant_created` and `grant_revoked` mean its requester made, or took back, a standing grant
- * from the call's approval (a row of their own); `taint_cleared` means a person cleared their
- * chat's mark of untrusted reads (a row of its own, naming the reads, never their content);
- * `withdrawn` means the requester took back a call that waited for someone else's step;
- * `asked` means an approver asked the requester of a waiting call a question, and `answered`
- * that the requester answered it (rows of their own, while the call waits; never the text).
- */
-export const auditOutcomes = [
-  'executed',
-  'replayed',
-  'denied',
-  'timeout',
-  'aborted',
-  'closed',
-  'superseded',
-  'error',
-  'rate_limited',
-  'approved_by_rule',
-  'undone',
-  'escalated',
-  'grant_created',
-  'grant_revoked',
-  'taint_cleared',
-  'withdrawn',
-  'asked',
-  'answered',
-] as const;
-
-export type AuditOutcome = (typeof auditOutcomes)[number];
-
-/** One tool call as the audit shell reports it. The arguments are stored as a hash, beside the call's summary. */
-export type NewAuditRow = {
-  /** The user whose turn made the call. */
-  userId?: string | null;
-  chatId: string;
-  worker: string;
-  toolName: string;
-  /** The AI SDK's id of the call, to line a row up with the tool part in the chat. */
-  toolCallId: string;
-  /** Hex sha256 of `stableStringify(input)`: equal arguments give equal hashes. */
-  argsHash: string;
-  outcome: AuditOutcome;
-  durationMs: number;
-  /** When the call started (ISO 8601). */
-  createdAt: string;
-  /** What the person added: they edited the input, or said why not. */
-  detail?: AuditDetail;
-  /** The tool's one-line summary of the call in each UI language; absent for tools without one. */
-  summary?: AuditSummary;
-};
+// The audit record's shape and outcomes are the engine's (its audit shell reports them); the database stores them.
+export { type AuditOutcome, auditOutcomes, type NewAuditRow } from '@toolgate/engine';
 
 /** A stored audit row; `summary` is null for tools without one and rows written before summaries were kept. */
 export type AuditRow = Omit<NewAuditRow, 'summary'> & { id: number; summary: AuditSummary | null };

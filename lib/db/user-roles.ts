@@ -2,8 +2,8 @@ import { sql } from 'kysely';
 import type { Db } from './engine';
 import { engineOf } from './engine';
 
-/** A role name: lower-case letters, digits, `-` and `_`, starting with a letter (`supervisor`, `admin`). */
-export const roleNamePattern = /^[a-z][a-z0-9_-]{0,39}$/;
+// What a role name may be is the policy file's rule; the roles table keeps to it.
+export { roleNamePattern } from '@toolgate/engine/policy';
 
 /** The account facts privilege is computed from. */
 export type AccountRecord = {

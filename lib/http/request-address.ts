@@ -1,6 +1,6 @@
 import 'server-only';
+import { asyncScopeSlot } from '@toolgate/engine/telemetry';
 import { getConfig } from '@/lib/config';
-import { asyncScopeSlot } from '@/lib/shared/async-scope';
 import { addressBudgetKey, clientAddressOf } from './client-address';
 
 // A slot of the server's one async-context store, which route handlers, server actions and

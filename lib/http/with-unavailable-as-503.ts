@@ -1,5 +1,5 @@
+import { StoreUnavailableError } from '@toolgate/engine';
 import { isDatabaseUnavailableError } from '@/lib/db/database-unavailable';
-import { StoreUnavailableError } from '@/lib/stores/store-unavailable-error';
 import { jsonError } from './json';
 
 /**

@@ -1,6 +1,6 @@
 import 'server-only';
+import { writeExecutionOf } from '@toolgate/engine';
 import { type JSONSchema7, jsonSchema, type ToolSet, tool } from 'ai';
-import { writeExecutionOf } from '@/lib/shared/write-execution';
 import { getMcpConfig } from './get-mcp-config';
 import type { McpConfig } from './mcp-config';
 import { McpServerConnection, type McpToolDefinition } from './mcp-server-connection';

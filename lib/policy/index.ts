@@ -1,10 +1,17 @@
 import 'server-only';
+import type { Policy, PolicyEscalation } from '@toolgate/engine/policy';
+import {
+  type CallFacts,
+  describeRule,
+  type PolicyVerdict,
+  toolsNamedBy,
+  verdictOf,
+} from '@toolgate/engine/policy';
 import { getConfig } from '@/lib/config';
-import type { Policy, PolicyEscalation } from './policy-file';
 import { type LoadedPolicy, loadedPolicy } from './policy-store';
-import { type CallFacts, describeRule, type PolicyVerdict, toolsNamedBy, verdictOf } from './policy-verdict';
 
 export type {
+  CallFacts,
   Policy,
   PolicyApprover,
   PolicyCondition,
@@ -12,8 +19,10 @@ export type {
   PolicyLimit,
   PolicyRule,
   PolicyScalar,
-} from './policy-file';
-export { maxPolicyTimeoutMs, whenSchema } from './policy-file';
+  PolicyStep,
+  PolicyVerdict,
+} from '@toolgate/engine/policy';
+export { conditionsHold, maxPolicyTimeoutMs, whenSchema } from '@toolgate/engine/policy';
 export {
   createDatabaseQuotaCounter,
   createRedisQuotaCounter,
@@ -22,8 +31,6 @@ export {
   type QuotaCounter,
   quotaKey,
 } from './policy-quota';
-export type { CallFacts, PolicyStep, PolicyVerdict } from './policy-verdict';
-export { conditionsHold } from './policy-verdict';
 
 /**
  * The policy in force, loaded for the configured `TOOLGATE_POLICY` path: the file as the

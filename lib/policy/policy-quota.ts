@@ -1,12 +1,12 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
+import type { PolicyLimit } from '@toolgate/engine/policy';
+import { ensureRedisReady, getRedisClient, type RedisClient } from '@toolgate/engine/redis';
 import { sql } from 'kysely';
 import { getConfig } from '@/lib/config';
 import type { Db } from '@/lib/db/engine';
 import { engineOf } from '@/lib/db/engine';
 import { writeTransaction } from '@/lib/db/write-transaction';
-import { ensureRedisReady, getRedisClient, type RedisClient } from '@/lib/stores/redis-client';
-import type { PolicyLimit } from './policy-file';
 
 /** A quota's answer: the call fits (and, for `take`, is counted), or how long until one does. */
 export type QuotaAnswer = { ok: true } | { ok: false; retryAfterMs: number };

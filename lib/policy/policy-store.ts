@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { stableStringify } from '@/lib/shared/stable-stringify';
-import { type Policy, type PolicyNames, parsePolicyText } from './policy-file';
+import { stableStringify } from '@toolgate/engine';
+import { type Policy, type PolicyNames, parsePolicyText } from '@toolgate/engine/policy';
 
 /** The policy in force in this process: the file's validated content, its version, when it was read. */
 export type LoadedPolicy = {

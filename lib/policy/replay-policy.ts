@@ -1,5 +1,5 @@
-import type { Policy, PolicyLimit } from './policy-file';
-import { type PolicyVerdict, verdictOf } from './policy-verdict';
+import type { Policy, PolicyLimit } from '@toolgate/engine/policy';
+import { type PolicyVerdict, verdictOf } from '@toolgate/engine/policy';
 
 /**
  * Where a call went: refused without a card, run without one, asked of its requester,

@@ -1,6 +1,6 @@
+import { type CallProvenance, isTainted } from '@toolgate/engine';
 import type { UIMessage } from 'ai';
 import type { Db } from '@/lib/db/engine';
-import { type CallProvenance, isTainted } from '@/lib/provenance/provenance-types';
 import { writeToolNames } from '@/lib/tools/tool-catalog';
 import type { CallRoute, SavedWriteCall } from './replay-policy';
 

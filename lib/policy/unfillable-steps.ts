@@ -1,5 +1,5 @@
+import type { Policy } from '@toolgate/engine/policy';
 import { type Db, engineOf } from '@/lib/db/engine';
-import type { Policy } from './policy-file';
 
 /** How many verified accounts hold each role (a role nobody holds is absent). */
 export type RoleHolders = ReadonlyMap<string, number>;

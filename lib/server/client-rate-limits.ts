@@ -1,7 +1,7 @@
 import 'server-only';
+import type { ToolRateLimiter } from '@toolgate/engine';
 import { type AppConfig, getConfig } from '@/lib/config';
 import { addressBudgetKey, clientAddressOf } from '@/lib/http/client-address';
-import type { ToolRateLimiter } from '@/lib/shells';
 import { createToolRateLimiter, spendOrRefuse } from './rate-limiter';
 
 /** The per-client limits: new guest sessions (on by default), and chat turns (off unless set). */

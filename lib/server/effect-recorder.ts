@@ -1,9 +1,9 @@
 import 'server-only';
+import type { EffectRecorder } from '@toolgate/engine';
 import { getConfig, testFault } from '@/lib/config';
 import type { Db } from '@/lib/db/engine';
 import { getDb } from '@/lib/db/get-db';
 import { commitToolEffect } from '@/lib/db/tool-effects';
-import type { EffectRecorder } from '@/lib/shells';
 
 /**
  * The idempotency shell's effect recorder: each write's rows and the record of its result

@@ -1,4 +1,4 @@
-import { redisChannels } from '@/lib/stores/redis-channels';
+import { redisChannels } from '@toolgate/engine/redis';
 
 /**
  * The wire format of the server event bus (lib/server/event-bus.ts), apart so that the

@@ -1,8 +1,12 @@
 import 'server-only';
 import { EventEmitter } from 'node:events';
+import {
+  createRedisSubscription,
+  ensureRedisReady,
+  getRedisClient,
+  type RedisSubscription,
+} from '@toolgate/engine/redis';
 import { getConfig } from '@/lib/config';
-import { ensureRedisReady, getRedisClient } from '@/lib/stores/redis-client';
-import { createRedisSubscription, type RedisSubscription } from '@/lib/stores/redis-subscription';
 import {
   type AccessRevoked,
   type EventBusTopic,

@@ -1,9 +1,8 @@
 import 'server-only';
+import type { ToolRateLimiter } from '@toolgate/engine';
+import { ensureRedisReady, getRedisClient } from '@toolgate/engine/redis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { type AppConfig, getConfig } from '@/lib/config';
-import type { ToolRateLimiter } from '@/lib/shells';
-import { getRedisClient } from '@/lib/stores';
-import { ensureRedisReady } from '@/lib/stores/redis-client';
 
 /*
  * On globalThis for the same reason as the stores (lib/server/stores.ts): route

@@ -1,14 +1,16 @@
 import 'server-only';
-import { getConfig } from '@/lib/config';
 import {
   type ApprovalRegistry,
   createMemoryApprovalRegistry,
   createMemoryIdempotencyStore,
+  type IdempotencyStore,
+} from '@toolgate/engine';
+import {
   createRedisApprovalRegistry,
   createRedisIdempotencyStore,
   getRedisClient,
-  type IdempotencyStore,
-} from '@/lib/stores';
+} from '@toolgate/engine/redis';
+import { getConfig } from '@/lib/config';
 
 /*
  * In Next.js the route handlers and the server actions load separate module

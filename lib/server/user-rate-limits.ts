@@ -1,8 +1,8 @@
 import 'server-only';
+import type { ToolRateLimiter } from '@toolgate/engine';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { getConfig } from '@/lib/config';
 import type { Db } from '@/lib/db';
-import type { ToolRateLimiter } from '@/lib/shells';
 import { createToolRateLimiter } from './rate-limiter';
 
 const globalForLimits = globalThis as typeof globalThis & {

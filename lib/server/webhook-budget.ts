@@ -1,7 +1,7 @@
 import 'server-only';
+import type { ToolRateLimiter } from '@toolgate/engine';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { type AppConfig, getConfig } from '@/lib/config';
-import type { ToolRateLimiter } from '@/lib/shells';
 import { createToolRateLimiter } from './rate-limiter';
 
 /** Whose budget a webhook event spends: the requester's, and the client address's. */

@@ -1,9 +1,9 @@
+import type { Policy, PolicyNames } from '@toolgate/engine/policy';
 import { type AppConfig, configErrorOf, toolSettingsOf, tryParseConfig } from '@/lib/config';
 import { loadMcpConfig } from '@/lib/mcp/get-mcp-config';
 import type { McpConfig } from '@/lib/mcp/mcp-config';
 import type { McpServerPool } from '@/lib/mcp/mcp-server-pool';
 import { parseMcpToolName } from '@/lib/mcp/mcp-tool-name';
-import type { Policy, PolicyNames } from '@/lib/policy/policy-file';
 import { loadPolicyFile } from '@/lib/policy/policy-store';
 import { confirmToolNamesOf, isToolName, toolFactsOf, toolNames } from '@/lib/tools/tool-catalog';
 

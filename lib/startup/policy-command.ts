@@ -1,6 +1,6 @@
+import type { Policy } from '@toolgate/engine/policy';
 import { ConfigError } from '@/lib/config';
 import { openReadOnlyDatabase } from '@/lib/db/open-read-only-database';
-import type { Policy } from '@/lib/policy/policy-file';
 import { formatReplayReport, replayPolicy } from '@/lib/policy/replay-policy';
 import { readSavedWriteCalls } from '@/lib/policy/saved-write-calls';
 import { countVerifiedRoleHolders, unfillableSteps } from '@/lib/policy/unfillable-steps';

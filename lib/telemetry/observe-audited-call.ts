@@ -1,7 +1,6 @@
+import { currentToolCall, tracingHandles } from '@toolgate/engine/telemetry';
 import { countToolCall, observeApprovalWait } from './metrics';
-import { currentToolCall } from './telemetry-scope';
 import { spanContextOf } from './trace-parent';
-import { tracingHandles } from './tracing-handles';
 
 /**
  * Counts a call the audit log records (`toolgate_tool_calls_total`) and gives its

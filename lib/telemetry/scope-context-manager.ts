@@ -1,5 +1,5 @@
 import type { Context, ContextManager } from '@opentelemetry/api';
-import { telemetryScope } from './telemetry-scope';
+import { telemetryScope } from '@toolgate/engine/telemetry';
 
 /**
  * OpenTelemetry's active context, kept in the tool calls' telemetry store instead of an

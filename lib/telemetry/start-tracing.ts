@@ -1,5 +1,5 @@
+import { setTracingHandles, tracingHandles } from '@toolgate/engine/telemetry';
 import type { AppConfig } from '@/lib/config';
-import { setTracingHandles, tracingHandles } from './tracing-handles';
 
 /**
  * Starts exporting traces over OTLP/HTTP to `OTEL_EXPORTER_OTLP_ENDPOINT`, protobuf or

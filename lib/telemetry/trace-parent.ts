@@ -1,5 +1,4 @@
-import { currentToolCall } from './telemetry-scope';
-import { tracingHandles } from './tracing-handles';
+import { currentToolCall, tracingHandles } from '@toolgate/engine/telemetry';
 
 /**
  * The W3C `traceparent` of the tool call running now (`00-<trace id>-<span id>-<flags>`),

@@ -1,9 +1,8 @@
 import type { Span, Context as TraceContext } from '@opentelemetry/api';
+import { type ParkedDecision, telemetryScope, tracingHandles } from '@toolgate/engine/telemetry';
 import type { Telemetry } from 'ai';
 import { observeTurn } from './metrics';
-import { type ParkedDecision, telemetryScope } from './telemetry-scope';
 import { spanContextOf } from './trace-parent';
-import { tracingHandles } from './tracing-handles';
 
 /** Options of {@link startTurnTelemetry}. */
 export type TurnTelemetryOptions = {

@@ -1,5 +1,5 @@
+import { writeExecutionOf } from '@toolgate/engine';
 import type { Db } from '@/lib/db/engine';
-import { writeExecutionOf } from '@/lib/shared/write-execution';
 
 /**
  * How a built-in write tool does its writes: `effect` gets the transaction in which the

@@ -1,6 +1,6 @@
+import type { ApprovalPreview } from '@toolgate/engine';
 import { type AppConfig, testFault } from '@/lib/config';
 import type { Db } from '@/lib/db/engine';
-import type { ApprovalPreview } from '@/lib/stores/approval-registry';
 import { toolRegistry } from './registry';
 import type { ToolContext } from './tool-context';
 

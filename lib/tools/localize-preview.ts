@@ -1,5 +1,5 @@
+import type { ApprovalPreview } from '@toolgate/engine';
 import type { Language } from '@/lib/shared/language';
-import type { ApprovalPreview } from '@/lib/stores/approval-registry';
 import type { Localized } from './tool-facts';
 
 /** A preview in one language: the contract's shape (`GET /api/approvals/:id`, the card). */

@@ -21,7 +21,7 @@ export type ToolFacts<NAME extends string = string, FIELD extends string = strin
   /**
    * Whether its output may steer a write without a person seeing where the values came from:
    * `trusted` for the app's own rows and the operator's knowledge base, `untrusted` for text
-   * an outsider can write (lib/provenance).
+   * an outsider can write (the engine's provenance).
    */
   trust: 'trusted' | 'untrusted';
   /** Asks a person before it runs when `AGENT_CONFIRM_TOOLS` is unset. Default false. */

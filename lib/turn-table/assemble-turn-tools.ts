@@ -1,13 +1,15 @@
-import type { ToolSet } from 'ai';
-import type { NewAuditRow } from '@/lib/db/audit';
-import { type CallProvenance, isTainted, type ProvenanceLedger } from '@/lib/provenance';
+import type { ApprovalRegistry, ApprovalRequestEvent, IdempotencyStore } from '@toolgate/engine';
 import {
   type ApprovalDecisionEvent,
   type ApprovalShellOptions,
+  type CallProvenance,
   composeToolShells,
+  createToolCallTracing,
   type EffectRecorder,
   type IdempotencyReplayEvent,
+  isTainted,
   type ProvenanceCheck,
+  type ProvenanceLedger,
   spendOrRefuse,
   type ToolRateLimiter,
   type ToolShell,
@@ -18,11 +20,12 @@ import {
   wrapToolsWithIdempotency,
   wrapToolsWithOutputRecording,
   wrapToolsWithRateLimit,
-  writeToolNames,
-} from '@/lib/shells';
-import { createToolCallTracing } from '@/lib/shells/wrap-tools-with-tracing';
-import type { ApprovalRegistry, ApprovalRequestEvent, IdempotencyStore } from '@/lib/stores';
-import { currentToolCall } from '@/lib/telemetry/telemetry-scope';
+} from '@toolgate/engine';
+import { currentToolCall } from '@toolgate/engine/telemetry';
+import type { ToolSet } from 'ai';
+import type { NewAuditRow } from '@/lib/db/audit';
+import { observeApprovalWait } from '@/lib/telemetry/metrics';
+import { writeToolNames } from '@/lib/tools/tool-catalog';
 import { summarizeToolCall } from '@/lib/tools/tool-summaries';
 
 /** What the approval shell needs; only the streaming endpoint can show a card. */
@@ -95,7 +98,7 @@ export type AssembleTurnToolsOptions = {
  *
  * Tracing observes and changes nothing: its `tool.call` span opens outside them all, so
  * it ends after the audit shell has recorded the outcome, and its probes between the
- * shells mark their work on it (lib/shells/wrap-tools-with-tracing.ts).
+ * shells mark their work on it (the engine's shells/wrap-tools-with-tracing.ts).
  */
 export function assembleTurnTools({
   baseTools,
@@ -140,6 +143,7 @@ export function assembleTurnTools({
     confirmTools: approval?.confirmTools ?? [],
     writeTools: writeTools ?? writeToolNames,
     rateLimited: rateLimiter !== undefined,
+    onApprovalWait: observeApprovalWait,
   });
   shells.push(tracing.call);
   if (provenance !== undefined) {
@@ -209,7 +213,7 @@ export function assembleTurnTools({
     wrapToolsWithIdempotency(table, store, {
       scope: chatId,
       partition: ownerId,
-      tools: writeTools,
+      tools: writeTools ?? writeToolNames,
       effects,
       onReplay: (event) => {
         if (audit !== undefined) replayedCallIds.add(event.toolCallId);

@@ -1,4 +1,5 @@
 import 'server-only';
+import { hashToolArguments, reportError } from '@toolgate/engine';
 import type { UIMessage } from 'ai';
 import { z } from 'zod';
 import { undoRightsOf } from '@/lib/approvals';
@@ -12,10 +13,8 @@ import {
   markToolEffectUndone,
   type ToolEffectRecord,
 } from '@/lib/db/tool-effects';
-import { reportError } from '@/lib/errors/report-error';
 import { describeZodError } from '@/lib/http/json';
 import { getIdempotencyStore } from '@/lib/server/stores';
-import { hashToolArguments } from '@/lib/shells/wrap-tools-with-audit';
 import { observeAuditedCall } from '@/lib/telemetry/observe-audited-call';
 import { toolRegistry } from '@/lib/tools/registry';
 import { summarizeToolCall } from '@/lib/tools/tool-summaries';

@@ -1,5 +1,5 @@
+import { revealControlCharacters } from '@toolgate/engine/client';
 import { z } from 'zod';
-import { revealControlCharacters } from '@/lib/shared/reveal-hidden-characters';
 
 /**
  * The moments an approval with a role step is announced: it asks, it is escalated, it is

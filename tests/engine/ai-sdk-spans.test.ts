@@ -7,17 +7,17 @@ import {
   type ReadableSpan,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
+import { createMemoryIdempotencyStore } from '@toolgate/engine';
 import { stepCountIs, streamText, tool } from 'ai';
 import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createMemoryIdempotencyStore } from '@/lib/stores';
 import { contentFreeTelemetry } from '@/lib/telemetry/content-free-telemetry';
 import { observeAuditedCall } from '@/lib/telemetry/observe-audited-call';
 import { ScopeContextManager } from '@/lib/telemetry/scope-context-manager';
-import { setTracingHandles } from '@/lib/telemetry/tracing-handles';
 import { startTurnTelemetry } from '@/lib/telemetry/turn-telemetry';
 import { assembleTurnTools } from '@/lib/turn-table/assemble-turn-tools';
+import { setTracingHandles } from '../../packages/engine/src/telemetry/tracing-handles';
 
 // Distinctive words in the prompt, the tool's input, its output and its error: none may be exported.
 const secrets = ['prompt-ibis', 'input-okapi', 'output-tapir', 'error-axolotl', 'reply-quokka'];

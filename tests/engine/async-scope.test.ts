@@ -2,19 +2,19 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { currentClientAddress, runWithClientAddress } from '@/lib/http/request-address';
-import { currentToolCall, telemetryScope } from '@/lib/telemetry/telemetry-scope';
+import { currentToolCall, telemetryScope } from '../../packages/engine/src/telemetry/telemetry-scope';
 import { codeFiles, repositoryRoot } from '../support/source-files';
 
 /*
  * Node copies every enabled AsyncLocalStorage onto every promise the process makes: the
- * server keeps one (lib/shared/async-scope.ts), and each kind of value is a slot of it.
+ * server keeps one (the engine's shared/async-scope.ts), and each kind of value is a slot of it.
  */
 describe('the server’s async-context store', () => {
   it('is the only AsyncLocalStorage the app makes', () => {
     const making = codeFiles()
-      .filter((file) => /^(?:lib|app|components)\//.test(file) || /^[^/]+\.tsx?$/.test(file))
+      .filter((file) => /^(?:lib|app|components|packages)\//.test(file) || /^[^/]+\.tsx?$/.test(file))
       .filter((file) => /new AsyncLocalStorage\b/.test(readFileSync(join(repositoryRoot, file), 'utf8')));
-    expect(making).toEqual(['lib/shared/async-scope.ts']);
+    expect(making).toEqual(['packages/engine/src/shared/async-scope.ts']);
   });
 
   it('keeps each slot through the others’ scopes and across awaits, and sets none outside them', async () => {

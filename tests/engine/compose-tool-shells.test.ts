@@ -1,18 +1,17 @@
-import { tool } from 'ai';
-import { describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
 import {
+  type ApprovalRequestEvent,
   composeToolShells,
+  createMemoryApprovalRegistry,
+  createMemoryIdempotencyStore,
   isToolDenial,
   type ToolShell,
   wrapToolsWithApproval,
   wrapToolsWithIdempotency,
-} from '@/lib/shells';
-import {
-  type ApprovalRequestEvent,
-  createMemoryApprovalRegistry,
-  createMemoryIdempotencyStore,
-} from '@/lib/stores';
+} from '@toolgate/engine';
+import { tool } from 'ai';
+import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { writeToolNames } from '@/lib/tools/tool-catalog';
 import { call } from '../support/call-tool';
 
 function createTable() {
@@ -66,7 +65,7 @@ function hardening() {
       timeoutMs: 60_000,
     });
   const idempotency: ToolShell<Table> = (table) =>
-    wrapToolsWithIdempotency(table, store, { scope: 'chat-1' });
+    wrapToolsWithIdempotency(table, store, { scope: 'chat-1', tools: writeToolNames });
   return { approval, idempotency, answers, store };
 }
 

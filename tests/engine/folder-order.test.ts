@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importGraph } from '../support/import-graph';
+import { importGraph, importSpecifiersOf, sourceFilesUnder } from '../support/import-graph';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -14,25 +14,23 @@ const root = resolve(import.meta.dirname, '../..');
 const floors: readonly (readonly string[])[] = [
   ['chat'],
   ['chats', 'undo'],
+  // An account that takes over a guest ends the guest's role-step approvals inside the sign-in hook.
+  ['auth'],
   ['approvals'],
   ['turn-table'],
   // The start-up check reads the MCP and policy files and checks the names they give each other and the tools.
   ['startup'],
-  ['auth', 'ai', 'mcp'],
+  ['ai', 'mcp'],
   ['server'],
-  ['shells'],
   ['policy'],
   ['tools', 'telemetry', 'webhooks', 'http', 'audit'],
-  ['stores', 'db'],
-  ['config', 'errors', 'markdown'],
-  ['shared', 'provenance'],
+  ['db'],
+  ['config', 'markdown'],
+  ['shared'],
 ];
 
-/**
- * Arrows kept against the floors, each with its reason: an account that takes over a guest
- * ends the guest's role-step approvals inside the sign-in hook.
- */
-const kept = ['lib/auth/get-auth.ts -> lib/approvals/index.ts'];
+/** Arrows kept against the floors, each with its reason (none today). */
+const kept: string[] = [];
 
 /** The `lib/` folder (or top-level file, without its extension) a repo path belongs to. */
 function roomOf(path: string): string | undefined {
@@ -88,6 +86,44 @@ describe('the folders of lib/', () => {
         : [],
     );
     expect(upward).toEqual([]);
+  });
+});
+
+/** The package a repo path belongs to (`packages/engine`), or undefined for the app's files. */
+function packageOf(path: string): string | undefined {
+  return /^packages\/[^/]+/.exec(path)?.[0];
+}
+
+describe('app/, components/ and lib/', () => {
+  it('import nothing from bench/ or tests/: the product never loops back through its scaffolding', () => {
+    const graph = importGraph(['app', 'components', 'lib']);
+    const scaffolding = [...graph].flatMap(([from, targets]) =>
+      targets.filter((to) => /^(?:bench|tests)\//.test(to)).map((to) => `${from} -> ${to}`),
+    );
+    expect(scaffolding).toEqual([]);
+  });
+});
+
+describe('packages/', () => {
+  it('name nothing of the app: no `@/` import, no relative path out of their own package', () => {
+    const graph = importGraph(['packages']);
+    const outward = sourceFilesUnder(['packages']).flatMap((from) => [
+      ...importSpecifiersOf(join(root, from))
+        .filter((specifier) => specifier.startsWith('@/'))
+        .map((specifier) => `${from} -> ${specifier}`),
+      ...(graph.get(from) ?? [])
+        .filter((to) => packageOf(to) !== packageOf(from))
+        .map((to) => `${from} -> ${to}`),
+    ]);
+    expect([...new Set(outward)].sort()).toEqual([]);
+  });
+
+  it('are reached from app/, components/ and lib/ by their package name only, never by a path into their files', () => {
+    const graph = importGraph(['app', 'components', 'lib']);
+    const intoFiles = [...graph].flatMap(([from, targets]) =>
+      targets.filter((to) => packageOf(to) !== undefined).map((to) => `${from} -> ${to}`),
+    );
+    expect(intoFiles).toEqual([]);
   });
 });
 

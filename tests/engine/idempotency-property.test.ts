@@ -1,7 +1,6 @@
+import { createMemoryIdempotencyStore, idempotencyKey } from '@toolgate/engine';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { idempotencyKey } from '@/lib/shells';
-import { createMemoryIdempotencyStore } from '@/lib/stores';
 
 type Step = { kind: 'call'; scope: string; title: string; fail: boolean } | { kind: 'settle'; pick: number };
 

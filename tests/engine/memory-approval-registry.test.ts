@@ -1,5 +1,5 @@
+import { type ApprovalRequestEvent, createMemoryApprovalRegistry } from '@toolgate/engine';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type ApprovalRequestEvent, createMemoryApprovalRegistry } from '@/lib/stores';
 
 const request = {
   sessionId: 'chat-1',

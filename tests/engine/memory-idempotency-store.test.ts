@@ -1,5 +1,5 @@
+import { createMemoryIdempotencyStore } from '@toolgate/engine';
 import { describe, expect, it, vi } from 'vitest';
-import { createMemoryIdempotencyStore } from '@/lib/stores';
 
 function manualClock(start = 1_000_000) {
   let current = start;

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '@/lib/config';
-import { type PolicyNames, parsePolicy } from '@/lib/policy/policy-file';
 import { checkStartupConfiguration } from '@/lib/startup/check-startup-configuration';
+import { type PolicyNames, parsePolicy } from '../../packages/engine/src/policy/policy-file';
 
 const names: PolicyNames = {
   isKnownTool: (name) => ['issueRefund', 'createTicket'].includes(name),

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { type Policy, type PolicyNames, parsePolicy } from '@/lib/policy/policy-file';
-import { toolsNamedBy, verdictOf } from '@/lib/policy/policy-verdict';
+import { type Policy, type PolicyNames, parsePolicy } from '../../packages/engine/src/policy/policy-file';
+import { toolsNamedBy, verdictOf } from '../../packages/engine/src/policy/policy-verdict';
 
 const names: PolicyNames = {
   isKnownTool: (name) => ['issueRefund', 'createTicket', 'addTodo'].includes(name),

@@ -1,7 +1,12 @@
 import { deflateSync } from 'node:zlib';
 import type { UIMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { type ChatMark, ProvenanceLedger, type TrustOf, type UntrustedRead } from '@/lib/provenance';
+import {
+  type ChatMark,
+  ProvenanceLedger,
+  type TrustOf,
+  type UntrustedRead,
+} from '../../packages/engine/src/provenance';
 
 const trustOf: TrustOf = (toolName) => (toolName.startsWith('inbox__') ? 'untrusted' : 'trusted');
 

@@ -1,6 +1,6 @@
 import type { UIMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { normalizeText, ProvenanceLedger, type TrustOf } from '@/lib/provenance';
+import { normalizeText, ProvenanceLedger, type TrustOf } from '../../packages/engine/src/provenance';
 
 const trustOf: TrustOf = (toolName) => (toolName.startsWith('inbox__') ? 'untrusted' : 'trusted');
 

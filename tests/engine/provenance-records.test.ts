@@ -1,11 +1,11 @@
+import { createMemoryApprovalRegistry, createMemoryIdempotencyStore } from '@toolgate/engine';
 import { tool, type UIMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { NewAuditRow } from '@/lib/db/audit';
-import { ProvenanceLedger } from '@/lib/provenance';
-import { createMemoryApprovalRegistry, createMemoryIdempotencyStore } from '@/lib/stores';
 import { observeAuditedCall } from '@/lib/telemetry/observe-audited-call';
 import { assembleTurnTools } from '@/lib/turn-table/assemble-turn-tools';
+import { ProvenanceLedger } from '../../packages/engine/src/provenance';
 import { call } from '../support/call-tool';
 import { useInMemoryTracing } from '../support/in-memory-tracing';
 

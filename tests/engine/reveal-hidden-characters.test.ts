@@ -3,7 +3,7 @@ import {
   hasHiddenCharacters,
   revealControlCharacters,
   revealHiddenCharacters,
-} from '@/lib/shared/reveal-hidden-characters';
+} from '../../packages/engine/src/shared/reveal-hidden-characters';
 
 const codePoint = (code: number) => `⟨U+${code.toString(16).toUpperCase().padStart(4, '0')}⟩`;
 

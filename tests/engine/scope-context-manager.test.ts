@@ -1,7 +1,7 @@
 import { ROOT_CONTEXT } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
 import { ScopeContextManager } from '@/lib/telemetry/scope-context-manager';
-import { currentToolCall, telemetryScope } from '@/lib/telemetry/telemetry-scope';
+import { currentToolCall, telemetryScope } from '../../packages/engine/src/telemetry/telemetry-scope';
 
 const key = Symbol('test key');
 

@@ -1,5 +1,5 @@
+import { idempotencyKey, stableStringify } from '@toolgate/engine';
 import { describe, expect, it } from 'vitest';
-import { idempotencyKey, stableStringify } from '@/lib/shells';
 
 describe('stableStringify', () => {
   it('gives the same string whatever the key order', () => {

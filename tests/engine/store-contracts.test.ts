@@ -1,6 +1,5 @@
-import { createMemoryApprovalRegistry, createMemoryIdempotencyStore } from '@/lib/stores';
-import { describeApprovalRegistryContract } from '@/tests/contracts/approval-registry-contract';
-import { describeIdempotencyStoreContract } from '@/tests/contracts/idempotency-store-contract';
+import { createMemoryApprovalRegistry, createMemoryIdempotencyStore } from '@toolgate/engine';
+import { describeApprovalRegistryContract, describeIdempotencyStoreContract } from '@toolgate/engine/test';
 
 // The memory half of the one contract suite; tests/redis/store-contracts.test.ts runs the Redis half.
 describeIdempotencyStoreContract('createMemoryIdempotencyStore', ({ ttlMs, maxEntries }) => {

@@ -1,11 +1,15 @@
+import {
+  type ApprovalRequestEvent,
+  type ApprovalShellOptions,
+  createMemoryApprovalRegistry,
+  wrapToolsWithApproval,
+} from '@toolgate/engine';
 import { tool } from 'ai';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { type PolicyNames, parsePolicy } from '@/lib/policy/policy-file';
-import { verdictOf } from '@/lib/policy/policy-verdict';
-import type { CallProvenance } from '@/lib/provenance';
-import { type ApprovalShellOptions, wrapToolsWithApproval } from '@/lib/shells';
-import { type ApprovalRequestEvent, createMemoryApprovalRegistry } from '@/lib/stores';
+import { type PolicyNames, parsePolicy } from '../../packages/engine/src/policy/policy-file';
+import { verdictOf } from '../../packages/engine/src/policy/policy-verdict';
+import type { CallProvenance } from '../../packages/engine/src/provenance';
 import { call } from '../support/call-tool';
 
 const taintedRefund: CallProvenance = {

@@ -4,7 +4,7 @@ import {
   userIdOfVerificationToken,
   verificationBindingCookie,
 } from '@/lib/auth/verification-binding';
-import { mailboxOf } from '@/lib/shared/normalize-email';
+import { mailboxOf } from '../../packages/engine/src/shared/normalize-email';
 
 const secret = 'a secret long enough for the test';
 const now = Date.UTC(2026, 11, 1, 12);

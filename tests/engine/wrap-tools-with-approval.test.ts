@@ -1,20 +1,18 @@
-import { tool } from 'ai';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
 import {
+  type ApprovalDecision,
   type ApprovalDecisionEvent,
+  type ApprovalRegistry,
+  type ApprovalRequestEvent,
   type ApprovalShellOptions,
+  createMemoryApprovalRegistry,
   denialNoteOf,
   isEditedOutput,
   isToolDenial,
   wrapToolsWithApproval,
-} from '@/lib/shells';
-import {
-  type ApprovalDecision,
-  type ApprovalRegistry,
-  type ApprovalRequestEvent,
-  createMemoryApprovalRegistry,
-} from '@/lib/stores';
+} from '@toolgate/engine';
+import { tool } from 'ai';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
 import { call } from '../support/call-tool';
 
 function createTable() {

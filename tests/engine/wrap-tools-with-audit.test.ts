@@ -1,10 +1,8 @@
-import { tool } from 'ai';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
-import type { NewAuditRow } from '@/lib/db/audit';
 import {
+  type ApprovalRegistry,
   composeToolShells,
+  createMemoryApprovalRegistry,
+  createMemoryIdempotencyStore,
   hashToolArguments,
   stableStringify,
   type ToolShell,
@@ -12,12 +10,13 @@ import {
   wrapToolsWithAudit,
   wrapToolsWithIdempotency,
   wrapToolsWithRateLimit,
-} from '@/lib/shells';
-import {
-  type ApprovalRegistry,
-  createMemoryApprovalRegistry,
-  createMemoryIdempotencyStore,
-} from '@/lib/stores';
+} from '@toolgate/engine';
+import { tool } from 'ai';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import type { NewAuditRow } from '@/lib/db/audit';
+import { writeToolNames } from '@/lib/tools/tool-catalog';
 import { call } from '../support/call-tool';
 
 function createTable() {
@@ -205,6 +204,7 @@ describe('wrapToolsWithAudit', () => {
       (inner) =>
         wrapToolsWithIdempotency(inner, createMemoryIdempotencyStore(), {
           scope: 'c',
+          tools: writeToolNames,
           onReplay: ({ toolCallId }) => replayedCallIds.add(toolCallId),
         }),
     ]);
@@ -323,6 +323,7 @@ describe('wrapToolsWithAudit', () => {
       (inner) =>
         wrapToolsWithIdempotency(inner, store, {
           scope: 'c',
+          tools: writeToolNames,
           onReplay: ({ toolCallId }) => replayedCallIds.add(toolCallId),
         }),
     ];

@@ -1,8 +1,8 @@
+import { wrapToolsWithErrorReferences } from '@toolgate/engine';
 import { tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { PublicError } from '@/lib/errors/public-error';
-import { wrapToolsWithErrorReferences } from '@/lib/shells';
+import { PublicError } from '../../packages/engine/src/errors/public-error';
 
 const options = { toolCallId: 'call-1', messages: [], context: {} };
 

@@ -1,13 +1,13 @@
-import { tool } from 'ai';
-import { describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
 import {
+  createMemoryIdempotencyStore,
   downstreamIdempotencyKey,
   wrapToolsWithIdempotency,
   writeExecutionOf,
-  writeToolNames,
-} from '@/lib/shells';
-import { createMemoryIdempotencyStore } from '@/lib/stores';
+} from '@toolgate/engine';
+import { tool } from 'ai';
+import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { writeToolNames } from '@/lib/tools/tool-catalog';
 import { call } from '../support/call-tool';
 
 function createTable() {
@@ -41,7 +41,10 @@ describe('wrapToolsWithIdempotency', () => {
 
   it('answers a repeated write with the first result and executes once', async () => {
     const { table, createTicket } = createTable();
-    const wrapped = wrapToolsWithIdempotency(table, createMemoryIdempotencyStore(), { scope: 'chat-1' });
+    const wrapped = wrapToolsWithIdempotency(table, createMemoryIdempotencyStore(), {
+      scope: 'chat-1',
+      tools: writeToolNames,
+    });
 
     const first = await call(wrapped.createTicket, { title: 'Broken lid' }, 'call-1');
     const second = await call(wrapped.createTicket, { title: 'Broken lid' }, 'call-2');
@@ -65,7 +68,8 @@ describe('wrapToolsWithIdempotency', () => {
     // A new store each time: the key comes from the call, not from what the store remembers.
     const run = (scope: string, toolCallId: string) =>
       call(
-        wrapToolsWithIdempotency(table, createMemoryIdempotencyStore(), { scope }).createTicket,
+        wrapToolsWithIdempotency(table, createMemoryIdempotencyStore(), { scope, tools: writeToolNames })
+          .createTicket,
         { title: 'same' },
         toolCallId,
       );
@@ -80,7 +84,10 @@ describe('wrapToolsWithIdempotency', () => {
 
   it('does not wrap reads by default, so they stay fresh', async () => {
     const { table, listTodos } = createTable();
-    const wrapped = wrapToolsWithIdempotency(table, createMemoryIdempotencyStore(), { scope: 'chat-1' });
+    const wrapped = wrapToolsWithIdempotency(table, createMemoryIdempotencyStore(), {
+      scope: 'chat-1',
+      tools: writeToolNames,
+    });
 
     expect(wrapped.listTodos).toBe(table.listTodos);
     await call(wrapped.listTodos, {}, 'call-1');
@@ -106,7 +113,10 @@ describe('wrapToolsWithIdempotency', () => {
 
   it('passes description, inputSchema and the other fields through as the same references', () => {
     const { table } = createTable();
-    const wrapped = wrapToolsWithIdempotency(table, createMemoryIdempotencyStore(), { scope: 'chat-1' });
+    const wrapped = wrapToolsWithIdempotency(table, createMemoryIdempotencyStore(), {
+      scope: 'chat-1',
+      tools: writeToolNames,
+    });
 
     expect(wrapped).not.toBe(table);
     expect(wrapped.createTicket).not.toBe(table.createTicket);
@@ -130,7 +140,10 @@ describe('wrapToolsWithIdempotency', () => {
   it('passes tools without execute through untouched', () => {
     const withoutExecute = tool({ description: 'Client-side tool.', inputSchema: z.object({}) });
     const table = { createTicket: withoutExecute };
-    const wrapped = wrapToolsWithIdempotency(table, createMemoryIdempotencyStore(), { scope: 'chat-1' });
+    const wrapped = wrapToolsWithIdempotency(table, createMemoryIdempotencyStore(), {
+      scope: 'chat-1',
+      tools: writeToolNames,
+    });
     expect(wrapped.createTicket).toBe(withoutExecute);
   });
 
@@ -139,6 +152,7 @@ describe('wrapToolsWithIdempotency', () => {
     const onReplay = vi.fn();
     const wrapped = wrapToolsWithIdempotency(table, createMemoryIdempotencyStore(), {
       scope: 'chat-1',
+      tools: writeToolNames,
       onReplay,
     });
 
@@ -166,6 +180,7 @@ describe('wrapToolsWithIdempotency', () => {
     });
     const wrapped = wrapToolsWithIdempotency({ addTodo: streaming }, createMemoryIdempotencyStore(), {
       scope: 'chat-1',
+      tools: writeToolNames,
     });
 
     await expect(call(wrapped.addTodo, { title: 'x' }, 'call-1')).resolves.toEqual({

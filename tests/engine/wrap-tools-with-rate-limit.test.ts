@@ -1,8 +1,8 @@
+import { isToolRateLimited, type ToolRateLimiter, wrapToolsWithRateLimit } from '@toolgate/engine';
 import { tool } from 'ai';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { isToolRateLimited, type ToolRateLimiter, wrapToolsWithRateLimit } from '@/lib/shells';
 import { call } from '../support/call-tool';
 
 function createTable() {

@@ -1,13 +1,17 @@
+import {
+  createMemoryApprovalRegistry,
+  createMemoryIdempotencyStore,
+  type EffectRecorder,
+  writeExecutionOf,
+} from '@toolgate/engine';
 import { tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { NewAuditRow } from '@/lib/db/audit';
-import { type EffectRecorder, writeExecutionOf } from '@/lib/shells';
-import type { ToolExecute } from '@/lib/shells/wrap-execute';
-import { createMemoryApprovalRegistry, createMemoryIdempotencyStore } from '@/lib/stores';
 import { observeAuditedCall } from '@/lib/telemetry/observe-audited-call';
-import { setTracingHandles } from '@/lib/telemetry/tracing-handles';
 import { assembleTurnTools } from '@/lib/turn-table/assemble-turn-tools';
+import type { ToolExecute } from '../../packages/engine/src/shells/wrap-execute';
+import { setTracingHandles } from '../../packages/engine/src/telemetry/tracing-handles';
 import { useInMemoryTracing } from '../support/in-memory-tracing';
 
 const secretTitle = 'quetzal-umbrella secret title';

@@ -1,3 +1,4 @@
+import { createMemoryApprovalRegistry } from '@toolgate/engine';
 import type { UIMessage } from 'ai';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { GET as activity } from '@/app/api/activity/route';
@@ -8,7 +9,6 @@ import { DELETE as revokeRule } from '@/app/api/chats/[id]/approval-rules/[tool]
 import { GET as listRules } from '@/app/api/chats/[id]/approval-rules/route';
 import { GET as readChat } from '@/app/api/chats/[id]/route';
 import { GET as tickets } from '@/app/api/tickets/route';
-import { createMemoryApprovalRegistry } from '@/lib/stores';
 import { ChatStreamReader, getRequest, jsonRequest, userMessage } from '../support/chat-client';
 import { configureServerOn, signInGuest } from '../support/server-env';
 import { databaseEngines } from '../support/test-database';

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { getRedisClient } from '@toolgate/engine/redis';
 import type { UIMessage } from 'ai';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
@@ -8,7 +9,6 @@ import { POST as complete } from '@/app/api/chat/complete/route';
 import { POST as chat } from '@/app/api/chat/route';
 import { GET as tickets } from '@/app/api/tickets/route';
 import { getDb, listAuditRows, migrate, migrations } from '@/lib/db';
-import { getRedisClient } from '@/lib/stores';
 import {
   ChatStreamReader,
   getRequest,

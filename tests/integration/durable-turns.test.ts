@@ -1,3 +1,4 @@
+import { createMemoryApprovalRegistry } from '@toolgate/engine';
 import { readUIMessageStream, type UIMessage, type UIMessageChunk, validateUIMessages } from 'ai';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { GET as activity } from '@/app/api/activity/route';
@@ -10,7 +11,6 @@ import { GET as tickets } from '@/app/api/tickets/route';
 import { decideApproval, getApproval, takeParkedCall } from '@/lib/approvals';
 import { runningTurns } from '@/lib/chat/turn-streams';
 import { getDb } from '@/lib/db';
-import { createMemoryApprovalRegistry } from '@/lib/stores';
 import { ChatStreamReader, getRequest, jsonRequest, userMessage } from '../support/chat-client';
 import { configureServer } from '../support/server-env';
 

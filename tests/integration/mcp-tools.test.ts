@@ -1,4 +1,5 @@
 import { rmSync, writeFileSync } from 'node:fs';
+import { downstreamIdempotencyKey } from '@toolgate/engine';
 import type { UIMessage } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET as auditLog } from '@/app/api/activity/route';
@@ -6,7 +7,6 @@ import { POST as approve } from '@/app/api/chat/approve/route';
 import { POST as chat } from '@/app/api/chat/route';
 import { GET as meta } from '@/app/api/meta/route';
 import { closeMcpServerPool } from '@/lib/mcp/mcp-server-pool';
-import { downstreamIdempotencyKey } from '@/lib/shells';
 import { ChatStreamReader, getRequest, jsonRequest, userMessage } from '../support/chat-client';
 import {
   loggedCalls,

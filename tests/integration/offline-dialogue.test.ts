@@ -1,10 +1,9 @@
+import { createMemoryApprovalRegistry, wrapToolsWithApproval } from '@toolgate/engine';
 import { convertToModelMessages, generateText, stepCountIs, type ToolSet, type UIMessage } from 'ai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOfflineModel } from '@/lib/ai/offline-model';
 import { routeWorker } from '@/lib/ai/router';
 import { type Db, selectTodos } from '@/lib/db';
-import { wrapToolsWithApproval } from '@/lib/shells';
-import { createMemoryApprovalRegistry } from '@/lib/stores';
 import { createWorkerTools, type WorkerName } from '@/lib/tools';
 import { countTickets } from '../support/database-reads';
 import { openTestDatabase } from '../support/test-database';

@@ -1,13 +1,12 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import { createMemoryApprovalRegistry, wrapToolsWithApproval } from '@toolgate/engine';
 import { generateText, stepCountIs, streamText, type ToolSet } from 'ai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOfflineModel, isOfflineModel } from '@/lib/ai/offline-model';
 import { routeWorker } from '@/lib/ai/router';
 import { type Db, selectTodos } from '@/lib/db';
-import { PublicError } from '@/lib/errors/public-error';
-import { wrapToolsWithApproval } from '@/lib/shells';
-import { createMemoryApprovalRegistry } from '@/lib/stores';
 import { createWorkerTools, type WorkerName } from '@/lib/tools';
+import { PublicError } from '../../packages/engine/src/errors/public-error';
 import { countTickets } from '../support/database-reads';
 import { openTestDatabase } from '../support/test-database';
 

@@ -3,8 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOfflineModel } from '@/lib/ai/offline-model';
 import { routeWorker } from '@/lib/ai/router';
 import { type Db, getRefundBalance } from '@/lib/db';
-import { toolDenial } from '@/lib/shells/wrap-tools-with-approval';
 import { createWorkerTools, type WorkerName } from '@/lib/tools';
+import { toolDenial } from '../../packages/engine/src/shells/wrap-tools-with-approval';
 import { listRefunds } from '../support/database-reads';
 import { openTestDatabase } from '../support/test-database';
 

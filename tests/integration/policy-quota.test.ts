@@ -8,7 +8,7 @@ import { GET as tickets } from '@/app/api/tickets/route';
 import { openDatabase } from '@/lib/db/open-database';
 import type { PolicyLimit } from '@/lib/policy';
 import { createDatabaseQuotaCounter, createRedisQuotaCounter, type QuotaCounter } from '@/lib/policy';
-import type { RedisClient } from '@/lib/stores/redis-client';
+import type { RedisClient } from '../../packages/engine/src/stores/redis-client';
 import { signUpWithRole, writePolicyFile } from '../support/approval-policy';
 import {
   ChatStreamReader,

@@ -5,7 +5,7 @@ import { POST as chat } from '@/app/api/chat/route';
 import { getDb } from '@/lib/db';
 import { getPolicy, policyInForce } from '@/lib/policy';
 import { watchPolicyFile } from '@/lib/policy/policy-store';
-import { stableStringify } from '@/lib/shared/stable-stringify';
+import { stableStringify } from '../../packages/engine/src/shared/stable-stringify';
 import { signUpWithRole, testPolicy, writePolicyFile } from '../support/approval-policy';
 import { ChatStreamReader, jsonRequest, userMessage } from '../support/chat-client';
 import { configureServerOn } from '../support/server-env';

@@ -1,10 +1,15 @@
+import {
+  createMemoryIdempotencyStore,
+  downstreamIdempotencyKey,
+  type EffectRecorder,
+  wrapToolsWithIdempotency,
+} from '@toolgate/engine';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Db, listTickets } from '@/lib/db';
 import { migrations } from '@/lib/db/migrations';
 import { commitToolEffect, deleteToolEffectsOfScope } from '@/lib/db/tool-effects';
-import { downstreamIdempotencyKey, type EffectRecorder, wrapToolsWithIdempotency } from '@/lib/shells';
-import { createMemoryIdempotencyStore } from '@/lib/stores';
 import { createCreateTicketTool } from '@/lib/tools/create-ticket';
+import { writeToolNames } from '@/lib/tools/tool-catalog';
 import { call } from '../support/call-tool';
 import { countTickets } from '../support/database-reads';
 import { databaseEngines, openTestDatabase } from '../support/test-database';
@@ -43,6 +48,7 @@ describe.each(databaseEngines)('write effects and their records on %s', (engine)
     const replays: string[] = [];
     const wrapped = wrapToolsWithIdempotency(table, store, {
       scope: 'chat-1',
+      tools: writeToolNames,
       partition: 'user-a',
       effects: recorder,
       onReplay: (event) => replays.push(event.toolCallId),
@@ -72,7 +78,7 @@ describe.each(databaseEngines)('write effects and their records on %s', (engine)
     const otherChat = wrapToolsWithIdempotency(
       { createTicket: createCreateTicketTool(db, { userId: 'user-a', chatId: 'chat-2' }) },
       createMemoryIdempotencyStore(),
-      { scope: 'chat-2', partition: 'user-a', effects: recorder },
+      { scope: 'chat-2', tools: writeToolNames, partition: 'user-a', effects: recorder },
     );
     await call(otherChat.createTicket, { title: 'twice' }, 'call-3');
     expect(await countTickets(db)).toBe(3);

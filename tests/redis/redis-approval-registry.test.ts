@@ -1,13 +1,8 @@
 import { createServer } from 'node:net';
+import { type ApprovalRegistry, type ApprovalRequestEvent, StoreUnavailableError } from '@toolgate/engine';
+import { createRedisApprovalRegistry, getRedisClient } from '@toolgate/engine/redis';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import {
-  type ApprovalRegistry,
-  type ApprovalRequestEvent,
-  createRedisApprovalRegistry,
-  getRedisClient,
-  StoreUnavailableError,
-} from '@/lib/stores';
-import type { RedisClient } from '@/lib/stores/redis-client';
+import type { RedisClient } from '../../packages/engine/src/stores/redis-client';
 import { closeTestClient, connectTestClient, keysUnder, uniquePrefix } from './redis-test-client';
 
 // Registry A holds the waiting calls; registry B is another instance (own connection) taking decisions.

@@ -1,7 +1,8 @@
 import { createServer } from 'node:net';
+import { StoreUnavailableError } from '@toolgate/engine';
+import { createRedisIdempotencyStore, getRedisClient } from '@toolgate/engine/redis';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { createRedisIdempotencyStore, getRedisClient, StoreUnavailableError } from '@/lib/stores';
-import type { RedisClient } from '@/lib/stores/redis-client';
+import type { RedisClient } from '../../packages/engine/src/stores/redis-client';
 import { closeTestClient, connectTestClient, keysUnder, redisUrl, uniquePrefix } from './redis-test-client';
 
 // Each store stands for one process: its own client (connection), one shared Redis.

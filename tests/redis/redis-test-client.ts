@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createClient } from 'redis';
 import { inject } from 'vitest';
-import type { RedisClient } from '@/lib/stores/redis-client';
+import type { RedisClient } from '../../packages/engine/src/stores/redis-client';
 
 /** The URL of the redis-server started by tests/setup/redis-server.ts. */
 export const redisUrl = inject('redisUrl');

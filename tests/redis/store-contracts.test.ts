@@ -1,8 +1,7 @@
+import { createRedisApprovalRegistry, createRedisIdempotencyStore } from '@toolgate/engine/redis';
+import { describeApprovalRegistryContract, describeIdempotencyStoreContract } from '@toolgate/engine/test';
 import { afterAll, beforeAll, onTestFinished } from 'vitest';
-import { createRedisApprovalRegistry, createRedisIdempotencyStore } from '@/lib/stores';
-import type { RedisClient } from '@/lib/stores/redis-client';
-import { describeApprovalRegistryContract } from '@/tests/contracts/approval-registry-contract';
-import { describeIdempotencyStoreContract } from '@/tests/contracts/idempotency-store-contract';
+import type { RedisClient } from '../../packages/engine/src/stores/redis-client';
 import { closeTestClient, connectTestClient, uniquePrefix } from './redis-test-client';
 
 // The Redis half of the one contract suite; tests/engine/store-contracts.test.ts runs the memory half.

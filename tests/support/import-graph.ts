@@ -26,14 +26,24 @@ function resolveSpecifier(from: string, specifier: string): string | undefined {
   return candidates.find((candidate) => existsSync(candidate) && statSync(candidate).isFile());
 }
 
+/** What a source file imports, as written (`@/lib/db`, `./wrap-execute`, `ai`), comments left out. */
+export function importSpecifiersOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|(?<!:)\/\/.*$/gm, '');
+  return [...text.matchAll(specifierPattern)].map((match) => match[1] ?? match[2] ?? match[3] ?? '');
+}
+
+/** Every source file under `folders`, repo-relative. */
+export function sourceFilesUnder(folders: readonly string[]): string[] {
+  return folders.flatMap((folder) => filesUnder(join(root, folder))).map((file) => relative(root, file));
+}
+
 /** Every source file under `folders` (repo-relative), with the repo files it imports. */
 export function importGraph(folders: readonly string[]): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of folders.flatMap((folder) => filesUnder(join(root, folder)))) {
-    const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|(?<!:)\/\/.*$/gm, '');
     const targets = new Set<string>();
-    for (const match of text.matchAll(specifierPattern)) {
-      const target = resolveSpecifier(file, match[1] ?? match[2] ?? match[3] ?? '');
+    for (const specifier of importSpecifiersOf(file)) {
+      const target = resolveSpecifier(file, specifier);
       if (target !== undefined && sourceFile.test(target)) targets.add(relative(root, target));
     }
     graph.set(relative(root, file), [...targets]);

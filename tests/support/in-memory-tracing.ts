@@ -6,7 +6,7 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { afterEach, beforeEach } from 'vitest';
-import { setTracingHandles } from '@/lib/telemetry/tracing-handles';
+import { setTracingHandles } from '../../packages/engine/src/telemetry/tracing-handles';
 
 /**
  * Points the app's tracing at an in-memory exporter around each test of the calling suite (a

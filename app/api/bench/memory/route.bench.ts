@@ -1,6 +1,6 @@
 import { withSession } from '@/lib/auth/with-session';
 import { jsonError } from '@/lib/http/json';
-import { liveTimerCount, startTimerCensus } from '../../../../bench/support/timer-census';
+import { liveTimerCount, startTimerCensus } from './timer-census';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,6 +1,6 @@
+import { inputDigestPattern } from '@toolgate/engine';
 import { z } from 'zod';
 import { maxPolicyTimeoutMs, whenSchema } from '@/lib/policy';
-import { inputDigestPattern } from '@/lib/shells/input-digest';
 
 /** The longest note a person can give with a "no". */
 export const maxDenialReasonLength = 500;

@@ -1,10 +1,10 @@
+import { StoreUnavailableError } from '@toolgate/engine';
 import type { NextRequest } from 'next/server';
 import { withSession } from '@/lib/auth/with-session';
 import { readOwnedChat } from '@/lib/chat/read-chat';
 import { deleteOwnedChat } from '@/lib/chats/delete-chat';
 import { jsonError } from '@/lib/http/json';
 import { withUnavailableAs503 } from '@/lib/http/with-unavailable-as-503';
-import { StoreUnavailableError } from '@/lib/stores';
 
 /** One chat with its messages; another owner's chat answers like an unknown one. */
 export const GET = withUnavailableAs503(
