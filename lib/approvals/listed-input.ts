@@ -1,6 +1,5 @@
+import { inputDigestOf, stableStringify } from '@toolgate/engine';
 import type { Language } from '@/lib/shared/language';
-import { stableStringify } from '@/lib/shared/stable-stringify';
-import { inputDigestOf } from '@/lib/shells/input-digest';
 import { approverSummary } from './approver-text';
 
 /** What a listed approval shows of its call's input besides the input itself. */

@@ -1,7 +1,7 @@
+import { inputDigestOf } from '@toolgate/engine';
 import { describe, expect, it } from 'vitest';
 import { approverSummary } from '@/lib/approvals/approver-text';
 import { listedInputOf } from '@/lib/approvals/listed-input';
-import { inputDigestOf } from '@/lib/shells/input-digest';
 
 const refund = (reason: string) => ({ orderId: 'A1002', amount: 80, reason });
 
