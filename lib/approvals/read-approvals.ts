@@ -1,5 +1,5 @@
 import 'server-only';
-import { inputDigestOf, provenanceAfterEdit } from '@toolgate/engine';
+import { provenanceAfterEdit } from '@toolgate/engine';
 import { z } from 'zod';
 import { getDb } from '@/lib/db';
 import { describeZodError } from '@/lib/http/json';
