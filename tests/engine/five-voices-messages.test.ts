@@ -1,5 +1,4 @@
-import { describe, expect, it } from 'vitest';
-import { type BlindMessage, describeScore, grade } from '../support/grade-offline-model';
+import { type BlindMessage, describeVoiceSet } from '../support/grade-offline-model';
 import fiveVoices from './fixtures/five-voices-messages.json';
 
 /*
@@ -14,19 +13,8 @@ import fiveVoices from './fixtures/five-voices-messages.json';
  * (those refusals, slang inside titles, formal wording, a to-do then a listing): 123/125 (98.4 %)
  * with no unwanted write, which must hold.
  */
-const messages = fiveVoices as BlindMessage[];
-
-describe('the offline model on messages in five voices', () => {
-  it('holds at least 120 messages, 60 or more in each language, in five voices', () => {
-    expect(messages.length).toBeGreaterThanOrEqual(120);
-    for (const language of ['zh', 'en'] as const)
-      expect(messages.filter((message) => message.language === language).length).toBeGreaterThanOrEqual(60);
-    expect(new Set(messages.map((message) => message.kind)).size).toBe(5);
-  });
-
-  it('scores them, and writes nothing nobody asked for', async () => {
-    const graded = await Promise.all(messages.map(grade));
-    console.log(describeScore('Five-voices set', graded));
-    expect(graded.flatMap((row) => row.unwantedWrites)).toEqual([]);
-  }, 60_000);
-});
+describeVoiceSet(
+  'the offline model on messages in five voices',
+  'Five-voices set',
+  fiveVoices as BlindMessage[],
+);

@@ -1,5 +1,4 @@
-import { describe, expect, it } from 'vitest';
-import { type BlindMessage, describeScore, grade } from '../support/grade-offline-model';
+import { type BlindMessage, describeVoiceSet } from '../support/grade-offline-model';
 import newVoices from './fixtures/new-voices-messages.json';
 
 /*
@@ -15,19 +14,8 @@ import newVoices from './fixtures/new-voices-messages.json';
  * only: 115/130 (88.5 %) with none. The score is printed; what must hold is that nothing is
  * written that nobody asked for.
  */
-const messages = newVoices as BlindMessage[];
-
-describe('the offline model on messages in five more voices nobody tuned on', () => {
-  it('holds at least 120 messages, 60 or more in each language, in five voices', () => {
-    expect(messages.length).toBeGreaterThanOrEqual(120);
-    for (const language of ['zh', 'en'] as const)
-      expect(messages.filter((message) => message.language === language).length).toBeGreaterThanOrEqual(60);
-    expect(new Set(messages.map((message) => message.kind)).size).toBe(5);
-  });
-
-  it('scores them, and writes nothing nobody asked for', async () => {
-    const graded = await Promise.all(messages.map(grade));
-    console.log(describeScore('New-voices set', graded));
-    expect(graded.flatMap((row) => row.unwantedWrites)).toEqual([]);
-  }, 60_000);
-});
+describeVoiceSet(
+  'the offline model on messages in five more voices nobody tuned on',
+  'New-voices set',
+  newVoices as BlindMessage[],
+);

@@ -1,4 +1,5 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4Prompt } from '@ai-sdk/provider';
+import { describe, expect, it } from 'vitest';
 import { createOfflineModel } from '@/lib/ai/offline-model';
 import { offlineTools } from '@/lib/ai/offline-tools';
 import { classifyWorker } from '@/lib/ai/router';
@@ -167,4 +168,26 @@ export function describeScore(name: string, graded: readonly Graded[]): string {
             : ''),
       ),
   ].join('\n');
+}
+
+/**
+ * The suite of a held-out set written in five voices: it holds at least 120 messages, 60 or
+ * more in each language, in five voices; its score is printed (as `name`); and nothing is
+ * written that nobody asked for.
+ */
+export function describeVoiceSet(title: string, name: string, messages: readonly BlindMessage[]): void {
+  describe(title, () => {
+    it('holds at least 120 messages, 60 or more in each language, in five voices', () => {
+      expect(messages.length).toBeGreaterThanOrEqual(120);
+      for (const language of ['zh', 'en'] as const)
+        expect(messages.filter((message) => message.language === language).length).toBeGreaterThanOrEqual(60);
+      expect(new Set(messages.map((message) => message.kind)).size).toBe(5);
+    });
+
+    it('scores them, and writes nothing nobody asked for', async () => {
+      const graded = await Promise.all(messages.map(grade));
+      console.log(describeScore(name, graded));
+      expect(graded.flatMap((row) => row.unwantedWrites)).toEqual([]);
+    }, 60_000);
+  });
 }
