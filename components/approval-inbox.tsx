@@ -132,7 +132,8 @@ function useLeftNotes(shown: readonly ApprovalView[] | undefined) {
           const why = whyItLeft(view, text, roleName);
           setNotes((earlier) =>
             [
-              { approvalId, summary, ...why },
+              // The input that ran (an approver may have edited it), not the one listed before.
+              { approvalId, summary: view === undefined ? summary : summaryOf(view, locale), ...why },
               ...earlier.filter((note) => note.approvalId !== approvalId),
             ].slice(0, maxLeftNotes),
           );

@@ -246,6 +246,7 @@ const en = {
   policyChangedNotYours: 'The policy changed while you looked: this call no longer needs your decision.',
   denialExplain: {
     denied: 'You declined, so nothing was done.',
+    refused: 'Refused before anyone was asked, so nothing was done.',
     expired: 'Nobody answered in time, so nothing was done.',
     cancelled: 'Cancelled before anyone answered, so nothing was done.',
   },
@@ -584,6 +585,7 @@ const zh: Dictionary = {
   policyChangedNotYours: '您查看期间审批规则有了变更：这次调用不再需要您的决定。',
   denialExplain: {
     denied: '你已拒绝，什么都没有执行。',
+    refused: '在询问任何人之前就被拒绝，未执行任何操作。',
     expired: '无人及时答复，什么都没有执行。',
     cancelled: '在答复之前已取消，什么都没有执行。',
   },

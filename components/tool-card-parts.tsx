@@ -211,8 +211,11 @@ export function ToolBody({
     case 'output-available': {
       if (denial !== null) {
         // A newer policy's refusal is told beside the card's steps (tool-card.tsx), not as a "no".
-        return outcome !== null && outcome !== 'approved' && denial.reason !== 'policy_changed' ? (
-          <p className="text-xs text-muted-foreground">{t.denialExplain[outcome]}</p>
+        // "You declined" only for a no of the person's own: a call the policy, its quota or its
+        // rule's sign-in requirement refused was declined by nobody.
+        const explain = outcome === 'denied' && denial.reason !== 'denied' ? 'refused' : outcome;
+        return explain !== null && explain !== 'approved' && denial.reason !== 'policy_changed' ? (
+          <p className="text-xs text-muted-foreground">{t.denialExplain[explain]}</p>
         ) : null;
       }
       const waitMs = rateLimitedWait(part.output);

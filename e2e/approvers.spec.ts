@@ -82,6 +82,9 @@ test('a guest who asks for a supervisor gets no card and is told to sign in', as
   await chatPage.send('帮我创建一个工单：需要主管');
   await expect(chatPage.agentMessages.last()).toContainText('请登录后再向主管申请', { timeout: 15_000 });
   await expect(chatPage.page.getByTestId('approval-waiting-for')).toHaveCount(0);
+  // Nobody declined it: the card never says the guest did.
+  await expect(chatPage.agentMessages.last()).not.toContainText('你已拒绝');
+  await expect(chatPage.agentMessages.last()).toContainText('在询问任何人之前就被拒绝');
 });
 
 test('a signed-in user asks, a supervisor approves on the approval page, the requester sees the result and the reply live', async ({

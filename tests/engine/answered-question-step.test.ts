@@ -57,4 +57,17 @@ describe('waitingRequestStep', () => {
       }),
     ).toEqual({ kind: 'withdraw', approvalId: 'ap-1' });
   });
+
+  it('reads "is anyone looking at this?" as asking for news of the waiting request', () => {
+    const system = waitingRequestsInstructions([waiting], [], now);
+    for (const [text, language] of [
+      ['is anyone looking at this?', 'en'],
+      ['has anybody checked my refund yet', 'en'],
+      ['有人在处理吗', 'zh'],
+    ] as const) {
+      const step = waitingRequestStep({ system, text, language, available: new Set() });
+      expect(step).toMatchObject({ kind: 'reply' });
+      expect(step?.kind === 'reply' && step.text).toMatch(/still waiting for a supervisor|仍在等待主管/);
+    }
+  });
 });
