@@ -39,6 +39,8 @@ export function chatLanguage(messages: readonly UIMessage[]): Language {
 
 /** One line, no breaks: a summary or a name cannot forge lines of a mail or a notice. */
 const line = (text: string) => text.replace(/[\r\n\u2028\u2029]+/g, ' ').slice(0, 500);
+/** `text` as one sentence ending in `stop`, whether or not it already ended in one. */
+const sentence = (text: string, stop: string) => `${line(text).replace(/[.。]+$/u, '')}${stop}`;
 
 /** The sentence that tells the requester how their request came out. */
 function outcomeText(
@@ -67,8 +69,8 @@ function outcomeText(
   switch (outcome.kind) {
     case 'executed':
       return zh
-        ? `你的申请${subject}已${by === undefined ? '' : `由${by}`}批准并完成。${facts.result === undefined ? '' : `${line(facts.result)}。`}`
-        : `Update on your request ${subject}: approved${by === undefined ? '' : ` by ${by}`} and done.${facts.result === undefined ? '' : ` ${line(facts.result)}.`}`;
+        ? `你的申请${subject}已${by === undefined ? '' : `由${by}`}批准并完成。${facts.result === undefined ? '' : sentence(facts.result, '。')}`
+        : `Update on your request ${subject}: approved${by === undefined ? '' : ` by ${by}`} and done.${facts.result === undefined ? '' : ` ${sentence(facts.result, '.')}`}`;
     case 'failed':
       return zh
         ? `你的申请${subject}已${by === undefined ? '' : `由${by}`}批准，但执行失败，什么都没有改变。`
