@@ -1,5 +1,5 @@
-import type { ApprovalPreview as StoredPreview } from '@toolgate/engine';
 import { revealHiddenCharacters } from '@toolgate/engine/client';
+import type { ApprovalPreview as StoredPreview } from '@toolgate/engine/stores';
 import { TriangleAlert } from 'lucide-react';
 import type { Language } from '@/lib/shared/language';
 import { type LocalizedPreview, localizePreview } from '@/lib/tools/localize-preview';

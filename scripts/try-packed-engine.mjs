@@ -35,6 +35,23 @@ try {
     cwd: folder,
     stdio: 'inherit',
   });
+  // Every entry the package advertises loads from the tarball, but those whose optional peer
+  // (redis, vitest) the example does not install.
+  const { exports } = JSON.parse(readFileSync(join(root, 'packages/engine/package.json'), 'utf8'));
+  const entries = Object.keys(exports)
+    .filter((entry) => entry !== './redis' && entry !== './test')
+    .map((entry) => `@toolgate/engine${entry.slice(1)}`);
+  writeFileSync(
+    join(folder, 'entries.ts'),
+    `for (const entry of ${JSON.stringify(entries)}) {
+  console.log(\`\${entry}: \${Object.keys(await import(entry)).length} values\`);
+}
+`,
+  );
+  execFileSync(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), 'entries.ts'], {
+    cwd: folder,
+    stdio: 'inherit',
+  });
 } finally {
   rmSync(folder, { recursive: true, force: true });
 }

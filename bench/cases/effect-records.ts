@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import type { EffectRecorder } from '@toolgate/engine';
 import { createMemoryIdempotencyStore, wrapToolsWithIdempotency } from '@toolgate/engine';
+import type { EffectRecorder } from '@toolgate/engine/shells';
 import pg from 'pg';
 import type { Db } from '../../lib/db/engine';
 import { openDatabase } from '../../lib/db/open-database';

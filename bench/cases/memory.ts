@@ -1,5 +1,5 @@
-import type { ApprovalDecision } from '@toolgate/engine';
 import { createMemoryApprovalRegistry, createMemoryIdempotencyStore } from '@toolgate/engine';
+import type { ApprovalDecision } from '@toolgate/engine/stores';
 import { settledHeapUsed } from '../support/heap';
 import { round } from '../support/stats';
 import type { BenchCase, BenchResult } from '../support/types';

@@ -1,4 +1,5 @@
-import { ProvenanceLedger, type TrustOf } from '@toolgate/engine';
+import { ProvenanceLedger } from '@toolgate/engine';
+import type { TrustOf } from '@toolgate/engine/provenance';
 import type { UIMessage } from 'ai';
 import { median, nowMs, round } from '../support/stats';
 import type { BenchCase, BenchResult } from '../support/types';

@@ -8,7 +8,7 @@ import type {
   LanguageModelV4ToolResultOutput,
   LanguageModelV4Usage,
 } from '@ai-sdk/provider';
-import { denialNoteOf, isEditedOutput } from '@toolgate/engine';
+import { denialNoteOf, isEditedOutput } from '@toolgate/engine/client';
 import { isAttachedFileText } from '@/lib/shared/attached-file-text';
 import type { ToolName } from '@/lib/tools/tool-catalog';
 import { answerTo, missingArgumentQuestion, questionAskedIn, startsNewTopic } from './follow-up';

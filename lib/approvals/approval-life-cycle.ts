@@ -1,6 +1,6 @@
 import 'server-only';
-import type { ApprovalDecision, ApprovalPreview } from '@toolgate/engine';
-import { inputDigestOf } from '@toolgate/engine';
+import { inputDigestOf } from '@toolgate/engine/shells';
+import type { ApprovalDecision, ApprovalPreview } from '@toolgate/engine/stores';
 import type { Db } from '@/lib/db/engine';
 import { writeTransaction } from '@/lib/db/write-transaction';
 import { policyInForce } from '@/lib/policy';

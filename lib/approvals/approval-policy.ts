@@ -1,5 +1,5 @@
 import 'server-only';
-import type { ApprovalAsk, QuotaGate } from '@toolgate/engine';
+import type { ApprovalAsk, QuotaGate } from '@toolgate/engine/shells';
 import { type Db, findAccountById } from '@/lib/db';
 import { getQuotaCounter, type PolicyLimit, policyVerdict, type QuotaCounter, quotaKey } from '@/lib/policy';
 import { countVerifiedRoleHolders, rolesShortOfHolders } from '@/lib/policy/unfillable-steps';

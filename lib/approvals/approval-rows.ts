@@ -1,4 +1,5 @@
-import type { ApprovalPreview, CallProvenance } from '@toolgate/engine';
+import type { CallProvenance } from '@toolgate/engine';
+import type { ApprovalPreview } from '@toolgate/engine/stores';
 import { type Selectable, sql } from 'kysely';
 import { type Db, engineOf } from '@/lib/db/engine';
 import type { ApprovalStepTable, ApprovalTable } from '@/lib/db/schema';

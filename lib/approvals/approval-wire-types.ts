@@ -4,7 +4,8 @@
  * (components/api-types.ts). Every import here is a type from a module without server
  * code, and `import type` is erased at build, so nothing reaches the browser bundle.
  */
-import type { CallProvenance, DenialReason, ValueSource } from '@toolgate/engine';
+import type { CallProvenance, DenialReason } from '@toolgate/engine';
+import type { ValueSource } from '@toolgate/engine/provenance';
 import type { LocalizedPreview } from '@/lib/tools/localize-preview';
 import type { ApprovalStatus } from './approval-states';
 

@@ -1,5 +1,5 @@
 import 'server-only';
-import { isTainted } from '@toolgate/engine';
+import { isTainted } from '@toolgate/engine/provenance';
 import { insertAuditRow } from '@/lib/db/audit';
 import type { AuditDetail } from '@/lib/db/audit-chain';
 import type { Db } from '@/lib/db/engine';

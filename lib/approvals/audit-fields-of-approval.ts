@@ -1,5 +1,5 @@
-import { hashToolArguments } from '@toolgate/engine';
 import { revealHiddenInSummary } from '@toolgate/engine/client';
+import { hashToolArguments } from '@toolgate/engine/shells';
 import type { NewAuditRow } from '@/lib/db/audit';
 import { summarizeToolCall } from '@/lib/tools/tool-summaries';
 import type { ApprovalRecord } from './approval-rows';

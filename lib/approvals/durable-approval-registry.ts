@@ -1,12 +1,12 @@
 import 'server-only';
+import type { ApprovalRegistry } from '@toolgate/engine';
 import type {
   ApprovalDecision,
   ApprovalPreview,
-  ApprovalRegistry,
   ApprovalRequest,
   ConfirmOptions,
-} from '@toolgate/engine';
-import { eitherSignal } from '@toolgate/engine';
+} from '@toolgate/engine/stores';
+import { eitherSignal } from '@toolgate/engine/stores';
 import type { Db } from '@/lib/db/engine';
 import { currentTraceParent } from '@/lib/telemetry/trace-parent';
 import { finishExecution, parkApproval, requestApproval, takeWokenDecision } from './approval-life-cycle';

@@ -1,4 +1,5 @@
-import { inputDigestOf, stableStringify } from '@toolgate/engine';
+import { stableStringify } from '@toolgate/engine';
+import { inputDigestOf } from '@toolgate/engine/shells';
 import type { Language } from '@/lib/shared/language';
 import { approverSummary } from './approver-text';
 

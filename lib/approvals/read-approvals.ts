@@ -1,5 +1,5 @@
 import 'server-only';
-import { provenanceAfterEdit } from '@toolgate/engine';
+import { provenanceAfterEdit } from '@toolgate/engine/provenance';
 import { z } from 'zod';
 import { getDb } from '@/lib/db';
 import { describeZodError } from '@/lib/http/json';

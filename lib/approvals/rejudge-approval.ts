@@ -1,5 +1,6 @@
 import 'server-only';
-import { isTainted, withPersonForTaint } from '@toolgate/engine';
+import { isTainted } from '@toolgate/engine/provenance';
+import { withPersonForTaint } from '@toolgate/engine/shells';
 import type { Db } from '@/lib/db/engine';
 import { writeTransaction } from '@/lib/db/write-transaction';
 import { policyInForce, policyVerdict } from '@/lib/policy';

@@ -1,6 +1,7 @@
 import 'server-only';
-import type { ApprovalPreview } from '@toolgate/engine';
-import { isTainted, validateToolInput } from '@toolgate/engine';
+import { validateToolInput } from '@toolgate/engine';
+import { isTainted } from '@toolgate/engine/provenance';
+import type { ApprovalPreview } from '@toolgate/engine/stores';
 import { getConfig } from '@/lib/config';
 import { addApprovalRule, type Db, getDb } from '@/lib/db';
 import { policyVerdict } from '@/lib/policy';

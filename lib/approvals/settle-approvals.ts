@@ -1,6 +1,7 @@
 import 'server-only';
-import type { ApprovalRegistry, DecisionMaker } from '@toolgate/engine';
+import type { ApprovalRegistry } from '@toolgate/engine';
 import { toolDenial } from '@toolgate/engine';
+import type { DecisionMaker } from '@toolgate/engine/stores';
 import type { UIMessage } from 'ai';
 import { updateChatMessage } from '@/lib/db/chats';
 import type { Db } from '@/lib/db/engine';

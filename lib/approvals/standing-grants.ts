@@ -1,7 +1,9 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
-import { type CallProvenance, hashToolArguments, isTainted } from '@toolgate/engine';
+import type { CallProvenance } from '@toolgate/engine';
 import { revealHiddenInSummary } from '@toolgate/engine/client';
+import { isTainted } from '@toolgate/engine/provenance';
+import { hashToolArguments } from '@toolgate/engine/shells';
 import type { z } from 'zod';
 import {
   type AuditOutcome,

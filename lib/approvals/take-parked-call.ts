@@ -1,5 +1,6 @@
 import 'server-only';
-import type { ApprovalDecision, ApprovalRegistry, CallProvenance } from '@toolgate/engine';
+import type { ApprovalRegistry, CallProvenance } from '@toolgate/engine';
+import type { ApprovalDecision } from '@toolgate/engine/stores';
 import type { UIMessage } from 'ai';
 import type { Db } from '@/lib/db/engine';
 import type { TurnApprovalOptions } from '@/lib/turn-table/assemble-turn-tools';

@@ -1,5 +1,6 @@
 import 'server-only';
-import { type ApprovalRegistry, type CallProvenance, isTainted } from '@toolgate/engine';
+import type { ApprovalRegistry, CallProvenance } from '@toolgate/engine';
+import { isTainted } from '@toolgate/engine/provenance';
 import type { Db } from '@/lib/db/engine';
 import { type ApprovalRecord, getApproval, getStepsOfApprovals, listChatApprovals } from './approval-rows';
 import { approverSummary } from './approver-text';

@@ -1,5 +1,6 @@
 import 'server-only';
-import { finalOutput, reportError, type ToolExecute } from '@toolgate/engine';
+import { reportError } from '@toolgate/engine';
+import { finalOutput, type ToolExecute } from '@toolgate/engine/shells';
 import { getChatModel } from '@/lib/ai/models';
 import { type ParkedCall, type RequesterOutcome, takeParkedCall, tellRequester } from '@/lib/approvals';
 import { getConfig } from '@/lib/config';

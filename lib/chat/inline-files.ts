@@ -1,4 +1,4 @@
-import { fileText } from '@toolgate/engine';
+import { fileText } from '@toolgate/engine/provenance';
 import { DownloadError, type Experimental_DownloadFunction, type UIMessage } from 'ai';
 import { attachedFileText } from '@/lib/shared/attached-file-text';
 

@@ -1,4 +1,5 @@
-import { isToolDenial, traceRejectedToolCall } from '@toolgate/engine';
+import { isToolDenial } from '@toolgate/engine/client';
+import { traceRejectedToolCall } from '@toolgate/engine/telemetry';
 import {
   convertToModelMessages,
   type LanguageModel,

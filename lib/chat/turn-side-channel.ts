@@ -1,12 +1,8 @@
-import type {
-  ApprovalPreview,
-  ApprovalRequestEvent,
-  ApprovalStep,
-  CallProvenance,
-  ToolTrust,
-} from '@toolgate/engine';
-import { inputDigestOf, isToolDenial } from '@toolgate/engine';
-import { revealHiddenInSummary } from '@toolgate/engine/client';
+import type { ApprovalRequestEvent, CallProvenance } from '@toolgate/engine';
+import { isToolDenial, revealHiddenInSummary } from '@toolgate/engine/client';
+import type { ToolTrust } from '@toolgate/engine/provenance';
+import { inputDigestOf } from '@toolgate/engine/shells';
+import type { ApprovalPreview, ApprovalStep } from '@toolgate/engine/stores';
 import type { DynamicToolUIPart, ToolUIPart, UIMessage, UIMessageChunk } from 'ai';
 import { denialReasonText, settleApprovalPart } from '@/lib/approvals';
 import type { Language } from '@/lib/shared/language';

@@ -1,6 +1,6 @@
 import 'server-only';
-import type { ChatMark } from '@toolgate/engine';
-import { hashToolArguments } from '@toolgate/engine';
+import type { ChatMark } from '@toolgate/engine/provenance';
+import { hashToolArguments } from '@toolgate/engine/shells';
 import {
   type ChatUntrustedRead,
   chatUntrustedReadIds,

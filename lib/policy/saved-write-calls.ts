@@ -1,4 +1,5 @@
-import { type CallProvenance, isTainted } from '@toolgate/engine';
+import type { CallProvenance } from '@toolgate/engine';
+import { isTainted } from '@toolgate/engine/provenance';
 import type { UIMessage } from 'ai';
 import type { Db } from '@/lib/db/engine';
 import { writeToolNames } from '@/lib/tools/tool-catalog';

@@ -1,5 +1,5 @@
 import 'server-only';
-import type { ToolRateLimiter } from '@toolgate/engine';
+import type { ToolRateLimiter } from '@toolgate/engine/shells';
 import { type AppConfig, getConfig } from '@/lib/config';
 import { addressBudgetKey, clientAddressOf } from '@/lib/http/client-address';
 import { createToolRateLimiter, spendOrRefuse } from './rate-limiter';

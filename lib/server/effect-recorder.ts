@@ -1,5 +1,5 @@
 import 'server-only';
-import type { EffectRecorder } from '@toolgate/engine';
+import type { EffectRecorder } from '@toolgate/engine/shells';
 import { getConfig, testFault } from '@/lib/config';
 import type { Db } from '@/lib/db/engine';
 import { getDb } from '@/lib/db/get-db';

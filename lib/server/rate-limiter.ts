@@ -1,6 +1,6 @@
 import 'server-only';
-import type { ToolRateLimiter } from '@toolgate/engine';
 import { ensureRedisReady, getRedisClient } from '@toolgate/engine/redis';
+import type { ToolRateLimiter } from '@toolgate/engine/shells';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { type AppConfig, getConfig } from '@/lib/config';
 

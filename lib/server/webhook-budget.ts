@@ -1,5 +1,5 @@
 import 'server-only';
-import type { ToolRateLimiter } from '@toolgate/engine';
+import type { ToolRateLimiter } from '@toolgate/engine/shells';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { type AppConfig, getConfig } from '@/lib/config';
 import { createToolRateLimiter } from './rate-limiter';

@@ -1,4 +1,4 @@
-import type { ApprovalPreview } from '@toolgate/engine';
+import type { ApprovalPreview } from '@toolgate/engine/stores';
 import { type AppConfig, testFault } from '@/lib/config';
 import type { Db } from '@/lib/db/engine';
 import { toolRegistry } from './registry';

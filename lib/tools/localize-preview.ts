@@ -1,4 +1,4 @@
-import type { ApprovalPreview } from '@toolgate/engine';
+import type { ApprovalPreview } from '@toolgate/engine/stores';
 import type { Language } from '@/lib/shared/language';
 import type { Localized } from './tool-facts';
 

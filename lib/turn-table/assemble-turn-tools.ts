@@ -1,17 +1,10 @@
 import type { ApprovalRegistry, ApprovalRequestEvent, IdempotencyStore } from '@toolgate/engine';
 import {
-  type ApprovalDecisionEvent,
   type ApprovalShellOptions,
   type CallProvenance,
   composeToolShells,
   createToolCallTracing,
-  type EffectRecorder,
-  type IdempotencyReplayEvent,
-  isTainted,
-  type ProvenanceCheck,
   type ProvenanceLedger,
-  spendOrRefuse,
-  type ToolRateLimiter,
   type ToolShell,
   wrapToolsRefusingTaint,
   wrapToolsWithApproval,
@@ -21,6 +14,15 @@ import {
   wrapToolsWithOutputRecording,
   wrapToolsWithRateLimit,
 } from '@toolgate/engine';
+import { isTainted } from '@toolgate/engine/provenance';
+import {
+  type ApprovalDecisionEvent,
+  type EffectRecorder,
+  type IdempotencyReplayEvent,
+  type ProvenanceCheck,
+  spendOrRefuse,
+  type ToolRateLimiter,
+} from '@toolgate/engine/shells';
 import { currentToolCall } from '@toolgate/engine/telemetry';
 import type { ToolSet } from 'ai';
 import type { NewAuditRow } from '@/lib/db/audit';

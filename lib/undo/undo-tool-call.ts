@@ -1,5 +1,6 @@
 import 'server-only';
-import { hashToolArguments, reportError } from '@toolgate/engine';
+import { reportError } from '@toolgate/engine';
+import { hashToolArguments } from '@toolgate/engine/shells';
 import type { UIMessage } from 'ai';
 import { z } from 'zod';
 import { undoRightsOf } from '@/lib/approvals';

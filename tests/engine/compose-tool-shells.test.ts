@@ -3,11 +3,11 @@ import {
   composeToolShells,
   createMemoryApprovalRegistry,
   createMemoryIdempotencyStore,
-  isToolDenial,
   type ToolShell,
   wrapToolsWithApproval,
   wrapToolsWithIdempotency,
 } from '@toolgate/engine';
+import { isToolDenial } from '@toolgate/engine/client';
 import { tool } from 'ai';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';

@@ -2,9 +2,9 @@ import {
   type ApprovalRequestEvent,
   createMemoryApprovalRegistry,
   hardenTools,
-  isToolDenial,
   type NewAuditRow,
 } from '@toolgate/engine';
+import { isToolDenial } from '@toolgate/engine/client';
 import { tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';

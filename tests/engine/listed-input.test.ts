@@ -1,4 +1,4 @@
-import { inputDigestOf } from '@toolgate/engine';
+import { inputDigestOf } from '@toolgate/engine/shells';
 import { describe, expect, it } from 'vitest';
 import { approverSummary } from '@/lib/approvals/approver-text';
 import { listedInputOf } from '@/lib/approvals/listed-input';

@@ -1,6 +1,7 @@
 import type { UIMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { normalizeText, ProvenanceLedger, type TrustOf } from '../../packages/engine/src/provenance';
+import { ProvenanceLedger, type TrustOf } from '../../packages/engine/src/provenance';
+import { normalizeText } from '../../packages/engine/src/provenance/normalize-text';
 
 const trustOf: TrustOf = (toolName) => (toolName.startsWith('inbox__') ? 'untrusted' : 'trusted');
 

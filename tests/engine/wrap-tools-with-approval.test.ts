@@ -1,15 +1,13 @@
 import {
-  type ApprovalDecision,
-  type ApprovalDecisionEvent,
   type ApprovalRegistry,
   type ApprovalRequestEvent,
   type ApprovalShellOptions,
   createMemoryApprovalRegistry,
-  denialNoteOf,
-  isEditedOutput,
-  isToolDenial,
   wrapToolsWithApproval,
 } from '@toolgate/engine';
+import { denialNoteOf, isEditedOutput, isToolDenial } from '@toolgate/engine/client';
+import type { ApprovalDecisionEvent } from '@toolgate/engine/shells';
+import type { ApprovalDecision } from '@toolgate/engine/stores';
 import { tool } from 'ai';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';

@@ -3,7 +3,6 @@ import {
   composeToolShells,
   createMemoryApprovalRegistry,
   createMemoryIdempotencyStore,
-  hashToolArguments,
   stableStringify,
   type ToolShell,
   wrapToolsWithApproval,
@@ -11,6 +10,7 @@ import {
   wrapToolsWithIdempotency,
   wrapToolsWithRateLimit,
 } from '@toolgate/engine';
+import { hashToolArguments } from '@toolgate/engine/shells';
 import { tool } from 'ai';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { afterEach, describe, expect, it, vi } from 'vitest';

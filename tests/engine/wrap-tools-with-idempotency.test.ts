@@ -1,9 +1,5 @@
-import {
-  createMemoryIdempotencyStore,
-  downstreamIdempotencyKey,
-  wrapToolsWithIdempotency,
-  writeExecutionOf,
-} from '@toolgate/engine';
+import { createMemoryIdempotencyStore, wrapToolsWithIdempotency, writeExecutionOf } from '@toolgate/engine';
+import { downstreamIdempotencyKey } from '@toolgate/engine/shells';
 import { tool } from 'ai';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';

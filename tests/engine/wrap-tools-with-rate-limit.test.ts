@@ -1,4 +1,6 @@
-import { isToolRateLimited, type ToolRateLimiter, wrapToolsWithRateLimit } from '@toolgate/engine';
+import { wrapToolsWithRateLimit } from '@toolgate/engine';
+import { isToolRateLimited } from '@toolgate/engine/client';
+import type { ToolRateLimiter } from '@toolgate/engine/shells';
 import { tool } from 'ai';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { afterEach, describe, expect, it, vi } from 'vitest';

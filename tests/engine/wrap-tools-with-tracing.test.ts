@@ -1,9 +1,9 @@
 import {
   createMemoryApprovalRegistry,
   createMemoryIdempotencyStore,
-  type EffectRecorder,
   writeExecutionOf,
 } from '@toolgate/engine';
+import type { EffectRecorder } from '@toolgate/engine/shells';
 import { tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 import { rmSync, writeFileSync } from 'node:fs';
-import { downstreamIdempotencyKey } from '@toolgate/engine';
+import { downstreamIdempotencyKey } from '@toolgate/engine/shells';
 import type { UIMessage } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET as auditLog } from '@/app/api/activity/route';

@@ -1,9 +1,5 @@
-import {
-  createMemoryIdempotencyStore,
-  downstreamIdempotencyKey,
-  type EffectRecorder,
-  wrapToolsWithIdempotency,
-} from '@toolgate/engine';
+import { createMemoryIdempotencyStore, wrapToolsWithIdempotency } from '@toolgate/engine';
+import { downstreamIdempotencyKey, type EffectRecorder } from '@toolgate/engine/shells';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Db, listTickets } from '@/lib/db';
 import { migrations } from '@/lib/db/migrations';

@@ -15,3 +15,4 @@ export {
   isToolDenial,
   type ToolDenial,
 } from './shells/wrap-tools-with-approval';
+export { isToolRateLimited, type ToolRateLimited } from './shells/wrap-tools-with-rate-limit';

@@ -1,4 +1,4 @@
-import { inputDigestPattern } from '@toolgate/engine';
+import { inputDigestPattern } from '@toolgate/engine/shells';
 import { z } from 'zod';
 import { maxPolicyTimeoutMs, whenSchema } from '@/lib/policy';
 

@@ -68,6 +68,7 @@ export const auditOutcomes = [
   'answered',
 ] as const;
 
+/** One of {@link auditOutcomes}. */
 export type AuditOutcome = (typeof auditOutcomes)[number];
 
 /** The audit outcome each denial is recorded as: a policy's refusals are denials, the row's detail says why. */

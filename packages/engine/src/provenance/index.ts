@@ -1,7 +1,6 @@
 /** Provenance: where the values of a write call came from, and whether an outsider supplied them. */
 export { fileText } from './file-text';
 export { traceInput } from './input-leaves';
-export { canonicalNumber, normalizeText, wordsOf } from './normalize-text';
 export { ProvenanceLedger, savedTrustOf, type TrustOf } from './provenance-ledger';
 export {
   type CallProvenance,

@@ -87,6 +87,7 @@ export type ApprovalRequestEvent = {
   provenance?: CallProvenance;
 };
 
+/** What `confirm` is given beside the request: how to tell the app a card is up, how long to wait, and what cancels the wait. */
 export type ConfirmOptions = {
   /** Receives the request before the call waits; a throw denies the call. */
   emit: (event: ApprovalRequestEvent) => void | Promise<void>;
