@@ -1,8 +1,3 @@
-/** Whether the process runs with `--expose-gc` (the runner always starts cases that way). */
-export function canCollectGarbage(): boolean {
-  return typeof globalThis.gc === 'function';
-}
-
 /**
  * Heap in use after full collections. Runs GC several times with turns of the
  * event loop in between, so finalizers and weak references settle first.

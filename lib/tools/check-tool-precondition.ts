@@ -25,14 +25,3 @@ export async function checkToolPrecondition(
     return undefined;
   }
 }
-
-/** Whether a call's output is a refusal that came before anyone was asked (see {@link checkToolPrecondition}). */
-export function isPreconditionRefusal(
-  output: unknown,
-): output is PreconditionRefusal & { precondition: true } {
-  return (
-    typeof output === 'object' &&
-    output !== null &&
-    (output as { precondition?: unknown }).precondition === true
-  );
-}
