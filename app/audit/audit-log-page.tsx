@@ -14,6 +14,7 @@ import { type AuditOutcome, type AuditRow, auditOutcomes } from '@/lib/db/audit'
 import { listWorkers } from '@/lib/mcp/list-workers';
 import { parseMcpToolName } from '@/lib/mcp/mcp-tool-name';
 import { toolNames as builtInToolNames } from '@/lib/tools/tool-catalog';
+import { auditDecisionLines } from './audit-decision-lines';
 
 type BadgeVariant = 'secondary' | 'outline' | 'success' | 'warning' | 'destructive';
 
@@ -82,20 +83,7 @@ export async function AuditLogPage({
     await getDb(),
     rows.flatMap((row) => row.detail?.deciders ?? []),
   );
-  const decisionLines = (row: AuditRow): string[] => {
-    const detail = row.detail;
-    if (detail === null || detail === undefined) return [];
-    return [
-      ...(detail.policy ? [detail.signInRequired ? text.signInRequired : text.byPolicy] : []),
-      ...(detail.deciders?.length
-        ? [text.decidedBy(detail.deciders.map((id) => names.get(id) ?? id).join(', '))]
-        : []),
-      ...(detail.rule !== undefined ? [text.rule(detail.rule)] : []),
-      ...(detail.waitMs !== undefined ? [text.waited(Math.round(detail.waitMs / 1000))] : []),
-      ...(detail.edited ? [text.edited] : []),
-      ...(detail.note !== undefined ? [text.note(detail.note)] : []),
-    ];
-  };
+  const decisionLines = (row: AuditRow): string[] => auditDecisionLines(row, text, names);
   const toolNames = [
     ...builtInToolNames,
     ...(await listWorkers()).flatMap((worker) => worker.mcpTools.map((tool) => tool.name)),
