@@ -1,3 +1,4 @@
+import type { DenialReason } from '@toolgate/engine';
 import type { ToolUIPart } from 'ai';
 import type { DecisionRefusalCode } from '@/lib/approvals/approval-wire-types';
 import type { AuditOutcome } from '@/lib/db/audit';
@@ -44,6 +45,43 @@ const englishToolStates: Record<ToolUIPart['state'], string> = {
   'output-available': 'Done',
   'output-error': 'Failed',
   'output-denied': 'Denied',
+};
+
+/**
+ * What the card and the audit page say of a call refused for one reason; null where it says
+ * nothing of its own (the card tells a newer policy's refusal beside its steps; on the audit
+ * page a person's no, a deadline or a stop is said by the row's outcome and deciders).
+ */
+export type DenialTexts = { card: string | null; audit: string | null };
+
+// Keyed by the engine's denial reasons: a new reason fails to compile until both languages say it.
+const englishDenials: Record<DenialReason, DenialTexts> = {
+  denied: { card: 'You declined, so nothing was done.', audit: null },
+  timeout: { card: 'Nobody answered in time, so nothing was done.', audit: null },
+  aborted: { card: 'Cancelled before anyone answered, so nothing was done.', audit: null },
+  closed: { card: 'Cancelled before anyone answered, so nothing was done.', audit: null },
+  superseded: { card: 'Cancelled before anyone answered, so nothing was done.', audit: null },
+  withdrawn: { card: 'Cancelled before anyone answered, so nothing was done.', audit: null },
+  policy: {
+    card: 'Refused before anyone was asked, so nothing was done.',
+    audit: 'Refused by the approval policy',
+  },
+  sign_in_required: {
+    card: 'Refused before anyone was asked, so nothing was done.',
+    audit: 'Refused: asking a role needs a signed-in, verified requester',
+  },
+  quota: {
+    card: 'Refused before anyone was asked, so nothing was done.',
+    audit: "Refused: the rule's quota was used up",
+  },
+  no_approver: {
+    card: 'Refused before anyone was asked, so nothing was done.',
+    audit: 'Refused: too few people hold the role its rule asks for',
+  },
+  policy_changed: {
+    card: null,
+    audit: 'Refused: the policy changed while it waited, and the new one does not allow it',
+  },
 };
 
 const en = {
@@ -244,12 +282,7 @@ const en = {
     'The policy changed while this waited: it no longer allows this call, so nothing was done.',
   /** A decision answered 409 `policy_changed`: the new steps leave nothing to this person. */
   policyChangedNotYours: 'The policy changed while you looked: this call no longer needs your decision.',
-  denialExplain: {
-    denied: 'You declined, so nothing was done.',
-    refused: 'Refused before anyone was asked, so nothing was done.',
-    expired: 'Nobody answered in time, so nothing was done.',
-    cancelled: 'Cancelled before anyone answered, so nothing was done.',
-  },
+  denials: englishDenials,
   toolFailed: 'The tool failed; nothing more was done.',
   rateLimitedExplain: (seconds: number) =>
     `Too many tool calls: this one did not run. Try again in ${seconds}s.`,
@@ -351,8 +384,6 @@ const en = {
     decision: 'Decision',
     decidedBy: (names: string) => `Decided by ${names}`,
     rule: (label: string) => `Rule: ${label}`,
-    byPolicy: 'Refused by the approval policy',
-    signInRequired: 'Refused: asking a role needs a signed-in, verified requester',
     waited: (seconds: number) => `Waited ${seconds} s`,
     edited: 'Input edited',
     note: (note: string) => `Note: ${note}`,
@@ -583,11 +614,24 @@ const zh: Dictionary = {
   policyChangedSteps: '等待期间审批规则有了变更：以下是现在需要的审批步骤。',
   policyChangedDenied: '等待期间审批规则有了变更：新规则不允许这次调用，什么都没有执行。',
   policyChangedNotYours: '您查看期间审批规则有了变更：这次调用不再需要您的决定。',
-  denialExplain: {
-    denied: '你已拒绝，什么都没有执行。',
-    refused: '在询问任何人之前就被拒绝，未执行任何操作。',
-    expired: '无人及时答复，什么都没有执行。',
-    cancelled: '在答复之前已取消，什么都没有执行。',
+  denials: {
+    denied: { card: '你已拒绝，什么都没有执行。', audit: null },
+    timeout: { card: '无人及时答复，什么都没有执行。', audit: null },
+    aborted: { card: '在答复之前已取消，什么都没有执行。', audit: null },
+    closed: { card: '在答复之前已取消，什么都没有执行。', audit: null },
+    superseded: { card: '在答复之前已取消，什么都没有执行。', audit: null },
+    withdrawn: { card: '在答复之前已取消，什么都没有执行。', audit: null },
+    policy: { card: '在询问任何人之前就被拒绝，未执行任何操作。', audit: '被审批策略拒绝' },
+    sign_in_required: {
+      card: '在询问任何人之前就被拒绝，未执行任何操作。',
+      audit: '已拒绝：向角色申请审批需要登录并验证邮箱',
+    },
+    quota: { card: '在询问任何人之前就被拒绝，未执行任何操作。', audit: '已拒绝：规则的配额已用完' },
+    no_approver: {
+      card: '在询问任何人之前就被拒绝，未执行任何操作。',
+      audit: '已拒绝：持有规则所需角色的人太少',
+    },
+    policy_changed: { card: null, audit: '已拒绝：等待期间审批策略有了变更，新策略不允许这次调用' },
   },
   toolFailed: '工具执行失败，没有做其他事情。',
   rateLimitedExplain: (seconds: number) => `工具调用过于频繁，这次没有执行。请 ${seconds} 秒后再试。`,
@@ -679,8 +723,6 @@ const zh: Dictionary = {
     decision: '决定',
     decidedBy: (names: string) => `决定人：${names}`,
     rule: (label: string) => `规则：${label}`,
-    byPolicy: '被审批策略拒绝',
-    signInRequired: '已拒绝：向角色申请审批需要登录并验证邮箱',
     waited: (seconds: number) => `等待 ${seconds} 秒`,
     edited: '参数已修改',
     note: (note: string) => `说明：${note}`,

@@ -11,7 +11,13 @@ import {
   ShieldQuestion,
 } from 'lucide-react';
 import { summarizeToolCall, summarizeToolResult } from '@/lib/tools/tool-summaries';
-import { type Denial, type Outcome, rateLimitedWait, type ToolPart } from './tool-part-outcome';
+import {
+  type Denial,
+  type Outcome,
+  rateLimitedWait,
+  reasonOfDenial,
+  type ToolPart,
+} from './tool-part-outcome';
 import { Badge } from './ui/badge';
 import { Card, CardContent } from './ui/card';
 import { cn } from './ui/cn';
@@ -177,15 +183,7 @@ export function Fold({ label, open, children }: { label: string; open: boolean; 
   );
 }
 
-export function ToolBody({
-  part,
-  denial,
-  outcome,
-}: {
-  part: ToolPart;
-  denial: Denial | null;
-  outcome: Outcome | null;
-}) {
+export function ToolBody({ part, denial }: { part: ToolPart; denial: Denial | null }) {
   const { t } = useWorkspace();
   switch (part.state) {
     case 'input-streaming':
@@ -210,13 +208,10 @@ export function ToolBody({
     }
     case 'output-available': {
       if (denial !== null) {
-        // A newer policy's refusal is told beside the card's steps (tool-card.tsx), not as a "no".
-        // "You declined" only for a no of the person's own: a call the policy, its quota or its
-        // rule's sign-in requirement refused was declined by nobody.
-        const explain = outcome === 'denied' && denial.reason !== 'denied' ? 'refused' : outcome;
-        return explain !== null && explain !== 'approved' && denial.reason !== 'policy_changed' ? (
-          <p className="text-xs text-muted-foreground">{t.denialExplain[explain]}</p>
-        ) : null;
+        // The text of its reason; none for a newer policy's refusal, told beside the card's steps
+        // (tool-card.tsx). A reason the engine does not name reads as a refusal, declined by nobody.
+        const explain = t.denials[reasonOfDenial(denial) ?? 'policy'].card;
+        return explain !== null ? <p className="text-xs text-muted-foreground">{explain}</p> : null;
       }
       const waitMs = rateLimitedWait(part.output);
       if (waitMs !== null) {

@@ -233,7 +233,7 @@ export function ToolCard({
             {t.replayedExplain}
           </p>
         )}
-        <ToolBody part={part} denial={denial} outcome={outcome} />
+        <ToolBody part={part} denial={denial} />
         <UndoControl part={part} chatId={chatId} />
         {deniedNote !== undefined && (
           <Section label={decidedBy !== undefined ? t.theirNote : t.yourNote}>

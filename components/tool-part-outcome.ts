@@ -1,4 +1,9 @@
-import { revealHiddenCharacters } from '@toolgate/engine/client';
+import {
+  auditOutcomeOfDenial,
+  type DenialReason,
+  denialReasons,
+  revealHiddenCharacters,
+} from '@toolgate/engine/client';
 import type { DynamicToolUIPart, ToolUIPart } from 'ai';
 import { localDeadlineOf } from './approval-deadlines';
 
@@ -27,20 +32,29 @@ export function rateLimitedWait(output: unknown): number | null {
   return rateLimited === true && typeof retryAfterMs === 'number' ? retryAfterMs : null;
 }
 
+/** The card's outcome for each audit outcome a denial is recorded as: a new one fails to compile until it has its card outcome. */
+const outcomeByAuditOutcome: Record<(typeof auditOutcomeOfDenial)[DenialReason], Outcome> = {
+  denied: 'denied',
+  timeout: 'expired',
+  aborted: 'cancelled',
+  closed: 'cancelled',
+  superseded: 'cancelled',
+  withdrawn: 'cancelled',
+};
+
+/** The denial's reason, when it is one of the engine's (a saved chat may hold another string). */
+export function reasonOfDenial(denial: Denial): DenialReason | undefined {
+  return denialReasons.find((reason) => reason === denial.reason);
+}
+
 /**
- * How a denial reads: 'denied' is a person saying no (or the policy, `policy_changed` included); 'timeout' nobody answered;
- * 'aborted' / 'closed' / 'superseded' the user stopped, deleted the chat or wrote something else instead.
+ * How a denial reads, by the audit outcome its reason is recorded as: 'denied' is a person
+ * saying no or the rules refusing; 'expired' nobody answered; 'cancelled' the user stopped,
+ * deleted the chat, wrote something else instead or withdrew the request.
  */
 export function outcomeOfDenial(denial: Denial): Outcome {
-  if (denial.reason === 'timeout') return 'expired';
-  if (
-    denial.reason === 'aborted' ||
-    denial.reason === 'closed' ||
-    denial.reason === 'superseded' ||
-    denial.reason === 'withdrawn'
-  )
-    return 'cancelled';
-  return 'denied';
+  const reason = reasonOfDenial(denial);
+  return reason === undefined ? 'denied' : outcomeByAuditOutcome[auditOutcomeOfDenial[reason]];
 }
 
 /** A denied part (`output-denied`) carries its reason code in front of the explanation. */

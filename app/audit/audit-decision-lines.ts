@@ -1,16 +1,23 @@
+import { denialReasonOfAudit } from '@toolgate/engine';
 import type { Dictionary } from '@/components/i18n';
 import type { AuditRow } from '@/lib/db/audit';
 
-/** What the audit page says of a row's decision, one line each: why it was refused, who decided, the rule, the wait, an edit, a note. */
+/**
+ * What the audit page says of a row's decision, one line each: why it was refused (the text of
+ * its denial reason), who decided, the rule, the wait, an edit, a note.
+ */
 export function auditDecisionLines(
   row: Pick<AuditRow, 'outcome' | 'detail'>,
   text: Dictionary['audit'],
+  denials: Dictionary['denials'],
   names: ReadonlyMap<string, string>,
 ): string[] {
   const detail = row.detail;
   if (detail === null || detail === undefined) return [];
+  const reason = denialReasonOfAudit(row);
+  const refusal = reason === undefined ? null : denials[reason].audit;
   return [
-    ...(detail.policy ? [detail.signInRequired ? text.signInRequired : text.byPolicy] : []),
+    ...(refusal !== null ? [refusal] : []),
     ...(detail.deciders?.length
       ? [text.decidedBy(detail.deciders.map((id) => names.get(id) ?? id).join(', '))]
       : []),

@@ -83,7 +83,8 @@ export async function AuditLogPage({
     await getDb(),
     rows.flatMap((row) => row.detail?.deciders ?? []),
   );
-  const decisionLines = (row: AuditRow): string[] => auditDecisionLines(row, text, names);
+  const decisionLines = (row: AuditRow): string[] =>
+    auditDecisionLines(row, text, dictionaries[locale].denials, names);
   const toolNames = [
     ...builtInToolNames,
     ...(await listWorkers()).flatMap((worker) => worker.mcpTools.map((tool) => tool.name)),

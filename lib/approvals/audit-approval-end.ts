@@ -1,11 +1,12 @@
 import 'server-only';
+import { auditOutcomeOfDenial } from '@toolgate/engine';
 import { isTainted } from '@toolgate/engine/provenance';
 import { insertAuditRow } from '@/lib/db/audit';
 import type { AuditDetail } from '@/lib/db/audit-chain';
 import type { Db } from '@/lib/db/engine';
 import { observeParkedDenial } from '@/lib/telemetry/observe-audited-call';
 import { type ApprovalRecord, decisionRecordOf } from './approval-rows';
-import { type DeniedStatus, reasonByStatus } from './approval-states';
+import { type DeniedStatus, denialReasonOf } from './approval-states';
 import { auditFieldsOfApproval } from './audit-fields-of-approval';
 
 /**
@@ -23,7 +24,8 @@ export async function auditApprovalEnd(
   detail: AuditDetail = {},
 ): Promise<void> {
   const startedAt = Date.parse(row.createdAt);
-  const outcome = reasonByStatus[status];
+  const reason = denialReasonOf({ status, endReason: row.endReason });
+  const outcome = auditOutcomeOfDenial[reason];
   observeParkedDenial({
     ...row,
     outcome,
@@ -44,6 +46,7 @@ export async function auditApprovalEnd(
             ...(row.provenance.untraced === true && { untraced: true as const }),
           },
         }),
+      reason,
       ...(row.endReason === 'policy_changed' && { policyChanged: true }),
       ...detail,
       ...(row.note !== undefined && { note: row.note }),

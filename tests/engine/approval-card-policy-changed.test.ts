@@ -60,7 +60,7 @@ describe('ToolCard under a changed policy', () => {
     } as unknown as ToolPart;
     const english = render('en', part);
     expect(english).toContain(dictionaries.en.policyChangedDenied);
-    expect(english).not.toContain(dictionaries.en.denialExplain.denied);
+    expect(english).not.toContain(dictionaries.en.denials.denied.card as string);
     expect(render('zh', part)).toContain(dictionaries.zh.policyChangedDenied);
   });
 

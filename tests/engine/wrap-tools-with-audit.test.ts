@@ -1,8 +1,10 @@
 import {
   type ApprovalRegistry,
+  auditOutcomeOfDenial,
   composeToolShells,
   createMemoryApprovalRegistry,
   createMemoryIdempotencyStore,
+  denialReasons,
   stableStringify,
   type ToolShell,
   wrapToolsWithApproval,
@@ -241,6 +243,31 @@ describe('wrapToolsWithAudit', () => {
 
       expect(await call(audited.createTicket, { title: 'x' }, 'call-1')).toBe(denial);
       expect(rows.map((row) => row.outcome)).toEqual([reason]);
+    },
+  );
+
+  it.each(denialReasons)(
+    'names the denial reason %s in the row it records for a refused call',
+    async (reason) => {
+      const rows: NewAuditRow[] = [];
+      const denial = { denied: true, reason, message: 'Do not retry this call.' };
+      const table = {
+        createTicket: tool({
+          description: 'Create a support ticket.',
+          inputSchema: z.object({ title: z.string() }),
+          execute: async () => denial,
+        }),
+      };
+      const audited = wrapToolsWithAudit(table, {
+        record: (row) => rows.push(row),
+        chatId: 'c',
+        worker: 'refund',
+      });
+
+      await call(audited.createTicket, { title: 'x' }, 'call-1');
+      expect(rows.map((row) => [row.outcome, row.detail?.reason])).toEqual([
+        [auditOutcomeOfDenial[reason], reason],
+      ]);
     },
   );
 

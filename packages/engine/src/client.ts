@@ -1,5 +1,6 @@
 /* Helpers with no Node APIs and no state, safe in a browser bundle. */
 
+export { auditOutcomeOfDenial, type DenialReason, denialReasons } from './decisions/decision-vocabulary';
 export { findErrorReference, newErrorReference } from './errors/error-reference';
 export { mailboxOf, normalizeEmail } from './shared/normalize-email';
 export {

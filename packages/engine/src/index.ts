@@ -18,6 +18,7 @@ export {
   auditOutcomeOfDenial,
   auditOutcomes,
   type DenialReason,
+  denialReasonOfAudit,
   denialReasons,
   modelTextOfDenial,
 } from './decisions/decision-vocabulary';

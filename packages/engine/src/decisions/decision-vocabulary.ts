@@ -72,7 +72,7 @@ export const auditOutcomes = [
 export type AuditOutcome = (typeof auditOutcomes)[number];
 
 /** The audit outcome each denial is recorded as: a policy's refusals are denials, the row's detail says why. */
-export const auditOutcomeOfDenial: Readonly<Record<DenialReason, AuditOutcome>> = {
+export const auditOutcomeOfDenial = {
   denied: 'denied',
   timeout: 'timeout',
   aborted: 'aborted',
@@ -84,7 +84,7 @@ export const auditOutcomeOfDenial: Readonly<Record<DenialReason, AuditOutcome>> 
   quota: 'denied',
   policy_changed: 'denied',
   no_approver: 'denied',
-};
+} as const satisfies Readonly<Record<DenialReason, AuditOutcome>>;
 
 /** What the model reads when a call of `toolName` is refused for each reason: what happened, and not to retry. */
 export const modelTextOfDenial: Readonly<Record<DenialReason, (toolName: string) => string>> = {
@@ -117,6 +117,8 @@ export type AuditSummary = { en: string; zh: string };
 
 /** What a person added to an approval, as the audit row keeps it. */
 export type AuditDetail = {
+  /** Why the call was refused, when it was (rows written before this field name it by the flags below: {@link denialReasonOfAudit}). */
+  reason?: DenialReason;
   edited?: true;
   note?: string;
   /** The user ids of everyone who allowed or denied the call (a person's decision). */
@@ -158,3 +160,21 @@ export type AuditDetail = {
   /** The untrusted reads a person cleared from their chat's mark (`taint_cleared`): tool names and call ids. */
   clearedReads?: ContextSource[];
 };
+
+/**
+ * Why the call of an audit row was refused, if it was: the reason the row names, or for a row
+ * written before rows named it, the reason its outcome and flags stand for.
+ */
+export function denialReasonOfAudit(row: {
+  outcome: AuditOutcome;
+  detail?: AuditDetail | null;
+}): DenialReason | undefined {
+  const detail = row.detail ?? {};
+  if (detail.reason !== undefined) return detail.reason;
+  if (detail.signInRequired) return 'sign_in_required';
+  if (detail.noApprover) return 'no_approver';
+  if (detail.quota !== undefined) return 'quota';
+  if (detail.policyChanged) return 'policy_changed';
+  if (detail.policy) return 'policy';
+  return denialReasons.find((reason) => reason === row.outcome);
+}

@@ -109,6 +109,7 @@ export function wrapToolsWithAudit<TOOLS extends ToolSet>(
         ...(decision?.quota !== undefined && { quota: decision.quota }),
         ...(decision?.grant !== undefined && { grant: decision.grant }),
         ...(decision?.precondition !== undefined && { precondition: decision.precondition }),
+        ...(isToolDenial(output) && { reason: output.reason }),
         ...(isToolDenial(output) && output.reason === 'policy_changed' && { policyChanged: true }),
         ...(traced !== undefined && isTainted(traced) && { provenance: taintedPart(traced) }),
       };
