@@ -108,7 +108,7 @@ export function questionViews(
 
 /** The role of a role step open to this person now, if any: what lets them ask (the same right as deciding it). */
 export function askingRoleOf(
-  row: ApprovalRecord,
+  row: Pick<ApprovalRecord, 'status' | 'expiresAt' | 'ownerId'>,
   steps: readonly ApprovalStepRecord[],
   asker: { userId: string; roles: readonly string[] },
   now = Date.now(),

@@ -20,6 +20,7 @@ import {
   getApproval,
   getApprovalSteps,
   getStepsOfApprovals,
+  type ListedApprovalRecord,
   listApprovalsDecidedBy,
   listDecidableApprovals,
   userNamesById,
@@ -36,21 +37,31 @@ import { expireApproval } from './settle-approvals';
  */
 export type ApprovalViewer = { id: string; roles: readonly string[]; language?: Language };
 
+/**
+ * What a view is made of: a whole approval, or the fields the approvers' list reads of one
+ * (with the stored JSON text of the input it shows, which spares working one out).
+ */
+type ViewedApproval = Omit<ListedApprovalRecord, 'shownInputText'> & { shownInputText?: string };
+
 function viewOf(
-  row: ApprovalRecord,
+  row: ViewedApproval,
   steps: readonly ApprovalStepRecord[],
   viewer: ApprovalViewer,
   names: ReadonlyMap<string, string>,
   now: number,
-  results: ReadonlyMap<string, unknown> = new Map(),
+  result?: unknown,
   questions: readonly ApprovalQuestionRecord[] = [],
 ): ApprovalView {
   const decider = { userId: viewer.id, roles: viewer.roles };
   const pending = row.status === 'pending' && row.expiresAt > now;
   const isRequester = row.ownerId === null || row.ownerId === viewer.id;
   const canAllow = pending && steps.some((step) => stepOpenTo(step, row, decider));
-  const { inputDigest, summary } = listedInputOf(row.toolName, row.editedInput ?? row.input);
-  const outcome = outcomeOf(row, results.get(row.toolCallId));
+  const { inputDigest, summary } = listedInputOf(
+    row.toolName,
+    row.editedInput ?? row.input,
+    row.shownInputText,
+  );
+  const outcome = outcomeOf(row, result);
   const traced =
     row.provenance !== undefined && row.editedInput !== undefined
       ? provenanceAfterEdit(row.provenance, row.input, row.editedInput)
@@ -119,7 +130,8 @@ export async function readApproval(
   }
   const questions = (await questionsOfApprovals(db, [row.id])).get(row.id) ?? [];
   const names = await userNamesById(db, [...namesNeeded(row, steps), ...askersOf(questions)]);
-  const view = viewOf(row, steps, viewer, names, now, await resultsOfCalls(db, [row]), questions);
+  const results = await resultsOfCalls(db, [row]);
+  const view = viewOf(row, steps, viewer, names, now, results.get(row.toolCallId), questions);
   // The customer's message that led to the call, as the inbox shows it (the approval's own page).
   return row.excerpt === undefined ? view : { ...view, chatExcerpt: approverText(row.excerpt) };
 }
@@ -261,7 +273,15 @@ async function approvalsDecidedBy(
     page.map(({ row }) => row),
   );
   const approvals = page.map(({ row, decision, decidedAt }) => ({
-    ...viewOf(row, stepsById.get(row.id) ?? [], viewer, names, now, results, questionsById.get(row.id)),
+    ...viewOf(
+      row,
+      stepsById.get(row.id) ?? [],
+      viewer,
+      names,
+      now,
+      results.get(row.toolCallId),
+      questionsById.get(row.id),
+    ),
     chatExcerpt: approverText(row.excerpt ?? ''),
     myDecision: decision,
     decidedAt,
