@@ -51,6 +51,9 @@ function viewOf(
   const canAllow = pending && steps.some((step) => stepOpenTo(step, row, decider));
   const { inputDigest, summary } = listedInputOf(row.toolName, row.editedInput ?? row.input);
   const outcome = outcomeOf(row, results.get(row.toolCallId));
+  // What this person decided, so a page can say "you denied" instead of naming them.
+  const mine = steps.find((step) => step.decidedBy === viewer.id && step.decision !== undefined)?.decision;
+  const decided = mine === 'allow' && row.editedBy === viewer.id ? 'edit' : mine;
   const traced =
     row.provenance !== undefined && row.editedInput !== undefined
       ? provenanceAfterEdit(row.provenance, row.input, row.editedInput)
@@ -88,6 +91,7 @@ function viewOf(
       canDeny: canAllow || (pending && isRequester),
       isRequester,
       canAsk: askingRoleOf(row, steps, decider, now) !== undefined,
+      ...(decided !== undefined && { decided }),
     },
   };
 }

@@ -320,7 +320,9 @@ describe.each(databaseEngines)('the requester is mailed the outcome, on %s', (en
       `approved by mail-out-sup-${engine} (supervisor) and done`,
     );
     // The subject says the outcome (a requester without a chosen language gets both).
-    expect(mailSubject(mail as CapturedMail)).toBe('Your request was approved and done / 你的申请已批准并完成');
+    expect(mailSubject(mail as CapturedMail)).toBe(
+      'Your request was approved and done / 你的申请已批准并完成',
+    );
     expect(
       deliveries.mailEventsOf(approvalId).filter((event) => event.endsWith('requester.outcome')),
     ).toHaveLength(1);
