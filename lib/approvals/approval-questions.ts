@@ -280,6 +280,7 @@ async function tellRequesterOfQuestion(
       chatId: row.chatId,
       ownerId: row.ownerId,
       kind: 'question',
+      subject: 'question',
       dedupeId: question.id,
       textIn: (lang) => questionNotice(row, question, lang, { forMail: true }),
     });

@@ -131,6 +131,7 @@ export type ListedApprovalRecord = Pick<
   | 'toolName'
   | 'input'
   | 'editedInput'
+  | 'editedBy'
   | 'expiresAt'
   | 'status'
   | 'ruleLabel'
@@ -144,7 +145,7 @@ export type ListedApprovalRecord = Pick<
 
 /** The columns of a {@link ListedApprovalRecord}, as SQL text (see `waitingRows`). */
 const listedColumns =
-  'approvals.id, approvals.chat_id, approvals.owner_id, approvals.tool_name, approvals.input, approvals.edited_input, approvals.expires_at, approvals.status, approvals.rule_label, approvals.excerpt, approvals.preview, approvals.provenance, approvals.end_reason, approvals.policy_changed_at, approvals.created_at';
+  'approvals.id, approvals.chat_id, approvals.owner_id, approvals.tool_name, approvals.input, approvals.edited_input, approvals.edited_by, approvals.expires_at, approvals.status, approvals.rule_label, approvals.excerpt, approvals.preview, approvals.provenance, approvals.end_reason, approvals.policy_changed_at, approvals.created_at';
 
 type ListedApprovalRow = Pick<
   ApprovalRow,
@@ -154,6 +155,7 @@ type ListedApprovalRow = Pick<
   | 'tool_name'
   | 'input'
   | 'edited_input'
+  | 'edited_by'
   | 'expires_at'
   | 'status'
   | 'rule_label'
@@ -179,6 +181,7 @@ function toListedApproval(row: ListedApprovalRow): ListedApprovalRecord {
     shownInputText: row.edited_input ?? row.input,
   };
   if (row.edited_input !== null) listed.editedInput = JSON.parse(row.edited_input);
+  if (row.edited_by != null) listed.editedBy = row.edited_by;
   if (row.rule_label != null) listed.ruleLabel = row.rule_label;
   if (row.excerpt != null) listed.excerpt = row.excerpt;
   if (row.preview != null) listed.preview = JSON.parse(row.preview) as ApprovalPreview;

@@ -1,5 +1,6 @@
 import 'server-only';
 import { provenanceAfterEdit } from '@toolgate/engine';
+import { revealHiddenInSummary } from '@toolgate/engine/client';
 import { z } from 'zod';
 import { getDb } from '@/lib/db';
 import { describeZodError } from '@/lib/http/json';
@@ -56,12 +57,15 @@ function viewOf(
   const pending = row.status === 'pending' && row.expiresAt > now;
   const isRequester = row.ownerId === null || row.ownerId === viewer.id;
   const canAllow = pending && steps.some((step) => stepOpenTo(step, row, decider));
-  const { inputDigest, summary } = listedInputOf(
-    row.toolName,
-    row.editedInput ?? row.input,
-    row.shownInputText,
-  );
+  const listed = listedInputOf(row.toolName, row.editedInput ?? row.input, row.shownInputText);
+  const { inputDigest } = listed;
+  // The preview's title when it has one: it names what the input left out (a refund's currency).
+  const summary =
+    row.preview?.summary === undefined ? listed.summary : revealHiddenInSummary(row.preview.summary);
   const outcome = outcomeOf(row, result);
+  // What this person decided, so a page can say "you denied" instead of naming them.
+  const mine = steps.find((step) => step.decidedBy === viewer.id && step.decision !== undefined)?.decision;
+  const decided = mine === 'allow' && row.editedBy === viewer.id ? 'edit' : mine;
   const traced =
     row.provenance !== undefined && row.editedInput !== undefined
       ? provenanceAfterEdit(row.provenance, row.input, row.editedInput)
@@ -99,6 +103,7 @@ function viewOf(
       canDeny: canAllow || (pending && isRequester),
       isRequester,
       canAsk: askingRoleOf(row, steps, decider, now) !== undefined,
+      ...(decided !== undefined && { decided }),
     },
   };
 }
