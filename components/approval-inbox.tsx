@@ -409,7 +409,8 @@ function DecidedList() {
 function DecidedOutcome({ item }: { item: ApprovalView }) {
   const { t, locale } = useWorkspace();
   const roleName = (role: string) => (Object.hasOwn(t.roleNames, role) ? t.roleNames[role] : role) ?? role;
-  const why = whyItLeft(item, inboxTextOf(locale), roleName);
+  // The badge beside it already says what this person clicked.
+  const why = whyItLeft(item, inboxTextOf(locale), roleName, { decisionShown: true });
   return (
     <Badge
       variant={why.tone === 'muted' ? 'outline' : why.tone}

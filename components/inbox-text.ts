@@ -7,6 +7,14 @@ export type InboxText = {
   failed: string;
   deniedBy: (names: string) => string;
   denied: string;
+  /** The reader's own "no" (never their name in the third person). */
+  youDenied: string;
+  /** The reader's own allow, before how it went: "You allowed it · Ran: RF-000003". */
+  youAllowed: (how: 'allow' | 'edit', outcome: string) => string;
+  /** How an allowed call went, after `youAllowed`'s words (which already say it was allowed). */
+  afterAllow: { failed: string; running: string };
+  /** A call the reader denied, where their "no" is already shown beside it ("decided by me"). */
+  nothingRan: string;
   refusedByPolicyNow: string;
   expired: string;
   withdrawn: string;
@@ -37,6 +45,11 @@ const en: InboxText = {
   failed: 'Allowed, but it failed while running',
   deniedBy: (names) => `Denied by ${names}`,
   denied: 'Denied',
+  youDenied: 'You denied it',
+  youAllowed: (how, outcome) =>
+    `${how === 'edit' ? 'You edited and allowed it' : 'You allowed it'} · ${outcome}`,
+  afterAllow: { failed: 'it failed while running', running: 'running…' },
+  nothingRan: 'Nothing ran',
   refusedByPolicyNow: 'Refused by the policy now in force: nothing ran',
   expired: 'Expired: nobody decided in time',
   withdrawn: 'Withdrawn by the requester',
@@ -65,6 +78,10 @@ const zh: InboxText = {
   failed: '已允许，但执行失败',
   deniedBy: (names) => `已被${names}拒绝`,
   denied: '已拒绝',
+  youDenied: '你已拒绝',
+  youAllowed: (how, outcome) => `${how === 'edit' ? '你修改后允许' : '你已允许'} · ${outcome}`,
+  afterAllow: { failed: '执行失败', running: '执行中…' },
+  nothingRan: '什么都没有执行',
   refusedByPolicyNow: '现行审批规则拒绝了这次调用：什么都没有执行',
   expired: '已过期：无人及时审批',
   withdrawn: '请求人已撤回',
@@ -107,27 +124,44 @@ export function resultInBrief(result: unknown): string | undefined {
  * What an approver reads about an item that left their list: how it ended, or why it is no
  * longer theirs. `view` is its current view (undefined: they may no longer see it, e.g. it was
  * escalated to a role they do not hold); `roleName` names a role in the reader's language.
+ * A decision of the reader's own is said to them as theirs ("you denied it"), unless
+ * `decisionShown`: their decision is already shown beside the note.
  */
 export function whyItLeft(
   view: ApprovalView | undefined,
   text: InboxText,
   roleName: (role: string) => string,
+  { decisionShown = false }: { decisionShown?: boolean } = {},
 ): { text: string; tone: 'success' | 'destructive' | 'muted' } {
   if (view === undefined) return { text: text.gone, tone: 'muted' };
   const outcome = view.outcome;
-  if (outcome?.status === 'executed')
-    return { text: text.ran(resultInBrief(outcome.result)), tone: 'success' };
-  if (outcome?.status === 'failed') return { text: text.failed, tone: 'destructive' };
+  const mine = decisionShown ? undefined : view.viewer.decided;
+  const allowedByMe = mine === 'allow' || mine === 'edit' ? mine : undefined;
+  if (outcome?.status === 'executed') {
+    const ran = text.ran(resultInBrief(outcome.result));
+    return { text: allowedByMe ? text.youAllowed(allowedByMe, ran) : ran, tone: 'success' };
+  }
+  if (outcome?.status === 'failed')
+    return {
+      text: allowedByMe ? text.youAllowed(allowedByMe, text.afterAllow.failed) : text.failed,
+      tone: 'destructive',
+    };
   if (outcome?.status === 'expired') return { text: text.expired, tone: 'muted' };
   if (outcome?.status === 'withdrawn' || (view.reason as string | undefined) === 'withdrawn')
     return { text: text.withdrawn, tone: 'muted' };
   if (outcome?.status === 'denied') {
     if (view.reason === 'policy_changed') return { text: text.refusedByPolicyNow, tone: 'destructive' };
+    if (view.viewer.decided === 'deny')
+      return { text: decisionShown ? text.nothingRan : text.youDenied, tone: 'destructive' };
     const deniers = view.steps.filter((step) => step.decision === 'deny' && step.decidedBy !== undefined);
     const names = deniers.map((step) => step.decidedBy?.name ?? '').filter((name) => name !== '');
     return { text: names.length > 0 ? text.deniedBy(names.join(', ')) : text.denied, tone: 'destructive' };
   }
-  if (view.status === 'approved' || view.status === 'executing') return { text: text.running, tone: 'muted' };
+  if (view.status === 'approved' || view.status === 'executing')
+    return {
+      text: allowedByMe ? text.youAllowed(allowedByMe, text.afterAllow.running) : text.running,
+      tone: 'muted',
+    };
   // Still pending, but not for this person any more.
   const escalated = view.steps.find((step) => step.escalatedTo !== undefined && step.decision === undefined);
   if (escalated?.escalatedTo !== undefined)

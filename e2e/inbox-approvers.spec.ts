@@ -82,7 +82,9 @@ test('keyboard only: the first j selects the oldest, k goes back, a allows, d + 
   await expect(reason).toHaveValue('预算不够\n下月再说');
   await inbox.page.keyboard.press('Enter');
   await expect(newerItem).toHaveCount(0, { timeout: 15_000 });
-  await expect(inbox.page.locator(`[data-settled-item="${newer.approvalId}"]`)).toContainText('键盘主管');
+  // Said to the supervisor as their own "no", not in the third person.
+  await expect(inbox.page.locator(`[data-settled-item="${newer.approvalId}"]`)).toContainText('你已拒绝');
+  await expect(olderNote).toContainText('你已允许');
   await expect(newer.card).toContainText('预算不够', { timeout: 15_000 });
 
   // "Decided by me" says how each ended, not only what this person clicked.
@@ -90,7 +92,8 @@ test('keyboard only: the first j selects the oldest, k goes back, a allows, d + 
   const outcomes = inbox.page.getByTestId('inbox-decided-outcome');
   await expect(outcomes).toHaveCount(2);
   await expect(outcomes.filter({ hasText: /已执行：TK-\d+/ })).toHaveCount(1);
-  await expect(outcomes.filter({ hasText: '已被键盘主管拒绝' })).toHaveCount(1);
+  await expect(outcomes.filter({ hasText: '什么都没有执行' })).toHaveCount(1);
+  await expect(outcomes.filter({ hasText: '键盘主管' })).toHaveCount(0);
   await inbox.context.close();
 });
 

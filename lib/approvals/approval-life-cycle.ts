@@ -172,7 +172,11 @@ export function awaitTakeOver(db: Db, approvalId: string, wake: () => Promise<bo
 export type Decider = { userId?: string; roles: readonly string[] };
 
 /** Whether `decider` may fill `step` of `row` now (it is open, and theirs to fill). */
-export function stepOpenTo(step: ApprovalStepRecord, row: ApprovalRecord, decider: Decider): boolean {
+export function stepOpenTo(
+  step: ApprovalStepRecord,
+  row: Pick<ApprovalRecord, 'ownerId'>,
+  decider: Decider,
+): boolean {
   if (step.decision !== undefined) return false;
   if (step.kind === 'requester') return row.ownerId === null || row.ownerId === decider.userId;
   return decider.userId !== undefined && row.ownerId !== decider.userId && decider.roles.includes(step.role);

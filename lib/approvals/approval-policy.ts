@@ -2,7 +2,7 @@ import 'server-only';
 import type { ApprovalAsk, QuotaGate } from '@toolgate/engine/shells';
 import { type Db, findAccountById } from '@/lib/db';
 import { getQuotaCounter, type PolicyLimit, policyVerdict, type QuotaCounter, quotaKey } from '@/lib/policy';
-import { countVerifiedRoleHolders, rolesShortOfHolders } from '@/lib/policy/unfillable-steps';
+import { rolesShortOfHolders, verifiedRoleHolders } from '@/lib/policy/unfillable-steps';
 import { reportNoApprover } from './report-no-approver';
 
 /**
@@ -52,8 +52,12 @@ export function policyAsk(
       if (asksRole && !(await mayAskRoles(db, requesterId)))
         return { kind: 'deny', rule: verdict.label, reason: 'sign_in_required' };
       // A step nobody can fill would only wait to expire: refused now, and the operators told.
+      const roles = verdict.steps.flatMap((step) => (step.kind === 'role' ? [step.role] : []));
       const short = asksRole
-        ? rolesShortOfHolders(verdict.steps, await countVerifiedRoleHolders(db, { excluding: requesterId }))
+        ? rolesShortOfHolders(
+            verdict.steps,
+            await verifiedRoleHolders(db, { roles, limit: roles.length, excluding: requesterId }),
+          )
         : [];
       if (short.length > 0) {
         reportNoApprover(db, { toolName, input, rule: verdict.label, short, requesterId });

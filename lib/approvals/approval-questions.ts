@@ -108,7 +108,7 @@ export function questionViews(
 
 /** The role of a role step open to this person now, if any: what lets them ask (the same right as deciding it). */
 export function askingRoleOf(
-  row: ApprovalRecord,
+  row: Pick<ApprovalRecord, 'status' | 'expiresAt' | 'ownerId'>,
   steps: readonly ApprovalStepRecord[],
   asker: { userId: string; roles: readonly string[] },
   now = Date.now(),
@@ -280,6 +280,7 @@ async function tellRequesterOfQuestion(
       chatId: row.chatId,
       ownerId: row.ownerId,
       kind: 'question',
+      subject: 'question',
       dedupeId: question.id,
       textIn: (lang) => questionNotice(row, question, lang, { forMail: true }),
     });

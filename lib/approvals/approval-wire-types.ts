@@ -85,9 +85,16 @@ export type ApprovalView = {
   remainingMs: number;
   /**
    * What the person asking may do now: fill a step (allow or deny), only deny (the requester of
-   * a role step), or ask the requester a question (an approver who may decide a role step).
+   * a role step), or ask the requester a question (an approver who may decide a role step);
+   * and what they decided, once they filled a step (`edit`: they allowed an input they changed).
    */
-  viewer: { canAllow: boolean; canDeny: boolean; isRequester: boolean; canAsk?: boolean };
+  viewer: {
+    canAllow: boolean;
+    canDeny: boolean;
+    isRequester: boolean;
+    canAsk?: boolean;
+    decided?: 'allow' | 'edit' | 'deny';
+  };
 };
 
 /** A listed approval: the view, plus the user message that led to the call and when it was asked (ISO 8601). */

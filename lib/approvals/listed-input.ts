@@ -19,17 +19,21 @@ const longestRememberedInput = 4_096;
 const listedByCall = new Map<string, ListedInput>();
 
 /**
- * The input digest and the approver's summary of a call, remembered by its tool and its
- * input's canonical JSON: an inbox page shows 50 of each, and an approver's list is read again
- * and again with the same calls on it. Making the canonical text costs a fifth of hashing it
- * (a hash object per input) and less than the summary (two languages, hidden characters
- * shown); both are functions of the tool and that text alone, so what is remembered is never
- * stale. Each answer has its own summary object.
+ * The input digest and the approver's summary of a call, remembered by its tool and a JSON
+ * text of its input: an inbox page shows 50 of each, and an approver's list is read again and
+ * again with the same calls on it. The text is `inputText` when the caller has the one the
+ * input was parsed from (the stored column: no work), else the input's canonical JSON (a
+ * fifth of the cost of hashing it). Both answers are functions of the tool and the input that
+ * text parses to, so what is remembered is never stale (two texts of one input are only two
+ * entries). Each answer has its own summary object.
  */
-export function listedInputOf(toolName: string, input: unknown): ListedInput {
-  const canonical = stableStringify(input);
-  if (canonical.length > longestRememberedInput) return workedOut(toolName, input);
-  const key = `${toolName}\n${canonical}`;
+export function listedInputOf(
+  toolName: string,
+  input: unknown,
+  inputText: string = stableStringify(input),
+): ListedInput {
+  if (inputText.length > longestRememberedInput) return workedOut(toolName, input);
+  const key = `${toolName}\n${inputText}`;
   let listed = listedByCall.get(key);
   if (listed === undefined) {
     listed = workedOut(toolName, input);

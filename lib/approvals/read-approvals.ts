@@ -1,4 +1,5 @@
 import 'server-only';
+import { revealHiddenInSummary } from '@toolgate/engine/client';
 import { provenanceAfterEdit } from '@toolgate/engine/provenance';
 import { z } from 'zod';
 import { getDb } from '@/lib/db';
@@ -20,6 +21,7 @@ import {
   getApproval,
   getApprovalSteps,
   getStepsOfApprovals,
+  type ListedApprovalRecord,
   listApprovalsDecidedBy,
   listDecidableApprovals,
   userNamesById,
@@ -36,21 +38,34 @@ import { expireApproval } from './settle-approvals';
  */
 export type ApprovalViewer = { id: string; roles: readonly string[]; language?: Language };
 
+/**
+ * What a view is made of: a whole approval, or the fields the approvers' list reads of one
+ * (with the stored JSON text of the input it shows, which spares working one out).
+ */
+type ViewedApproval = Omit<ListedApprovalRecord, 'shownInputText'> & { shownInputText?: string };
+
 function viewOf(
-  row: ApprovalRecord,
+  row: ViewedApproval,
   steps: readonly ApprovalStepRecord[],
   viewer: ApprovalViewer,
   names: ReadonlyMap<string, string>,
   now: number,
-  results: ReadonlyMap<string, unknown> = new Map(),
+  result?: unknown,
   questions: readonly ApprovalQuestionRecord[] = [],
 ): ApprovalView {
   const decider = { userId: viewer.id, roles: viewer.roles };
   const pending = row.status === 'pending' && row.expiresAt > now;
   const isRequester = row.ownerId === null || row.ownerId === viewer.id;
   const canAllow = pending && steps.some((step) => stepOpenTo(step, row, decider));
-  const { inputDigest, summary } = listedInputOf(row.toolName, row.editedInput ?? row.input);
-  const outcome = outcomeOf(row, results.get(row.toolCallId));
+  const listed = listedInputOf(row.toolName, row.editedInput ?? row.input, row.shownInputText);
+  const { inputDigest } = listed;
+  // The preview's title when it has one: it names what the input left out (a refund's currency).
+  const summary =
+    row.preview?.summary === undefined ? listed.summary : revealHiddenInSummary(row.preview.summary);
+  const outcome = outcomeOf(row, result);
+  // What this person decided, so a page can say "you denied" instead of naming them.
+  const mine = steps.find((step) => step.decidedBy === viewer.id && step.decision !== undefined)?.decision;
+  const decided = mine === 'allow' && row.editedBy === viewer.id ? 'edit' : mine;
   const traced =
     row.provenance !== undefined && row.editedInput !== undefined
       ? provenanceAfterEdit(row.provenance, row.input, row.editedInput)
@@ -88,6 +103,7 @@ function viewOf(
       canDeny: canAllow || (pending && isRequester),
       isRequester,
       canAsk: askingRoleOf(row, steps, decider, now) !== undefined,
+      ...(decided !== undefined && { decided }),
     },
   };
 }
@@ -119,7 +135,8 @@ export async function readApproval(
   }
   const questions = (await questionsOfApprovals(db, [row.id])).get(row.id) ?? [];
   const names = await userNamesById(db, [...namesNeeded(row, steps), ...askersOf(questions)]);
-  const view = viewOf(row, steps, viewer, names, now, await resultsOfCalls(db, [row]), questions);
+  const results = await resultsOfCalls(db, [row]);
+  const view = viewOf(row, steps, viewer, names, now, results.get(row.toolCallId), questions);
   // The customer's message that led to the call, as the inbox shows it (the approval's own page).
   return row.excerpt === undefined ? view : { ...view, chatExcerpt: approverText(row.excerpt) };
 }
@@ -261,7 +278,15 @@ async function approvalsDecidedBy(
     page.map(({ row }) => row),
   );
   const approvals = page.map(({ row, decision, decidedAt }) => ({
-    ...viewOf(row, stepsById.get(row.id) ?? [], viewer, names, now, results, questionsById.get(row.id)),
+    ...viewOf(
+      row,
+      stepsById.get(row.id) ?? [],
+      viewer,
+      names,
+      now,
+      results.get(row.toolCallId),
+      questionsById.get(row.id),
+    ),
     chatExcerpt: approverText(row.excerpt ?? ''),
     myDecision: decision,
     decidedAt,

@@ -15,8 +15,11 @@ export type NoApproverReport = {
   input: unknown;
   /** The rule that asked for the steps. */
   rule: string;
-  /** Each role too few hold: how many steps ask for it, how many besides the requester hold it. */
-  short: readonly { role: string; needed: number; holders: number }[];
+  /**
+   * Each group of steps too few people can fill (one person fills one step): its roles, how
+   * many different people it needs, how many besides the requester hold any of its roles.
+   */
+  short: readonly { roles: readonly string[]; needed: number; holders: number }[];
   requesterId: string;
 };
 
@@ -27,11 +30,11 @@ export type NoApproverReport = {
  * requester's webhook budget. Fire and forget: it never delays or fails the refusal.
  */
 export function reportNoApprover(db: Db, report: NoApproverReport): void {
-  const roles = report.short.map((short) => short.role);
+  const roles = [...new Set(report.short.flatMap((short) => short.roles))];
   const told = report.short
     .map(
       (short) =>
-        `"${short.role}" (${short.needed} needed, ${short.holders} verified holder(s) besides the requester)`,
+        `${short.roles.map((role) => `"${role}"`).join(' and ')} (${short.needed} different people needed, ${short.holders} verified holder(s) besides the requester)`,
     )
     .join(', ');
   console.warn(

@@ -140,6 +140,7 @@ export async function tellRequester(
       chatId: row.chatId,
       ownerId: row.ownerId,
       kind: outcome.kind === 'escalated' ? 'escalated' : 'outcome',
+      subject: outcome.kind,
       textIn,
     });
   } catch (error) {
@@ -147,8 +148,12 @@ export async function tellRequester(
   }
 }
 
+/** The requester's mail subjects: each outcome says itself, so the inbox line alone tells it. */
 const subjects = {
-  outcome: { en: 'Your request has an answer', zh: '你的申请有结果了' },
+  executed: { en: 'Your request was approved and done', zh: '你的申请已批准并完成' },
+  failed: { en: 'Your request was approved but failed to run', zh: '你的申请已批准，但执行失败' },
+  denied: { en: 'Your request was denied', zh: '你的申请被拒绝' },
+  expired: { en: 'Your request expired: nobody decided in time', zh: '你的申请已过期：无人及时审批' },
   escalated: { en: 'Your request was escalated', zh: '你的申请已升级' },
   question: { en: 'A question about your request', zh: '关于你的申请有一个问题' },
 } as const;
@@ -165,13 +170,17 @@ export async function mailRequester(
     chatId,
     ownerId,
     kind,
+    subject,
     dedupeId = approvalId,
     textIn,
   }: {
     approvalId: string;
     chatId: string;
     ownerId: string;
-    kind: keyof typeof subjects;
+    /** What the mail is (its event type and, with `dedupeId`, what it is sent once per). */
+    kind: 'outcome' | 'escalated' | 'question';
+    /** What its subject says: the outcome itself (`executed`, `denied`, …), or `kind`'s. */
+    subject: keyof typeof subjects;
     dedupeId?: string;
     textIn: (language: Language) => string;
   },
@@ -198,10 +207,10 @@ export async function mailRequester(
     to: requester.email,
     subject:
       language === 'zh'
-        ? subjects[kind].zh
+        ? subjects[subject].zh
         : language === 'en'
-          ? subjects[kind].en
-          : `${subjects[kind].en} / ${subjects[kind].zh}`,
+          ? subjects[subject].en
+          : `${subjects[subject].en} / ${subjects[subject].zh}`,
     text: language === 'zh' ? chinese : language === 'en' ? english : `${english}\n---\n\n${chinese}`,
   };
   const inserted = await insertWebhookDelivery(db, {

@@ -147,7 +147,10 @@ export function createTurnSideChannel({
       ...(event.preview !== undefined && { preview: event.preview }),
       ...(event.provenance !== undefined && { provenance: event.provenance }),
     };
-    const summary = summarizeToolCall(event.toolName, event.input);
+    // The preview's title when it has one: it names what the input left out (a refund's currency).
+    const summary =
+      (event.preview?.summary as Record<Language, string> | undefined) ??
+      summarizeToolCall(event.toolName, event.input);
     // Shown on the card and in a desktop notification: hidden characters as code points.
     if (summary !== undefined) descriptor.summary = revealHiddenInSummary(summary);
     approvalByCallId.set(event.toolCallId, { id: event.approvalId, descriptor });

@@ -3,7 +3,7 @@ import { ConfigError } from '@/lib/config';
 import { openReadOnlyDatabase } from '@/lib/db/open-read-only-database';
 import { formatReplayReport, replayPolicy } from '@/lib/policy/replay-policy';
 import { readSavedWriteCalls } from '@/lib/policy/saved-write-calls';
-import { countVerifiedRoleHolders, unfillableSteps } from '@/lib/policy/unfillable-steps';
+import { mostStepsOf, rolesOf, unfillableSteps, verifiedRoleHolders } from '@/lib/policy/unfillable-steps';
 import { checkStartupConfiguration, type StartupConfiguration } from './check-startup-configuration';
 
 /** How `npm run policy` is called. */
@@ -92,7 +92,10 @@ async function unfillableStepsOn(
   let db: ReturnType<typeof openReadOnlyDatabase> | undefined;
   try {
     db = openReadOnlyDatabase({ url: config.DATABASE_URL, path: config.DATABASE_PATH });
-    return unfillableSteps(policy, await countVerifiedRoleHolders(db));
+    return unfillableSteps(
+      policy,
+      await verifiedRoleHolders(db, { roles: rolesOf(policy), limit: mostStepsOf(policy) }),
+    );
   } catch (error) {
     io.error(
       `warning: could not read who holds the roles (${(error as Error).message}): steps were not checked`,

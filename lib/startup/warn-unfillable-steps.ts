@@ -1,6 +1,6 @@
 import type { Db } from '@/lib/db/engine';
 import type { Policy } from '@/lib/policy';
-import { countVerifiedRoleHolders, unfillableSteps } from '@/lib/policy/unfillable-steps';
+import { mostStepsOf, rolesOf, unfillableSteps, verifiedRoleHolders } from '@/lib/policy/unfillable-steps';
 
 /**
  * Logs a warning for each step of `policy` nobody can fill with the accounts there are now
@@ -11,7 +11,8 @@ import { countVerifiedRoleHolders, unfillableSteps } from '@/lib/policy/unfillab
 export async function warnOfUnfillableSteps(db: Db, policy: Policy | undefined): Promise<string[]> {
   if (policy === undefined) return [];
   try {
-    const warnings = unfillableSteps(policy, await countVerifiedRoleHolders(db));
+    const holders = await verifiedRoleHolders(db, { roles: rolesOf(policy), limit: mostStepsOf(policy) });
+    const warnings = unfillableSteps(policy, holders);
     for (const warning of warnings)
       console.warn(`[toolgate] policy: ${warning}; such a call is refused at once (no_approver)`);
     return warnings;

@@ -159,7 +159,10 @@ async function previewRefund(db: Db, { orderId, amount }: IssueRefundInput): Pro
   }
   const money = (minor: number) => formatMoney(minor, balance.currency);
   const after = balance.remainingMinor - toMinorUnits(amount);
+  // The title names the order's currency even when the model's input named none.
+  const titled = { orderId, amount, currency: balance.currency };
   return {
+    summary: { en: issueRefundFacts.summarize(titled, 'en'), zh: issueRefundFacts.summarize(titled, 'zh') },
     lines: [
       { label: { en: 'Order total', zh: '订单总额' }, value: money(balance.totalMinor) },
       { label: { en: 'Refunded so far', zh: '已退金额' }, value: money(balance.refundedMinor) },

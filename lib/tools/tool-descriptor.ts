@@ -5,7 +5,12 @@ import type { ToolContext } from './tool-context';
 import type { Localized, ToolFacts } from './tool-facts';
 
 /** What a card may show before a person decides (declared by a tool that has one). */
-export type ToolPreview = { lines: { label: Localized; value: string }[]; warnings: Localized[] };
+export type ToolPreview = {
+  lines: { label: Localized; value: string }[];
+  warnings: Localized[];
+  /** The call's title with what the preview looked up (e.g. the order's currency), when the input's lacks it. */
+  summary?: Localized;
+};
 
 /**
  * A call refused before anyone is asked, as the model reads it: the tool's own refusal (the

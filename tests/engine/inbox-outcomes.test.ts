@@ -60,6 +60,55 @@ describe('what an approver reads about an item that left the inbox', () => {
     expect(whyItLeft(viewOf(overrides), zh, roleName).text).toBe(text);
   });
 
+  it.each([
+    [{ decided: 'deny' }, { status: 'denied', reason: 'denied', outcome: { status: 'denied' } }, '你已拒绝'],
+    [
+      { decided: 'allow' },
+      { status: 'executed', outcome: { status: 'executed', result: { refundId: 'RF-000003' } } },
+      '你已允许 · 已执行：RF-000003',
+    ],
+    [
+      { decided: 'edit' },
+      { status: 'executed', outcome: { status: 'executed', result: { refundId: 'RF-000003' } } },
+      '你修改后允许 · 已执行：RF-000003',
+    ],
+    [{ decided: 'allow' }, { status: 'failed', outcome: { status: 'failed' } }, '你已允许 · 执行失败'],
+    [{ decided: 'allow' }, { status: 'executing' }, '你已允许 · 执行中…'],
+  ] as [Partial<ApprovalView['viewer']>, Partial<ApprovalView>, string][])(
+    'speaks of the reader’s own decision (%o) as theirs: %o reads %s',
+    (viewer, overrides, text) => {
+      const steps = [
+        {
+          kind: 'role',
+          role: 'supervisor',
+          decision: viewer.decided === 'deny' ? 'deny' : 'allow',
+          decidedBy: { name: '王主管' },
+        },
+      ] as ApprovalView['steps'];
+      const view = viewOf({
+        steps,
+        ...overrides,
+        viewer: { canAllow: false, canDeny: false, isRequester: false, ...viewer },
+      });
+      expect(whyItLeft(view, zh, roleName).text).toBe(text);
+    },
+  );
+
+  it('says "you denied it" in English, and only "nothing ran" where the reader’s own “no” is shown beside it', () => {
+    const view = viewOf({
+      status: 'denied',
+      reason: 'denied',
+      outcome: { status: 'denied' },
+      steps: [{ kind: 'role', role: 'supervisor', decision: 'deny', decidedBy: { name: 'Wang' } }],
+      viewer: { canAllow: false, canDeny: false, isRequester: false, decided: 'deny' },
+    });
+    expect(whyItLeft(view, inboxTextOf('en'), roleName).text).toBe('You denied it');
+    expect(whyItLeft(view, zh, roleName, { decisionShown: true }).text).toBe('什么都没有执行');
+    // Another supervisor reading the same call still reads who denied it.
+    const other = { ...view, viewer: { canAllow: false, canDeny: false, isRequester: false } };
+    expect(whyItLeft(other, inboxTextOf('en'), roleName).text).toBe('Denied by Wang');
+  });
+
   it('says an item it may no longer see is no longer theirs, without guessing more', () => {
     expect(whyItLeft(undefined, inboxTextOf('en'), roleName).text).toBe(
       'No longer yours to decide: escalated to another role, or your role changed',

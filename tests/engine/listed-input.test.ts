@@ -37,6 +37,23 @@ describe('listedInputOf', () => {
     );
   });
 
+  it('gives the same answer keyed by the stored JSON text of an input, in any spelling, as by the input', () => {
+    const input = refund('late\u202Egnp.exe');
+    const expected = { inputDigest: inputDigestOf(input), summary: approverSummary('issueRefund', input) };
+    for (const text of [
+      JSON.stringify(input),
+      JSON.stringify(input, null, 2),
+      '{"reason":"late\\u202Egnp.exe","amount":80.0,"orderId":"A1002"}',
+    ]) {
+      expect(JSON.parse(text)).toEqual(input);
+      expect(listedInputOf('issueRefund', JSON.parse(text), text)).toEqual(expected);
+      expect(listedInputOf('issueRefund', input)).toEqual(expected);
+    }
+    // Another input's text is another key: never the first input's answer.
+    const other = refund('early');
+    expect(listedInputOf('issueRefund', other, JSON.stringify(other)).inputDigest).toBe(inputDigestOf(other));
+  });
+
   it('hands each reader a summary of their own: changing one does not change the next read', () => {
     const first = listedInputOf('issueRefund', refund('late'));
     if (first.summary !== undefined) first.summary.en = 'changed';

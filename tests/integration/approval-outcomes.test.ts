@@ -4,7 +4,7 @@ import { GET as decidedByMe } from '@/app/api/approvals/decided/route';
 import { policyInForce } from '@/lib/policy';
 import { watchPolicyFile } from '@/lib/policy/policy-store';
 import { signUpWithRole, writePolicyFile } from '../support/approval-policy';
-import { askForApproval, decideAs } from '../support/approval-requests';
+import { askForApproval, decideAs, readApprovalAs } from '../support/approval-requests';
 import { getRequest, setDefaultTestCookie } from '../support/chat-client';
 import { configureServerOn } from '../support/server-env';
 import { databaseEngines } from '../support/test-database';
@@ -98,6 +98,40 @@ describe.each(databaseEngines)('what an approver’s click did, on %s', (engine)
     });
     expect(await decidedBy(second.cookie)).toEqual([]);
     await reader.rest();
+  });
+
+  it('tells each reader of an approval what they themselves decided: deny, allow, or an edit they allowed', async () => {
+    await serve();
+    type Viewer = { viewer: { decided?: string }; inputDigest: string };
+    const denied = await askForApproval('chat-mine-deny', 'refund $80 on A1002, it arrived broken');
+    expect((await decideAs(denied.approvalId, supervisor.cookie, false)).status).toBe(200);
+    await denied.reader.rest();
+    expect((await readApprovalAs<Viewer>(denied.approvalId, supervisor.cookie)).body.viewer.decided).toBe(
+      'deny',
+    );
+    // The other supervisor decided nothing: the page names the denier to them instead.
+    expect((await readApprovalAs<Viewer>(denied.approvalId, second.cookie)).body.viewer).not.toHaveProperty(
+      'decided',
+    );
+
+    const edited = await askForApproval('chat-mine-edit', 'refund $80 on A1002, it arrived broken');
+    const seen = (
+      await readApprovalAs<Viewer & { input: Record<string, unknown> }>(edited.approvalId, second.cookie)
+    ).body;
+    const answer = await decideAs(edited.approvalId, second.cookie, true, {
+      input: { ...seen.input, amount: 70 },
+      inputDigest: seen.inputDigest,
+    });
+    expect(answer.status).toBe(200);
+    await edited.reader.rest();
+    expect((await readApprovalAs<Viewer>(edited.approvalId, second.cookie)).body.viewer.decided).toBe('edit');
+
+    const allowed = await askForApproval('chat-mine-allow', 'refund $20 on A1002, it arrived broken');
+    expect((await decideAs(allowed.approvalId, supervisor.cookie, true)).status).toBe(200);
+    await allowed.reader.rest();
+    expect((await readApprovalAs<Viewer>(allowed.approvalId, supervisor.cookie)).body.viewer.decided).toBe(
+      'allow',
+    );
   });
 
   it('tells someone who may not see the approval nothing more than an unknown id', async () => {

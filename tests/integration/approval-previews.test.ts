@@ -131,6 +131,24 @@ describe.each(databaseEngines)('approval previews on %s', (engine) => {
       await reader.rest();
     });
 
+    it('titles a refund whose input names no currency with the order’s currency, on the chat card and the approval', async () => {
+      const reader = await send('refund-title', 'refund 80 on A1002, it arrived broken');
+      const request = await reader.until('tool-approval-request');
+      const { body } = await view(request.approvalId);
+      expect(body.input).not.toHaveProperty('currency');
+      // The order's currency, as the preview shows its total ("520.00 USD").
+      const currency = body.preview?.lines[0]?.value.split(' ').at(-1);
+      expect(currency).toMatch(/^[A-Z]{3}$/);
+      expect((body as View & { summary?: Record<string, string> }).summary).toEqual({
+        en: `Refund 80.00 ${currency} on order A1002`,
+        zh: `订单 A1002 退款 80.00 ${currency}`,
+      });
+      const descriptor = request.approvalDescriptor as { summary?: Record<string, string> };
+      expect(descriptor.summary?.en).toBe(`Refund 80.00 ${currency} on order A1002`);
+      await decide({ approvalId: request.approvalId, chatId: 'refund-title', approved: false });
+      await reader.rest();
+    });
+
     it('warns of an open to-do with the same title', async () => {
       const first = await send('todo-1', 'add a todo: buy milk');
       const asked = await first.until('tool-approval-request');

@@ -9,7 +9,7 @@ import { signUpWithRole, writePolicyFile } from '../support/approval-policy';
 import { askForApproval, decideAs, readApprovalAs, sendToChat } from '../support/approval-requests';
 import { defaultTestCookie, getRequest, jsonRequest, setDefaultTestCookie } from '../support/chat-client';
 import { configureServerOn } from '../support/server-env';
-import { type CapturedMail, mailHeader, mailText } from '../support/smtp-capture';
+import { type CapturedMail, mailHeader, mailSubject, mailText } from '../support/smtp-capture';
 import { databaseEngines } from '../support/test-database';
 
 type View = { approvalId: string; status: string; reason?: string };
@@ -319,6 +319,10 @@ describe.each(databaseEngines)('the requester is mailed the outcome, on %s', (en
     expect(mailText(mail as CapturedMail)).toContain(
       `approved by mail-out-sup-${engine} (supervisor) and done`,
     );
+    // The subject says the outcome (a requester without a chosen language gets both).
+    expect(mailSubject(mail as CapturedMail)).toBe(
+      'Your request was approved and done / 你的申请已批准并完成',
+    );
     expect(
       deliveries.mailEventsOf(approvalId).filter((event) => event.endsWith('requester.outcome')),
     ).toHaveLength(1);
@@ -341,11 +345,11 @@ describe.each(databaseEngines)(
     });
 
     it.each([
-      [true, 'approved by', 'and done'],
-      [false, 'denied by', ''],
+      [true, 'approved by', 'and done', 'Your request was approved and done / 你的申请已批准并完成'],
+      [false, 'denied by', '', 'Your request was denied / 你的申请被拒绝'],
     ])(
-      'mails the outcome of a supervisor decision (allow: %s) that the live turn carries out',
-      async (allow, said, done) => {
+      'mails the outcome of a supervisor decision (allow: %s) that the live turn carries out, its subject saying which',
+      async (allow, said, done, subject) => {
         const supervisor = await signUpWithRole(`live-sup-${allow}-${engine}@example.com`, 'supervisor');
         setDefaultTestCookie((await signUpWithRole(`live-cus-${allow}-${engine}@example.com`)).cookie);
         const chatId = `chat-live-mail-${allow}`;
@@ -366,6 +370,7 @@ describe.each(databaseEngines)(
         );
         expect(mailText(mail as CapturedMail)).toContain(`${said} live-sup-${allow}-${engine} (supervisor)`);
         expect(mailText(mail as CapturedMail)).toContain(done);
+        expect(mailSubject(mail as CapturedMail)).toBe(subject);
       },
     );
   },

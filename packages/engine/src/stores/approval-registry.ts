@@ -63,12 +63,15 @@ export type ApprovalRequest = {
  * What a card shows before a person decides, as the tool computed it on the server: lines
  * of { label, value } and warnings, labels and warnings in every UI language (keyed by
  * language). `unavailable` says why a tool that declares a preview has none for this call
- * (it threw or took too long); the card then says so instead.
+ * (it threw or took too long); the card then says so instead. `summary`: the call's title
+ * with what the tool looked up (a refund's order currency the input left out), by language;
+ * cards show it instead of the title the input alone gives.
  */
 export type ApprovalPreview = {
   lines: { label: Readonly<Record<string, string>>; value: string }[];
   warnings: Readonly<Record<string, string>>[];
   unavailable?: 'timeout' | 'error';
+  summary?: Readonly<Record<string, string>>;
 };
 
 /** Emitted once per request, before the call waits (the UI renders a card from it). */
