@@ -1,7 +1,7 @@
 import { denialNoteOf, isEditedOutput } from '@toolgate/engine/client';
 import { useEffect, useState } from 'react';
 import { otherMakerInMessage, otherMakerOf } from '@/lib/ai/offline-decided-by';
-import { approvalTiming } from '@/lib/approvals/approval-timing';
+import { approvalTiming } from '@/lib/approvals/life-cycle/approval-timing';
 import type { ApprovalDecision, ApprovalStepView, ApprovalView, GrantRequest } from './api-types';
 import { extendLocalDeadline } from './approval-deadlines';
 import { sendDecision, sendExtension } from './send-decision';

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { insertApprovalRow } from '../../lib/approvals/approval-rows';
+import { insertApprovalRow } from '../../lib/approvals/life-cycle/approval-rows';
 import { openDatabase } from '../../lib/db/open-database';
 import { startSmtpCapture } from '../../tests/support/smtp-capture';
 import { repoRoot, sessionHeaders, startApp } from '../support/next-app';

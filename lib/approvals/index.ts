@@ -13,27 +13,21 @@
  *   (`parked`), which continues the turn: this folder never runs one.
  * - for the rest of lib/: a row by id (undo), and ending a chat's or a guest's waiting cards.
  *
- * Behind it: the states and the one table of allowed transitions (approval-states.ts), the
- * timing (approval-timing.ts), the verbs that move a row (approval-life-cycle.ts,
- * settle-approvals.ts), the notification that tells every instance (approval-events.ts) and
- * the deadlines (approval-deadlines.ts). Nothing outside this folder writes an approval's
- * status; the row writers in approval-rows.ts are not exported here.
+ * Behind it, two rooms. life-cycle/: the states and the one table of allowed transitions
+ * (approval-states.ts), the timing (approval-timing.ts), the verbs that move a row
+ * (approval-life-cycle.ts, settle-approvals.ts), the notification that tells every instance
+ * (approval-events.ts), the deadlines (approval-deadlines.ts) and the notices sent as a row
+ * moves (mail, reminders, the webhook, the requester told). surfaces/: what people and the
+ * model read of it (the inbox lists, the event stream, questions, a chat's approvals, the
+ * waiting requests); it reads the life cycle, never the other way round. Nothing outside
+ * this folder writes an approval's status; the row writers in life-cycle/approval-rows.ts
+ * are not exported here.
  */
 
-export { approvalEventStream } from './approval-event-stream';
-export { denialCodeOf, denialReasonText, settleApprovalPart } from './approval-parts';
-export {
-  type AnsweredQuestion,
-  type AskRequesterResult,
-  answerOpenQuestions,
-  askRequester,
-  maxQuestionLength,
-} from './approval-questions';
-export { countPendingApprovals, getApproval, userNamesById } from './approval-rows';
-export { listChatApprovalRules, revokeChatApprovalRule } from './chat-approval-rules';
-export { listApprovalsDecidedByMe, listApprovalsToDecide, readApproval } from './read-approvals';
-export { readChatApprovals } from './read-chat-approvals';
-export { type RequesterOutcome, tellRequester } from './requester-outcome';
+export { denialCodeOf, denialReasonText, settleApprovalPart } from './life-cycle/approval-parts';
+export { countPendingApprovals, getApproval, userNamesById } from './life-cycle/approval-rows';
+export { listChatApprovalRules, revokeChatApprovalRule } from './life-cycle/chat-approval-rules';
+export { type RequesterOutcome, tellRequester } from './life-cycle/requester-outcome';
 export {
   type ApprovalDecisionRequest,
   type ApprovalDecisionResult,
@@ -42,16 +36,26 @@ export {
   decideApproval,
   extendApprovalDeadline,
   withDecisionOutcome,
-} from './resolve-approval';
-export { endGuestRoleApprovals, endPendingApprovals, settleToolParts } from './settle-approvals';
-export { listStandingGrants, revokeGrant } from './standing-grants';
-export { type ParkedCall, takeParkedCall } from './take-parked-call';
-export { createTurnApprovals, type TurnApprovals } from './turn-approvals';
-export { type UndoRights, undoRightsOf } from './undo-rights';
+} from './life-cycle/resolve-approval';
+export { endGuestRoleApprovals, endPendingApprovals, settleToolParts } from './life-cycle/settle-approvals';
+export { listStandingGrants, revokeGrant } from './life-cycle/standing-grants';
+export { type ParkedCall, takeParkedCall } from './life-cycle/take-parked-call';
+export { createTurnApprovals, type TurnApprovals } from './life-cycle/turn-approvals';
+export { type UndoRights, undoRightsOf } from './life-cycle/undo-rights';
+export { approvalEventStream } from './surfaces/approval-event-stream';
+export {
+  type AnsweredQuestion,
+  type AskRequesterResult,
+  answerOpenQuestions,
+  askRequester,
+  maxQuestionLength,
+} from './surfaces/approval-questions';
+export { listApprovalsDecidedByMe, listApprovalsToDecide, readApproval } from './surfaces/read-approvals';
+export { readChatApprovals } from './surfaces/read-chat-approvals';
 export {
   listOwnCards,
   listWaitingRequests,
   type OwnCard,
   type WaitingRequest,
   withdrawApproval,
-} from './waiting-requests';
+} from './surfaces/waiting-requests';

@@ -333,7 +333,7 @@ export type PolicyQuotaCallTable = {
   called_at: number;
 };
 
-/** A standing grant: later calls of one tool by one user run without a card while they match (lib/approvals/standing-grants.ts). */
+/** A standing grant: later calls of one tool by one user run without a card while they match (lib/approvals/life-cycle/standing-grants.ts). */
 export type StandingGrantTable = {
   id: string;
   owner_id: string;

@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from './engine';
 import type { StandingGrantTable } from './schema';
 
-/** A stored standing grant (see `lib/approvals/standing-grants.ts`). */
+/** A stored standing grant (see `lib/approvals/life-cycle/standing-grants.ts`). */
 export type StandingGrantRecord = {
   id: string;
   ownerId: string;

@@ -6,7 +6,7 @@ import { dictionaries } from '@/components/i18n';
 import { ToolCard } from '@/components/tool-card';
 import type { ToolPart } from '@/components/tool-part-outcome';
 import { WorkspaceProvider } from '@/components/workspace-provider';
-import { denialReasonText } from '@/lib/approvals/approval-parts';
+import { denialReasonText } from '@/lib/approvals/life-cycle/approval-parts';
 import { toolDenial } from '../../packages/engine/src/shells/wrap-tools-with-approval';
 
 const input = { orderId: 'A1002', amount: 80, reason: 'arrived broken' };

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { approvalTransitions, assertTransition } from '@/lib/approvals/approval-states';
+import { approvalTransitions, assertTransition } from '@/lib/approvals/life-cycle/approval-states';
 import { codeFiles, repositoryRoot } from '../support/source-files';
 
 /*
@@ -43,7 +43,7 @@ describe('an approval status', () => {
   it('is read from a walk of the real sources', () => {
     expect(files).toContain('lib/chat/carry-out-decision.ts');
     expect(files).toContain('lib/db/guest-links.ts');
-    expect(files).not.toContain('lib/approvals/approval-rows.ts');
+    expect(files).not.toContain('lib/approvals/life-cycle/approval-rows.ts');
     expect(statementsOn(read('lib/db/guest-links.ts'))).toHaveLength(1); // A guest's rows move to their account.
   });
 

@@ -38,18 +38,35 @@ function roomOf(path: string): string | undefined {
   return match?.[1];
 }
 
-/** Imports between `lib/` folders that run up a floor or across one: `from -> to`, file by file. */
+/**
+ * The rooms of `lib/approvals/`, top to bottom: its door (`index.ts`); the product surfaces
+ * that read the life cycle (the inbox lists, the event stream, questions to the requester, a
+ * chat's approvals, the waiting requests the model is told of); the life cycle itself (request,
+ * park, resolve, re-judge, settle, deadlines, escalation, grants, parking, the registry, the
+ * rows it writes, and the notices it sends as it moves: mail, reminders, the webhook, the
+ * requester told, in the words and wire types they share).
+ */
+const approvalFloors: readonly (readonly string[])[] = [['index'], ['surfaces'], ['life-cycle']];
+
+/** The room of `lib/approvals/` a repo path belongs to: a subfolder, or a file without its extension. */
+function approvalRoomOf(path: string): string | undefined {
+  const match = /^lib\/approvals\/([^/]+?)(?:\.tsx?)?(?:\/|$)/.exec(path);
+  return match?.[1];
+}
+
+/** Imports between rooms (`lib/` folders by default) that run up a floor or across one: `from -> to`, file by file. */
 function arrowsAgainstTheFloors(
   graph: ReadonlyMap<string, readonly string[]>,
   order: readonly (readonly string[])[],
+  room: (path: string) => string | undefined = roomOf,
 ): string[] {
   const floorOf = new Map(order.flatMap((rooms, index) => rooms.map((room) => [room, index] as const)));
   const wrong: string[] = [];
   for (const [from, targets] of graph) {
-    const fromRoom = roomOf(from);
+    const fromRoom = room(from);
     if (fromRoom === undefined) continue;
     for (const to of targets) {
-      const toRoom = roomOf(to);
+      const toRoom = room(to);
       if (toRoom === undefined || toRoom === fromRoom) continue;
       const fromFloor = floorOf.get(fromRoom);
       const toFloor = floorOf.get(toRoom);
@@ -86,6 +103,19 @@ describe('the folders of lib/', () => {
         : [],
     );
     expect(upward).toEqual([]);
+  });
+});
+
+describe('the rooms of lib/approvals/', () => {
+  const graph = importGraph(['app', 'components', 'lib']);
+
+  it('import only rooms on a lower floor: the surfaces read the life cycle, never the other way round', () => {
+    expect(arrowsAgainstTheFloors(graph, approvalFloors, approvalRoomOf)).toEqual([]);
+  });
+
+  it('are all placed on a floor', () => {
+    const rooms = new Set([...graph.keys()].map(approvalRoomOf).filter((room) => room !== undefined));
+    expect([...rooms].filter((room) => !approvalFloors.some((floor) => floor.includes(room)))).toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type GrantRequest, grantRefusalOf } from '@/lib/approvals/standing-grants';
+import { type GrantRequest, grantRefusalOf } from '@/lib/approvals/life-cycle/standing-grants';
 
 const source = {
   approvalId: 'ap-1',

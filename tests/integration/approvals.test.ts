@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApprovalEvent, subscribeApprovalEvents } from '@/lib/approvals/approval-events';
-import { finishExecution, recordDecision, takeWokenDecision } from '@/lib/approvals/approval-life-cycle';
+import { type ApprovalEvent, subscribeApprovalEvents } from '@/lib/approvals/life-cycle/approval-events';
+import {
+  finishExecution,
+  recordDecision,
+  takeWokenDecision,
+} from '@/lib/approvals/life-cycle/approval-life-cycle';
 import {
   claimDecision,
   getApproval,
@@ -8,7 +12,7 @@ import {
   listChatApprovals,
   lockPendingForDecision,
   moveApproval,
-} from '@/lib/approvals/approval-rows';
+} from '@/lib/approvals/life-cycle/approval-rows';
 import { type Db, saveChat, writeTransaction } from '@/lib/db';
 import { countQueries } from '../support/count-queries';
 import { databaseEngines, openTestDatabase } from '../support/test-database';

@@ -2,9 +2,14 @@ import 'server-only';
 import { getConfig } from '@/lib/config';
 import { type Db, getChat, getDb } from '@/lib/db';
 import { listenForAccessRevoked } from '@/lib/server/event-bus';
-import { type ApprovalEvent, subscribeApprovalEvents } from './approval-events';
-import { mayView } from './approval-life-cycle';
-import { type ApprovalRecord, type ApprovalStepRecord, getApproval, getApprovalSteps } from './approval-rows';
+import { type ApprovalEvent, subscribeApprovalEvents } from '../life-cycle/approval-events';
+import { mayView } from '../life-cycle/approval-life-cycle';
+import {
+  type ApprovalRecord,
+  type ApprovalStepRecord,
+  getApproval,
+  getApprovalSteps,
+} from '../life-cycle/approval-rows';
 import type { ApprovalViewer } from './read-approvals';
 
 /** How often an idle stream sends a comment, so proxies keep it open. */

@@ -8,20 +8,20 @@ import { getChatMessages, upsertMessage } from '@/lib/db/chats';
 import type { Db } from '@/lib/db/engine';
 import type { ApprovalQuestionTable } from '@/lib/db/schema';
 import type { Language } from '@/lib/shared/language';
-import { publishApprovalChange } from './approval-events';
-import { mayView, stepOpenTo } from './approval-life-cycle';
+import { publishApprovalChange } from '../life-cycle/approval-events';
+import { mayView, stepOpenTo } from '../life-cycle/approval-life-cycle';
 import {
   type ApprovalRecord,
   type ApprovalStepRecord,
   getApproval,
   getApprovalSteps,
   userNamesById,
-} from './approval-rows';
-import type { ApprovalQuestionView } from './approval-wire-types';
-import { approverMailText, approverSummary, approverText } from './approver-text';
-import { auditFieldsOfApproval } from './audit-fields-of-approval';
-import { chatLanguage, mailRequester, roleName } from './requester-outcome';
-import { expireApproval } from './settle-approvals';
+} from '../life-cycle/approval-rows';
+import type { ApprovalQuestionView } from '../life-cycle/approval-wire-types';
+import { approverMailText, approverSummary, approverText } from '../life-cycle/approver-text';
+import { auditFieldsOfApproval } from '../life-cycle/audit-fields-of-approval';
+import { chatLanguage, mailRequester, roleName } from '../life-cycle/requester-outcome';
+import { expireApproval } from '../life-cycle/settle-approvals';
 
 /*
  * Ask the requester: an approver who may decide a waiting role step asks its requester a

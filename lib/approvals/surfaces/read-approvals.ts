@@ -6,15 +6,8 @@ import { getDb } from '@/lib/db';
 import { describeZodError } from '@/lib/http/json';
 import type { Language } from '@/lib/shared/language';
 import { localizePreview } from '@/lib/tools/localize-preview';
-import { mayView, stepOpenTo } from './approval-life-cycle';
-import { outcomeOf, resultsOfCalls } from './approval-outcome';
-import {
-  type ApprovalQuestionRecord,
-  askersOf,
-  askingRoleOf,
-  questionsOfApprovals,
-  questionViews,
-} from './approval-questions';
+import { mayView, stepOpenTo } from '../life-cycle/approval-life-cycle';
+import { outcomeOf, resultsOfCalls } from '../life-cycle/approval-outcome';
 import {
   type ApprovalRecord,
   type ApprovalStepRecord,
@@ -25,12 +18,24 @@ import {
   listApprovalsDecidedBy,
   listDecidableApprovals,
   userNamesById,
-} from './approval-rows';
-import { denialReasonOf, isDeniedStatus } from './approval-states';
-import type { ApprovalPage, ApprovalView, DecidedApproval, ListedApproval } from './approval-wire-types';
-import { approverText } from './approver-text';
+} from '../life-cycle/approval-rows';
+import { denialReasonOf, isDeniedStatus } from '../life-cycle/approval-states';
+import type {
+  ApprovalPage,
+  ApprovalView,
+  DecidedApproval,
+  ListedApproval,
+} from '../life-cycle/approval-wire-types';
+import { approverText } from '../life-cycle/approver-text';
+import { expireApproval } from '../life-cycle/settle-approvals';
+import {
+  type ApprovalQuestionRecord,
+  askersOf,
+  askingRoleOf,
+  questionsOfApprovals,
+  questionViews,
+} from './approval-questions';
 import { listedInputOf } from './listed-input';
-import { expireApproval } from './settle-approvals';
 
 /**
  * A person asking: their user id, the roles they hold now (`rolesOf`), and the language a

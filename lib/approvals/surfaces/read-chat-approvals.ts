@@ -1,9 +1,9 @@
 import 'server-only';
 import type { UIMessage } from 'ai';
 import type { Db } from '@/lib/db/engine';
-import { isToolPart } from './approval-parts';
-import { listChatApprovals } from './approval-rows';
-import { settleChatApprovals } from './settle-approvals';
+import { isToolPart } from '../life-cycle/approval-parts';
+import { listChatApprovals } from '../life-cycle/approval-rows';
+import { settleChatApprovals } from '../life-cycle/settle-approvals';
 
 /** What reading a chat asks of its approvals. */
 export type ChatApprovalsRead = {

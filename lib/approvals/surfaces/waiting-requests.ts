@@ -2,10 +2,15 @@ import 'server-only';
 import type { ApprovalRegistry, CallProvenance } from '@toolgate/engine';
 import { isTainted } from '@toolgate/engine/provenance';
 import type { Db } from '@/lib/db/engine';
-import { type ApprovalRecord, getApproval, getStepsOfApprovals, listChatApprovals } from './approval-rows';
-import { approverSummary } from './approver-text';
-import { endPendingRow } from './settle-approvals';
-import { waitsForOthers } from './waiting-steps';
+import {
+  type ApprovalRecord,
+  getApproval,
+  getStepsOfApprovals,
+  listChatApprovals,
+} from '../life-cycle/approval-rows';
+import { approverSummary } from '../life-cycle/approver-text';
+import { endPendingRow } from '../life-cycle/settle-approvals';
+import { waitsForOthers } from '../life-cycle/waiting-steps';
 
 /** What stands in the model's summary for a value an outsider may have written. */
 export const outsideTextPlaceholder = '[text from a read source, not repeated]';
