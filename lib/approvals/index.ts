@@ -25,7 +25,7 @@
  */
 
 export { denialCodeOf, denialReasonText, settleApprovalPart } from './life-cycle/approval-parts';
-export { countPendingApprovals, getApproval, userNamesById } from './life-cycle/approval-rows';
+export { getApproval, userNamesById } from './life-cycle/approval-rows';
 export { listChatApprovalRules, revokeChatApprovalRule } from './life-cycle/chat-approval-rules';
 export { type RequesterOutcome, tellRequester } from './life-cycle/requester-outcome';
 export {
@@ -43,6 +43,7 @@ export { type ParkedCall, takeParkedCall } from './life-cycle/take-parked-call';
 export { createTurnApprovals, type TurnApprovals } from './life-cycle/turn-approvals';
 export { type UndoRights, undoRightsOf } from './life-cycle/undo-rights';
 export { approvalEventStream } from './surfaces/approval-event-stream';
+export { countPendingApprovals } from './surfaces/approval-lists';
 export {
   type AnsweredQuestion,
   type AskRequesterResult,

@@ -14,9 +14,6 @@ import {
   getApproval,
   getApprovalSteps,
   getStepsOfApprovals,
-  type ListedApprovalRecord,
-  listApprovalsDecidedBy,
-  listDecidableApprovals,
   userNamesById,
 } from '../life-cycle/approval-rows';
 import { denialReasonOf, isDeniedStatus } from '../life-cycle/approval-states';
@@ -28,6 +25,7 @@ import type {
 } from '../life-cycle/approval-wire-types';
 import { approverText } from '../life-cycle/approver-text';
 import { expireApproval } from '../life-cycle/settle-approvals';
+import { type ListedApprovalRecord, listApprovalsDecidedBy, listDecidableApprovals } from './approval-lists';
 import {
   type ApprovalQuestionRecord,
   askersOf,
