@@ -99,19 +99,22 @@ export function extractTitle(text: string, intent: IntentLabel): string {
 const todoTitle = remembered((text: string) => findTitle(text, 'addTodo'));
 const ticketTitle = remembered((text: string) => findTitle(text, 'createTicket'));
 
+// The tagger's weights by feature in a Map (faster to look up than a plain object of thousands of keys), made on first use.
+let titleWeights: Map<string, number> | undefined;
+
 function findTitle(text: string, intent: IntentLabel): string {
   const tokens = tokenize(text);
   const context = titleTokenContext(
     tokens.map((token) => titleTokenForm(normalizeToken(token.text), vocabulary)),
   );
-  const { weights } = nluWeights.title;
+  titleWeights ??= new Map(Object.entries(nluWeights.title.weights));
   let previous = 'O';
   let start = -1;
   let end = -1;
   for (let index = 0; index < tokens.length; index += 1) {
     let score = 0;
     for (const feature of titleTokenFeatures(context, index, previous, intent)) {
-      if (Object.hasOwn(weights, feature)) score += weights[feature] as number;
+      score += titleWeights.get(feature) ?? 0;
     }
     const label = score > 0 ? 'T' : 'O';
     if (label === 'T') {
