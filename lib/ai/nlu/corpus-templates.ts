@@ -580,10 +580,6 @@ export const trainSource: CorpusSource = {
         'good morning, it is so cold today',
         'hi! happy friday',
         'hello, long time no see',
-        'thanks, what else can you help with',
-        'ok thank you, what else are you able to do',
-        'great thanks, anything else you can do',
-        'thank you, what other things can you do',
       ],
       zh: [
         '你好',
@@ -611,9 +607,6 @@ export const trainSource: CorpusSource = {
         '早上好，今天下雨了',
         '您好，好久不见',
         '你好，吃了吗',
-        '谢谢，你还可以帮我干嘛',
-        '好的，谢谢，你还有什么功能',
-        '谢啦，你还能帮我做啥',
       ],
     },
     thanks: {

@@ -355,6 +355,11 @@ export function understand(message: string): Understanding {
     const reading = classifyIntent(text);
     return { requests: [], intent: reading.intent, confidence: reading.confidence, declined: 'setAside' };
   }
+  // "thanks, what else can you do?": thanks, then what the assistant can do is asked; nothing to search.
+  if (thanksThenCapabilities.test(text)) {
+    const reading = classifyIntent(text);
+    return { requests: [], intent: 'greeting', confidence: reading.probabilities.greeting };
+  }
   const clauses = splitClauses(text);
   const single = clauses.length === 1;
   const requests: ToolRequest[] = [];
@@ -415,6 +420,10 @@ function asksSomething(piece: string): boolean {
   if (isRequest(reading.intent) && reading.confidence >= clauseConfidence) return true;
   return readScope(piece).asked.size > 0;
 }
+
+// Thanks (or "ok", "cool"), then a question about what the assistant can do, and nothing else.
+const thanksThenCapabilities =
+  /^\W*(?:(?:ok(?:ay)?|cool|great|nice|good|好的?|嗯)\W*)?(?:thanks?(?:\s+you)?|thx|ty|cheers|谢谢(?:你|您)?|谢啦|多谢)[\s,，.。!！~～]+(?:(?:and|so)\s+)?(?:what\s+(?:else|other\s+things)\s+(?:can|could|do)\s+(?:you|u)\s+(?:do|help(?:\s+(?:me\s+)?with)?)|(?:你|您)?还(?:能|会|可以)(?:帮我)?(?:做|干)?(?:什么|啥|嘛|些什么))[\s?？!！.。]*$/iu;
 
 // A statement (no question) that is still a help-centre topic: "return policy for shoes", "运费规则".
 const helpTopic =
