@@ -76,7 +76,7 @@ const vocabulary: ReadonlySet<string> = new Set(nluWeights.title.vocabulary);
 
 // Words that name a problem or a task without saying what it is: a title made of them is no title.
 const vagueTitle =
-  /^(?:(?:a|an|the|some|one|my|new)\s+)*(?:problem|issue|complaint|ticket|task|todo|to-do|something|thing|reminder|refund|note)s?$|^(?:一个|个|一些|点)?(?:问题|事情?|投诉|工单|待办|任务|东西)$/i;
+  /^(?:(?:a|an|the|some|one|my|new)\s+)*(?:problem|issue|complaint|ticket|task|todo|to-do|something|thing|reminder|refund|note)s?$|^(?:一个|个|一些|点)?(?:问题|事情?|投诉|工单|待办|任务|东西)$|^(?:马上|赶紧|赶快|立刻|立即|快点|快)(?:给|帮)?我?$/i;
 
 /**
  * The title in a ticket or to-do request, found by the trained token tagger: the first run of
@@ -131,7 +131,9 @@ function findTitle(text: string, intent: IntentLabel): string {
   // itself says "ticket", "工单", a word it never saw).
   const colon = text.search(/[:：]/);
   // "the customer wants a ticket opened: <title>": before the colon only the request, so what follows is the title.
-  const requestBeforeColon = colon > 0 && asksInSoManyWords(text.slice(0, colon), intent);
+  // "在开车 长话短说：<title>": before the colon only an aside, so what follows is the title too.
+  const requestBeforeColon =
+    colon > 0 && (asksInSoManyWords(text.slice(0, colon), intent) || asideOnly.test(text.slice(0, colon)));
   if (colon >= 0 && (start < 0 || start > colon || requestBeforeColon)) {
     const rest = cleanTitle(text.slice(colon + 1));
     if (
@@ -189,6 +191,9 @@ function findTitle(text: string, intent: IntentLabel): string {
   // A scrap the tagger left is no title; what the person wrote after a colon or a label is theirs ("create a ticket: A").
   return vagueTitle.test(title) || (colon < 0 && label === null && wordless.test(title)) ? '' : title;
 }
+
+// An aside that only says the message will be short ("娃在哭 长话短说", "简单说一下").
+const asideOnly = /^[^，,。！!？?]{0,10}(?:长话短说|简单说一下|简单说|说重点)\s*$/u;
 
 const orderOnly = /^[\s(（]*(?:(?:order|订单)\s*#?\s*)?[A-Za-z]\d{4,8}[\s)）]*$/iu;
 

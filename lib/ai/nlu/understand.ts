@@ -532,6 +532,10 @@ function withinScope(understanding: Understanding, text: string): Understanding 
     !kept.some((request) => request.intent === 'getOrderStatus')
   )
     kept.push({ intent: 'getOrderStatus', orderIds });
+  // "I don't want a refund, I just need to know when A1004 will ship": the lookup answers it; a search of the message does not.
+  if (setAside && scope.asksStatus && kept.some((request) => request.intent === 'getOrderStatus'))
+    for (let index = kept.length - 1; index >= 0; index -= 1)
+      if (kept[index]?.intent === 'searchKnowledgeBase') kept.splice(index, 1);
   // "Kindly provide the list of my to-do items": the list, asked for in other words than the classifier knows.
   if (kept.length === 0 && scope.asksList && scope.asked.size === 0) {
     kept.push({ intent: 'listTodos' });
@@ -571,10 +575,12 @@ function withinScope(understanding: Understanding, text: string): Understanding 
   )
     requests.push({ intent: 'getOrderStatus', orderIds });
   // Asked for a person, or for what no tool does, a search of the whole message answers nothing.
+  // "A1006 still not here, get me a human": an order named beside the wish for a person, not asked about, is no lookup.
   const onlyReads = requests.every(
     (request) =>
       request.intent === 'searchKnowledgeBase' ||
-      (request.intent === 'getOrderStatus' && scope.unsupported?.object === 'order'),
+      (request.intent === 'getOrderStatus' &&
+        (scope.unsupported?.object === 'order' || (scope.wantsPerson && !scope.asksStatus))),
   );
   if (requests.length > 0 && !((scope.unsupported !== undefined || scope.wantsPerson) && onlyReads))
     return { ...rest, requests, ...(unsureWrite === undefined ? {} : { unsureWrite }) };
