@@ -78,6 +78,7 @@ describe('a pasted order line with its total', () => {
   it.each([
     ['Order A1006 Total $89.00\nlamp arrived bent, refund 20', 'A1006', 20],
     ['订单 A1003 合计 ¥150\n少发了一件，退我 40 元', 'A1003', 40],
+    ['Order A1002 Total $45.00\nthe mug is chipped, refund 10, no wait, 15', 'A1002', 15],
   ])('%s refunds what the person asked, never the total', async (text, orderId, amount) => {
     const refunds = (await runMessage(text)).calls.filter((call) => call.toolName === 'issueRefund');
     expect(refunds.map((call) => [call.input.orderId, call.input.amount])).toEqual([[orderId, amount]]);

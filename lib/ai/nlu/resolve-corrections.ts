@@ -129,13 +129,14 @@ function applyCorrection(text: string, asksSomething: (text: string) => boolean)
     if (id !== undefined) {
       const replaced = replaceLastOrderId(before, id);
       if (replaced !== undefined) return `${replaced}${rest}`;
-      continue;
     }
     if (/\d/.test(content) && findRefundAmount(content, { answer: true }).amount !== undefined) {
       const replaced = replaceLastAmount(before, content);
-      if (replaced !== undefined) return `${replaced}${rest}`;
+      // "refund 20, no wait, 25 (A1006)": the order a pasted form named stays with the amount.
+      if (replaced !== undefined) return `${replaced}${id === undefined ? '' : ` (${id})`}${rest}`;
       continue;
     }
+    if (id !== undefined) continue;
     if (asksSomething(content)) return carryOrder(before, `${content}${rest}`);
     // "The kettle, I mean the new one, leaks" clarifies rather than corrects: only numbers follow "I mean".
     if (/\bmean/iu.test(marker[0])) continue;
