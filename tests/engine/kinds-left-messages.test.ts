@@ -12,7 +12,7 @@ import kindsLeft from './fixtures/kinds-left-messages.json';
  * paraphrase of one) and tuned on, so that the new-voices set stays untouched.
  * Before any change for them: 31/62 (50.0 %; zh 16/29, en 15/33) with no unwanted write (one refund
  * paid the pasted total, 89, instead of the corrected 25: a wrong write the grader counts as a miss).
- * After the changes made for them: 51/62 (82.3 %), no unwanted write. The score is printed; what
+ * After the changes made for them: 53/62 (85.5 %), no unwanted write. The score is printed; what
  * must hold is that nothing is written that nobody asked for.
  */
 const messages = kindsLeft as BlindMessage[];

@@ -84,3 +84,14 @@ describe('a pasted order line with its total', () => {
     expect(refunds.map((call) => [call.input.orderId, call.input.amount])).toEqual([[orderId, amount]]);
   });
 });
+
+describe('a reminder asked for with no "to" before its task', () => {
+  it.each([
+    ['remind me fetch bread after work', 'fetch bread'],
+    ['remind me phone the bank this afternoon', 'phone the bank'],
+  ])('%s is titled from its task', async (text, task) => {
+    const title = await titleOf(text);
+    expect(title).toContain(task);
+    expect(title).not.toMatch(/remind/u);
+  });
+});

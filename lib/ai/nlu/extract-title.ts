@@ -56,7 +56,7 @@ export function cleanTitle(raw: string): string {
 
 // A request's object and the word that introduces what it is about ("a ticket about", "remind me to").
 const requestLead =
-  /\b(?:(?:ticket|case|complaint|request|issue)\s+(?:about|for|regarding|saying|that\s+says)|(?:to-?do|task|reminder)\s+(?:about|for|regarding|saying|that\s+says|to)|remind\s+me\s+to|remember\s+(?:me\s+)?to|forget\s+to|(?:add|put|make)\s+(?:a|an|one)?\s*(?:new\s+)?to[\s-]?do(?!\s+list))\s+|\bremind\s*我\s*/i;
+  /\b(?:(?:ticket|case|complaint|request|issue)\s+(?:about|for|regarding|saying|that\s+says)|(?:to-?do|task|reminder)\s+(?:about|for|regarding|saying|that\s+says|to)|remind\s+me\s+to|remind\s+me(?=\s+(?!(?:to|about|that|of|when|at|on|in|tomorrow|tonight|later|again|please|pls)\b)[a-z]+\s+\w)|remember\s+(?:me\s+)?to|forget\s+to|(?:add|put|make)\s+(?:a|an|one)?\s*(?:new\s+)?to[\s-]?do(?!\s+list))\s+|\bremind\s*我\s*/i;
 
 // A label that introduces the title anywhere in the message ("The title should be:", "主题：").
 const titleLabel =
