@@ -47,24 +47,21 @@ const normalizedTokens = new Map<string, string>();
 const wordGrams = new Map<string, readonly string[]>();
 
 /** The character 3- and 4-grams of a (normalized) Latin word, padded with `<` and `>`, as features. */
-export function characterGrams(token: string): readonly string[] {
+function characterGrams(token: string): readonly string[] {
   const known = wordGrams.get(token);
   if (known !== undefined) return known;
   const padded = `<${token}>`;
   const grams: string[] = [];
   for (let size = 3; size <= 4; size += 1) {
-    for (let index = 0; index + size <= padded.length; index += 1)
-      grams.push(`c:${padded.slice(index, index + size)}`);
+    for (let index = 0; index + size <= padded.length; index += 1) grams.push(`c:${padded.slice(index, index + size)}`);
   }
   if (wordGrams.size >= tokenMemory) wordGrams.clear();
   wordGrams.set(token, grams);
   return grams;
 }
 
-/** True for a (normalized) token that is a Han character. */
-export const isHan = (token: string) => hanPattern.test(token);
-/** True for a (normalized) token that is a Latin word, a number or an order number's placeholder. */
-export const isWord = (token: string) => /^[a-z0-9#]/.test(token);
+const isHan = (token: string) => hanPattern.test(token);
+const isWord = (token: string) => /^[a-z0-9#]/.test(token);
 
 /**
  * The classifier's features of one message, as a set of strings: Latin words and word pairs,

@@ -1,5 +1,5 @@
 import type { IntentLabel, RequestIntent } from '@/lib/tools/intent-labels';
-import { ClauseReader, classifyIntent, type IntentReading } from './classify-intent';
+import { classifyIntent, type IntentReading } from './classify-intent';
 import { findRefundAmount, findRefundReason } from './extract-refund';
 import { cleanTitle, endWithout, extractTitle } from './extract-title';
 import { findOrderIds } from './features';
@@ -246,8 +246,6 @@ function splitClauses(text: string): Clause[] {
   if (last < text.length) pieces.push(text.slice(last));
   if (pieces.length > maxPieces) pieces.splice(maxPieces - 1, Infinity, pieces.slice(maxPieces - 1).join(''));
   const clauses: Clause[] = [];
-  // The last clause's reader, once a piece joins it: each piece that joins is read once, not the whole clause again.
-  let reader: ClauseReader | undefined;
   for (const piece of pieces) {
     const reading = classifyIntent(piece);
     const previous = clauses.at(-1);
@@ -260,12 +258,11 @@ function splitClauses(text: string): Clause[] {
       previous.reading.confidence >= clauseConfidence;
     if (previous === undefined || separate) {
       clauses.push({ text: piece, reading, opening: reading });
-      reader = undefined;
     } else {
-      reader ??= new ClauseReader(previous.text);
+      const joined = previous.text + piece;
       clauses[clauses.length - 1] = {
-        text: previous.text + piece,
-        reading: reader.read(piece).reading(),
+        text: joined,
+        reading: classifyIntent(joined),
         opening: previous.opening,
       };
     }
