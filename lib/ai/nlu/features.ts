@@ -53,7 +53,8 @@ function characterGrams(token: string): readonly string[] {
   const padded = `<${token}>`;
   const grams: string[] = [];
   for (let size = 3; size <= 4; size += 1) {
-    for (let index = 0; index + size <= padded.length; index += 1) grams.push(`c:${padded.slice(index, index + size)}`);
+    for (let index = 0; index + size <= padded.length; index += 1)
+      grams.push(`c:${padded.slice(index, index + size)}`);
   }
   if (wordGrams.size >= tokenMemory) wordGrams.clear();
   wordGrams.set(token, grams);
