@@ -11,7 +11,9 @@ import fiveVoices from './fixtures/five-voices-messages.json';
  * 111/125 (88.8 %) with 2, both a refusal in slang the model did not read as one ("not tryna
  * open a ticket, just …", "不想开工单了，就查查 …"). The fourth round was tuned on this set too
  * (those refusals, slang inside titles, formal wording, a to-do then a listing): 123/125 (98.4 %)
- * with no unwanted write, which must hold.
+ * with no unwanted write, which must hold. One expectation was the set's own bug: a title had to
+ * lack " fr" (the slang at the message's end), which every title with "from" in it contains; it
+ * now lacks "ticket fr", which only a title that kept the request would hold: 124/125 (99.2 %).
  */
 describeVoiceSet(
   'the offline model on messages in five voices',

@@ -13,14 +13,19 @@ export type IntentReading = {
 /** Classifies one clause with the shipped logistic-regression weights (a softmax over the labels). */
 export const classifyIntent = remembered(classifyClause, 64);
 
+// The weights by feature in a Map (a lookup in a plain object of thousands of keys costs several
+// times more), made on first use.
+let weightsByFeature: Map<string, readonly number[]> | undefined;
+
 function classifyClause(text: string): IntentReading {
-  const { labels, weights } = nluWeights.intent;
+  const { labels } = nluWeights.intent;
+  weightsByFeature ??= new Map(Object.entries(nluWeights.intent.weights));
   const features = intentFeatures(text);
   const scale = 1 / Math.sqrt(features.length);
   const scores = labels.map(() => 0);
   for (const feature of features) {
-    if (!Object.hasOwn(weights, feature)) continue;
-    const values = weights[feature] as number[];
+    const values = weightsByFeature.get(feature);
+    if (values === undefined) continue;
     for (let index = 0; index < labels.length; index += 1) scores[index] += (values[index] ?? 0) * scale;
   }
   const top = Math.max(...scores);

@@ -56,7 +56,7 @@ export function cleanTitle(raw: string): string {
 
 // A request's object and the word that introduces what it is about ("a ticket about", "remind me to").
 const requestLead =
-  /\b(?:(?:ticket|case|complaint|request|issue)\s+(?:about|for|regarding|saying|that\s+says)|(?:to-?do|task|reminder)\s+(?:about|for|regarding|saying|that\s+says|to)|remind\s+me\s+to|remember\s+(?:me\s+)?to|forget\s+to|(?:add|put|make)\s+(?:a|an|one)?\s*(?:new\s+)?to[\s-]?do(?!\s+list))\s+|\bremind\s*我\s*/i;
+  /\b(?:(?:ticket|case|complaint|request|issue)\s+(?:about|for|regarding|saying|that\s+says)|(?:to-?do|task|reminder)\s+(?:about|for|regarding|saying|that\s+says|to)|remind\s+me\s+to|remind\s+me(?=\s+(?!(?:to|about|that|of|when|at|on|in|tomorrow|tonight|later|again|please|pls)\b)[a-z]+\s+\w)|remember\s+(?:me\s+)?to|forget\s+to|(?:add|put|make)\s+(?:a|an|one)?\s*(?:new\s+)?to[\s-]?do(?!\s+list))\s+|\bremind\s*我\s*/i;
 
 // A label that introduces the title anywhere in the message ("The title should be:", "主题：").
 const titleLabel =
@@ -76,7 +76,7 @@ const vocabulary: ReadonlySet<string> = new Set(nluWeights.title.vocabulary);
 
 // Words that name a problem or a task without saying what it is: a title made of them is no title.
 const vagueTitle =
-  /^(?:(?:a|an|the|some|one|my|new)\s+)*(?:problem|issue|complaint|ticket|task|todo|to-do|something|thing|reminder|refund|note)s?$|^(?:一个|个|一些|点)?(?:问题|事情?|投诉|工单|待办|任务|东西)$/i;
+  /^(?:(?:a|an|the|some|one|my|new)\s+)*(?:problem|issue|complaint|ticket|task|todo|to-do|something|thing|reminder|refund|note)s?$|^(?:一个|个|一些|点)?(?:问题|事情?|投诉|工单|待办|任务|东西)$|^(?:马上|赶紧|赶快|立刻|立即|快点|快)(?:给|帮)?我?$/i;
 
 /**
  * The title in a ticket or to-do request, found by the trained token tagger: the first run of
@@ -99,19 +99,22 @@ export function extractTitle(text: string, intent: IntentLabel): string {
 const todoTitle = remembered((text: string) => findTitle(text, 'addTodo'));
 const ticketTitle = remembered((text: string) => findTitle(text, 'createTicket'));
 
+// The tagger's weights by feature in a Map (faster to look up than a plain object of thousands of keys), made on first use.
+let titleWeights: Map<string, number> | undefined;
+
 function findTitle(text: string, intent: IntentLabel): string {
   const tokens = tokenize(text);
   const context = titleTokenContext(
     tokens.map((token) => titleTokenForm(normalizeToken(token.text), vocabulary)),
   );
-  const { weights } = nluWeights.title;
+  titleWeights ??= new Map(Object.entries(nluWeights.title.weights));
   let previous = 'O';
   let start = -1;
   let end = -1;
   for (let index = 0; index < tokens.length; index += 1) {
     let score = 0;
     for (const feature of titleTokenFeatures(context, index, previous, intent)) {
-      if (Object.hasOwn(weights, feature)) score += weights[feature] as number;
+      score += titleWeights.get(feature) ?? 0;
     }
     const label = score > 0 ? 'T' : 'O';
     if (label === 'T') {
@@ -128,7 +131,9 @@ function findTitle(text: string, intent: IntentLabel): string {
   // itself says "ticket", "工单", a word it never saw).
   const colon = text.search(/[:：]/);
   // "the customer wants a ticket opened: <title>": before the colon only the request, so what follows is the title.
-  const requestBeforeColon = colon > 0 && asksInSoManyWords(text.slice(0, colon), intent);
+  // "在开车 长话短说：<title>": before the colon only an aside, so what follows is the title too.
+  const requestBeforeColon =
+    colon > 0 && (asksInSoManyWords(text.slice(0, colon), intent) || asideOnly.test(text.slice(0, colon)));
   if (colon >= 0 && (start < 0 || start > colon || requestBeforeColon)) {
     const rest = cleanTitle(text.slice(colon + 1));
     if (
@@ -186,6 +191,9 @@ function findTitle(text: string, intent: IntentLabel): string {
   // A scrap the tagger left is no title; what the person wrote after a colon or a label is theirs ("create a ticket: A").
   return vagueTitle.test(title) || (colon < 0 && label === null && wordless.test(title)) ? '' : title;
 }
+
+// An aside that only says the message will be short ("娃在哭 长话短说", "简单说一下").
+const asideOnly = /^[^，,。！!？?]{0,10}(?:长话短说|简单说一下|简单说|说重点)\s*$/u;
 
 const orderOnly = /^[\s(（]*(?:(?:order|订单)\s*#?\s*)?[A-Za-z]\d{4,8}[\s)）]*$/iu;
 

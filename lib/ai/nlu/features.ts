@@ -30,10 +30,35 @@ export function tokenize(text: string): Token[] {
  * same placeholder, so the model learns "a number here" rather than particular numbers.
  */
 export function normalizeToken(token: string): string {
+  const known = normalizedTokens.get(token);
+  if (known !== undefined) return known;
   const folded = token.normalize('NFKC').toLowerCase().replaceAll('’', "'");
-  if (/^[a-z]\d{4,8}$/.test(folded)) return '#id';
-  if (/^\d+$/.test(folded)) return '#num';
-  return folded;
+  const normalized = /^[a-z]\d{4,8}$/.test(folded) ? '#id' : /^\d+$/.test(folded) ? '#num' : folded;
+  if (normalizedTokens.size >= tokenMemory) normalizedTokens.clear();
+  normalizedTokens.set(token, normalized);
+  return normalized;
+}
+
+// Per token, what it costs to read it, remembered: most tokens of most messages are the same few
+// thousand words and characters, and Unicode folding and n-gram strings are the classifier's
+// largest cost per message. Cleared when full, so the memory stays bounded.
+const tokenMemory = 8192;
+const normalizedTokens = new Map<string, string>();
+const wordGrams = new Map<string, readonly string[]>();
+
+/** The character 3- and 4-grams of a (normalized) Latin word, padded with `<` and `>`, as features. */
+function characterGrams(token: string): readonly string[] {
+  const known = wordGrams.get(token);
+  if (known !== undefined) return known;
+  const padded = `<${token}>`;
+  const grams: string[] = [];
+  for (let size = 3; size <= 4; size += 1) {
+    for (let index = 0; index + size <= padded.length; index += 1)
+      grams.push(`c:${padded.slice(index, index + size)}`);
+  }
+  if (wordGrams.size >= tokenMemory) wordGrams.clear();
+  wordGrams.set(token, grams);
+  return grams;
 }
 
 const isHan = (token: string) => hanPattern.test(token);
@@ -67,14 +92,7 @@ export function intentFeatures(text: string): string[] {
       features.add(`w:${token}`);
       features.add(`w2:${previousWord}_${token}`);
       previousWord = token;
-      if (!token.startsWith('#')) {
-        const padded = `<${token}>`;
-        for (let size = 3; size <= 4; size += 1) {
-          for (let index = 0; index + size <= padded.length; index += 1) {
-            features.add(`c:${padded.slice(index, index + size)}`);
-          }
-        }
-      }
+      if (!token.startsWith('#')) for (const gram of characterGrams(token)) features.add(gram);
     } else if (token === '?' || token === '？') {
       features.add('p:?');
     } else if (token === ':' || token === '：') {

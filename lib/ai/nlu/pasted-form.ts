@@ -30,8 +30,13 @@ const shopSentence =
 // A line that only names orders ("Order A1007", "订单 A1003，A1007").
 const orderLine = /^\s*(?:order|订单(?:号)?)?\s*#?\s*[A-Za-z]\d{4,8}(?:\s*[,，、]\s*[A-Za-z]\d{4,8})*\s*$/iu;
 
+// A line that names an order and what was paid for it ("Order A1006 Total $89.00", "订单 A1003 合计 ¥150").
+const orderTotalLine =
+  /^\s*(?:order|订单(?:号|编号)?)?\s*[#:：]?\s*[A-Za-z]\d{4,8}\s*[-–—,，|｜]?\s*(?:(?:sub|grand\s+)?total|paid|amount|price|合计|实付款?|总计|总价|金额|已付款?)\s*[:：]?\s*(?:US)?[$¥￥€]?\s?\d[\d,.]*\s*(?:元|块|usd|cny|rmb|dollars?)?\s*$/iu;
+
 const isFormLine = (line: string) =>
   orderLine.test(line) ||
+  orderTotalLine.test(line) ||
   formLabel.test(line) ||
   (formRow.test(line) && !ownWords.test(line)) ||
   formHeading.test(line) ||

@@ -11,13 +11,13 @@ export const titleLimit = 200;
 
 // Openers: greetings, forms of address, voice-to-text filler and slang that only set the tone.
 const openerEn =
-  /^(?:\s*(?:(?:hi|hello|hey|hiya|yo|greetings|good\s+(?:morning|afternoon|evening|day))(?:\s+(?:there|dear|all|team|guys|sir|madam|support))*|dear\s+[^,，.!:\n]{1,40}|to\s+whom\s+it\s+may\s+concern|ok(?:ay)?|so|um+|uh+|erm|well|yeah|yes|hmm+|ngl|tbh|lowkey|highkey|bestie|bruh|omg|sir|madam|please\s+be\s+advised\s+that|please\s+note(?:\s+that)?|i\s+regret\s+to\s+inform\s+you\s+that|i\s+am\s+writing\s+to\s+(?:inform|let)\s+you\s+(?:know\s+)?that|this\s+is\s+to\s+inform\s+you\s+that)(?![A-Za-z])[\s,，.!！:：;-]*)+/iu;
+  /^(?:\s*(?:(?:hi|hello|hey|hiya|yo|greetings|good\s+(?:morning|afternoon|evening|day))(?:\s+(?:there|dear|all|team|guys|sir|madam|support))*|dear\s+[^,，.!:\n]{1,40}|to\s+whom\s+it\s+may\s+concern|ok(?:ay)?|so|um+|uh+|erm|well|yeah|yes|hmm+|ngl|tbh|lowkey|highkey|bestie|bruh|omg|sir|madam|please\s+be\s+advised\s+that|please\s+note(?:\s+that)?|i\s+regret\s+to\s+inform\s+you\s+that|i\s+am\s+writing\s+to\s+(?:inform|let)\s+you\s+(?:know\s+)?that|this\s+is\s+to\s+inform\s+you\s+that|(?:sorry[\s,]+)?(?:on\s+my\s+phone|typing\s+(?:fast|quick(?:ly)?|one[\s-]handed)|in\s+a\s+(?:rush|hurry))(?:[\s,]+sorry)?(?=\s*[-–—:,]))(?![A-Za-z])[\s,，.!！:：;-]*)+/iu;
 const openerZh =
-  /^(?:\s*(?:你好|您好|嗨|哈喽|哈啰|在吗|麻烦(?:你|您)?(?!了)|亲爱的[^，,：:！!]{0,8}|本人(?:于|在)|尊敬的[^，,：:！!]{0,8}|致[^，,：:！!]{1,8}[：:]|嗯+|呃+|啊+|那个|就是|就是说|咱就是说|家人们|谁懂啊|救命|绝绝子|破防了|无语|真的会谢|yyds|(?:客服)?(?:小姐姐|小哥哥|姐姐|妹妹|大大)|(?:客服|亲|宝|宝子|老铁)(?=[\s,，。.!！~～：:、]))[\s,，。.!！~～：:、]*)+/iu;
+  /^(?:\s*(?:你好|您好|嗨|哈喽|哈啰|在吗|麻烦(?:你|您)?(?!了)|亲爱的[^，,：:！!]{0,8}|本人(?:于|在)|尊敬的[^，,：:！!]{0,8}|致[^，,：:！!]{1,8}[：:]|嗯+|呃+|啊+|那个|就是|就是说|咱就是说|家人们|谁懂啊|救命|绝绝子|破防了|无语|真的会谢|yyds|急死了?|气死了?|烦死了?|[^，,：:！!。\s]{1,6}\s{0,2}(?:长话短说|简单说一下|简单说|说重点)(?=[：:])|(?:客服)?(?:小姐姐|小哥哥|姐姐|妹妹|大大)|(?:客服|亲|宝|宝子|老铁)(?=[\s,，。.!！~～：:、]))[\s,，。.!！~～：:、]*)+/iu;
 
 // Sign-offs and trailing filler: cut from where they begin to the end.
 const closingEn =
-  /[\s,，.;!]*(?:\b(?:(?:kind|best|warm|many)\s+)?regards\b|\bsincerely\b|\byours\s+(?:faithfully|sincerely|truly)\b|\bcheers\b|\bwith\s+thanks\b|\bthank\s+you\s+in\s+advance\b)[\s\S]{0,60}$|[\s,，.;!]*\bno\s+cap\b[\s\S]{0,40}$|[\s,，.;!]*\b(?:thanks?(?:\s+(?:you|so\s+much|a\s+lot))?|thx|ty|pls|please|plz|fr(?:\s+fr)?|lol|lmao|asap|rn)[\s!.,~]*$/iu;
+  /[\s,，.;!]*(?:\b(?:(?:kind|best|warm|many)\s+)?regards\b|\bsincerely\b|\byours\s+(?:faithfully|sincerely|truly)\b|\bcheers\b|\bwith\s+thanks\b|\bthank\s+you\s+in\s+advance\b)[\s\S]{0,60}$|[\s,，.;!]*\bno\s+cap\b[\s\S]{0,40}$|(?:[.!?]{1,3}\s+[^.!?\n]{0,25}?)?[\s,，.;!]*\b(?:gtg|g2g|brb|ttyl|bbl|gotta\s+go|got\s+to\s+go)\b[\s!.,~]*$|[\s,，.;!]*\b(?:thanks?(?:\s+(?:you|so\s+much|a\s+lot))?|thx|ty|pls|please|plz|fr(?:\s+fr)?|lol|lmao|asap|rn)[\s!.,~]*$/iu;
 const closingZh =
   /[\s,，。.!！~～]*(?:谢谢(?:你|您|啦|了)?|多谢|谢啦|感谢|麻烦(?:你|您)?了|此致|辛苦了|拜托了?)[\s\S]{0,30}$|[\s,，。.!！~～]*(?:急急急|呗|哈+|啊+|呀)[\s!！~～。.]*$/u;
 
@@ -25,7 +25,7 @@ const closingZh =
 const requestTailEn =
   /\s*\b(?:(?:so\s+)?(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+|pls\s+|kindly\s+)?|(?:please|pls|plz|kindly)\s+)?(?:open|create|make|file|log|raise|submit|start|put\s+in)\s+(?:me\s+)?(?:a|an|one)?\s*(?:new\s+)?(?:support\s+)?(?:ticket|tkt|case|complaint)\b[\s\S]*$|\s*\b(?:ticket|tkt)\s+(?:pls|please|plz)\b[\s\S]*$|\s*\bplease\s+I\s+want\s+(?:to\s+)?make\s+(?:a\s+)?complain[\s\S]*$/iu;
 const requestTailZh =
-  /(?:(?:你|您)?(?:可以|能|能不能|可不可以|可否)?(?:帮我|给我|帮忙|麻烦(?:你|您)?|请(?:你|您)?|烦请(?:贵司)?){0,2}(?:为此|为我|给我)?\s{0,2}(?:开|建|提|创建|新建|提交|整|报|登记)\s{0,2}(?:一?个|一下|一张|张|下)?\s{0,2}(?:工单|单子|售后单|售后|修)|(?:帮我|给我|请|麻烦)?(?:报|登记|反馈)一下|(?:特此)?投诉|请予以登记)[\s\S]*$/u;
+  /(?:(?:马上|赶紧|赶快|立刻|立即|快点|快)?(?:你|您)?(?:可以|能|能不能|可不可以|可否)?(?:帮我|给我|帮忙|麻烦(?:你|您)?|请(?:你|您)?|烦请(?:贵司)?){0,2}(?:为此|为我|给我)?\s{0,2}(?:开|建|提|创建|新建|提交|整|报|登记)\s{0,2}(?:一?个|一下|一张|张|下)?\s{0,2}(?:工单|单子|售后单|售后|修)|(?:帮我|给我|请|麻烦)?(?:报|登记|反馈)一下|(?:特此)?投诉|请予以登记)[\s\S]*$/u;
 
 // A sentence that is about the writer, not the problem ("I am writing on behalf of …").
 const introSentence =

@@ -14,7 +14,7 @@ import { chineseWords } from './words';
 // "no, …", "sorry, …", "I mean …", "不对，是 …": what follows replaces something said before. Without
 // a comma, "no" / "sorry" / "wait" corrects only a number or an order number right after it ("20 usd.. no 25").
 const correctionMarker =
-  /(?:(?<![A-Za-z])(?:no|nope|sorry|oops|wait|actually|correction)\s*[,，:：]\s*(?:(?:sorry|wait|actually)\s*[,，]?\s*)?(?:i\s+mean[t]?\s+|i\s+meant\s+|make\s+(?:it|that)\s+|it'?s\s+)?|(?<![A-Za-z])(?:sorry\s+)?i\s+mean[t]?\s*[,，]?\s*|(?<![A-Za-z])(?:no\s+)?make\s+(?:it|that)\s+|(?<![A-Za-z])(?:no|nope|sorry|oops|(?:no\s+)?wait|actually)\s+(?=(?:US\$|\$|¥|￥)?\d|[A-Za-z]\d{4}(?![A-Za-z0-9]))|(?:哦|啊|噢)?(?:不对|说错了|打错了|写错了|口误|更正一下|更正)\s*[，,：:]?\s*(?:是|应该是|改成|改为)?|(?:啊|哦|噢)不\s*[，,]\s*(?:是)?|我是说)/giu;
+  /(?:(?<![A-Za-z])(?:no|nope|sorry|oops|(?:no\s+)?wait|actually|correction)\s*[,，:：]\s*(?:(?:sorry|wait|actually)\s*[,，]?\s*)?(?:i\s+mean[t]?\s+|i\s+meant\s+|make\s+(?:it|that)\s+|it'?s\s+)?|(?<![A-Za-z])(?:sorry\s+)?i\s+mean[t]?\s*[,，]?\s*|(?<![A-Za-z])(?:no\s+)?make\s+(?:it|that)\s+|(?<![A-Za-z])(?:no|nope|sorry|oops|(?:no\s+)?wait|actually)\s+(?=(?:US\$|\$|¥|￥)?\d|[A-Za-z]\d{4}(?![A-Za-z0-9]))|(?:哦|啊|噢)?(?:不对|说错了|打错了|写错了|口误|更正一下|更正)\s*[，,：:]?\s*(?:是|应该是|改成|改为)?|(?:啊|哦|噢)不\s*[，,]\s*(?:是)?|我是说)/giu;
 
 // "never mind", "算了": what came before is dropped; a request after it is what the message asks.
 const dropMarker =
@@ -129,18 +129,47 @@ function applyCorrection(text: string, asksSomething: (text: string) => boolean)
     if (id !== undefined) {
       const replaced = replaceLastOrderId(before, id);
       if (replaced !== undefined) return `${replaced}${rest}`;
-      continue;
     }
     if (/\d/.test(content) && findRefundAmount(content, { answer: true }).amount !== undefined) {
       const replaced = replaceLastAmount(before, content);
-      if (replaced !== undefined) return `${replaced}${rest}`;
+      // "refund 20, no wait, 25 (A1006)": the order a pasted form named stays with the amount.
+      if (replaced !== undefined) return `${replaced}${id === undefined ? '' : ` (${id})`}${rest}`;
       continue;
     }
+    if (id !== undefined) continue;
     if (asksSomething(content)) return carryOrder(before, `${content}${rest}`);
     // "The kettle, I mean the new one, leaks" clarifies rather than corrects: only numbers follow "I mean".
     if (/\bmean/iu.test(marker[0])) continue;
-    const replaced = replaceAlignedWords(before, content);
+    const replaced = replaceSameKind(before, content) ?? replaceAlignedWords(before, content);
     if (replaced !== undefined) return `${replaced}${rest}`;
+  }
+  return undefined;
+}
+
+// Words of one kind, one of which corrects another: days of the week, days, months, times of day.
+const wordKinds = [
+  /(?:周|星期|礼拜)[一二三四五六日天]/gu,
+  /大后天|后天|明天|今天|昨天|前天/gu,
+  /[零一二两三四五六七八九十\d]{1,3}点(?:半|钟)?/gu,
+  /\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b/giu,
+  /\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\b/giu,
+  /\b(?:today|tomorrow|tonight|yesterday)\b/giu,
+];
+
+/**
+ * "帮我记一下周一去银行，哦不对，是周二", "call the plumber on monday, no wait, tuesday": a correction
+ * that is only a day, a month or a time replaces the last word of its kind before it; `undefined`
+ * when the correction is something else or nothing of its kind was said.
+ */
+function replaceSameKind(before: string, content: string): string | undefined {
+  const word = content.replace(/^(?:是|it'?s|on|at|in)\s*/iu, '').trim();
+  for (const kind of wordKinds) {
+    kind.lastIndex = 0;
+    const whole = new RegExp(`^(?:${kind.source})$`, kind.flags.replace('g', ''));
+    if (!whole.test(word)) continue;
+    const last = [...before.matchAll(kind)].at(-1);
+    if (last === undefined) return undefined;
+    return `${before.slice(0, last.index)}${word}${before.slice(last.index + last[0].length)}`;
   }
   return undefined;
 }

@@ -352,6 +352,11 @@ export function understand(message: string): Understanding {
     const reading = classifyIntent(text);
     return { requests: [], intent: reading.intent, confidence: reading.confidence, declined: 'setAside' };
   }
+  // "thanks, what else can you do?": thanks, then what the assistant can do is asked; nothing to search.
+  if (thanksThenCapabilities.test(text)) {
+    const reading = classifyIntent(text);
+    return { requests: [], intent: 'greeting', confidence: reading.probabilities.greeting };
+  }
   const clauses = splitClauses(text);
   const single = clauses.length === 1;
   const requests: ToolRequest[] = [];
@@ -412,6 +417,10 @@ function asksSomething(piece: string): boolean {
   if (isRequest(reading.intent) && reading.confidence >= clauseConfidence) return true;
   return readScope(piece).asked.size > 0;
 }
+
+// Thanks (or "ok", "cool"), then a question about what the assistant can do, and nothing else.
+const thanksThenCapabilities =
+  /^\W*(?:(?:ok(?:ay)?|cool|great|nice|good|好的?|嗯)\W*)?(?:thanks?(?:\s+you)?|thx|ty|cheers|谢谢(?:你|您)?|谢啦|多谢)[\s,，.。!！~～]+(?:(?:and|so)\s+)?(?:what\s+(?:else|other\s+things)\s+(?:can|could|do)\s+(?:you|u)\s+(?:do|help(?:\s+(?:me\s+)?with)?)|(?:你|您)?还(?:能|会|可以)(?:帮我)?(?:做|干)?(?:什么|啥|嘛|些什么))[\s?？!！.。]*$/iu;
 
 // A statement (no question) that is still a help-centre topic: "return policy for shoes", "运费规则".
 const helpTopic =
@@ -520,6 +529,10 @@ function withinScope(understanding: Understanding, text: string): Understanding 
     !kept.some((request) => request.intent === 'getOrderStatus')
   )
     kept.push({ intent: 'getOrderStatus', orderIds });
+  // "I don't want a refund, I just need to know when A1004 will ship": the lookup answers it; a search of the message does not.
+  if (setAside && scope.asksStatus && kept.some((request) => request.intent === 'getOrderStatus'))
+    for (let index = kept.length - 1; index >= 0; index -= 1)
+      if (kept[index]?.intent === 'searchKnowledgeBase') kept.splice(index, 1);
   // "Kindly provide the list of my to-do items": the list, asked for in other words than the classifier knows.
   if (kept.length === 0 && scope.asksList && scope.asked.size === 0) {
     kept.push({ intent: 'listTodos' });
@@ -559,10 +572,12 @@ function withinScope(understanding: Understanding, text: string): Understanding 
   )
     requests.push({ intent: 'getOrderStatus', orderIds });
   // Asked for a person, or for what no tool does, a search of the whole message answers nothing.
+  // "A1006 still not here, get me a human": an order named beside the wish for a person, not asked about, is no lookup.
   const onlyReads = requests.every(
     (request) =>
       request.intent === 'searchKnowledgeBase' ||
-      (request.intent === 'getOrderStatus' && scope.unsupported?.object === 'order'),
+      (request.intent === 'getOrderStatus' &&
+        (scope.unsupported?.object === 'order' || (scope.wantsPerson && !scope.asksStatus))),
   );
   if (requests.length > 0 && !((scope.unsupported !== undefined || scope.wantsPerson) && onlyReads))
     return { ...rest, requests, ...(unsureWrite === undefined ? {} : { unsureWrite }) };
