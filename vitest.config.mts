@@ -25,6 +25,11 @@ export default defineConfig({
           name: 'engine',
           include: ['tests/engine/**/*.test.ts'],
           environment: 'node',
+          // One process for the files, not one each: most of a file's time was importing.
+          isolate: false,
+          restoreMocks: true,
+          unstubEnvs: true,
+          unstubGlobals: true,
         },
       },
       {
@@ -35,6 +40,8 @@ export default defineConfig({
           environment: 'node',
           globalSetup: ['tests/setup/redis-server.ts'],
           fileParallelism: false,
+          isolate: false,
+          restoreMocks: true,
         },
       },
       {
@@ -44,8 +51,16 @@ export default defineConfig({
           include: ['tests/integration/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/setup/redis-server.ts', 'tests/setup/postgres-server.ts'],
+          setupFiles: ['tests/setup/same-start-each-file.ts'],
           testTimeout: 30_000,
           hookTimeout: 240_000,
+          // The files share one process, so the app's modules are imported once, not once a file.
+          // Each file starts from the same state: the setup file puts the environment back as the
+          // process started, `configureServer` forgets the app's singletons, spies are restored.
+          isolate: false,
+          restoreMocks: true,
+          unstubEnvs: true,
+          unstubGlobals: true,
         },
       },
     ],

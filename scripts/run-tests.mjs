@@ -7,8 +7,9 @@
 //
 // On two cores, steps that leave a core idle run side by side (docs/testing.md):
 // the type check (one core) beside lint, the vitest projects that need no build
-// (engine, redis) and the packed engine's example; then the build, without its own type check (the one above covered the
-// same files); then the integration project, the bench's quick mode and Playwright.
+// (engine, redis) and the packed engine's example; the build starts once the type check has
+// ended, without its own type check (the one above covered the same files), beside whatever of
+// those suites still runs; then the integration project, the bench's quick mode and Playwright.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -130,21 +131,30 @@ if (!run('tools', 'node', ['scripts/require-test-tools.mjs'])) stopAfter('tools'
 
 let ok = true;
 // The type check keeps one core busy; lint and the suites that need no build use the other.
-const [typesOk, lintOk, unitOk, packedOk] = await runTogether([
+// The build waits for the type check (it rewrites files the type check reads), not for the suites.
+const checks = runTogether([
   ['typecheck', npm, ['run', '--silent', 'typecheck']],
   ['lint', npm, ['run', '--silent', 'lint']],
+]);
+const suites = runTogether([
   ['vitest engine+redis', vitest, vitestArgs(['engine', 'redis'], unitReport)],
   // The engine as a user installs it: its packed tarball and the example app beside it.
   ['packed engine', 'node', ['scripts/try-packed-engine.mjs']],
 ]);
+const [typesOk, lintOk] = await checks;
+// The type check above covered every file the build compiles (TOOLGATE_BUILD_TYPECHECK=0).
+const built =
+  typesOk && lintOk
+    ? await runTogether([
+        ['build', npm, ['run', '--silent', 'build:test'], { TOOLGATE_BUILD_TYPECHECK: '0' }],
+      ])
+    : [false];
+const [unitOk, packedOk] = await suites;
 addReport('vitest engine+redis', unitReport, vitestCounts);
 ok = unitOk && packedOk && ok;
 if (!typesOk) stopAfter('typecheck');
 if (!lintOk) stopAfter('lint');
-
-// The type check above covered every file the build compiles (TOOLGATE_BUILD_TYPECHECK=0).
-if (!run('build', npm, ['run', '--silent', 'build:test'], { TOOLGATE_BUILD_TYPECHECK: '0' }))
-  stopAfter('build');
+if (!built[0]) stopAfter('build');
 
 ok = run('vitest integration', vitest, vitestArgs(['integration'], integrationReport)) && ok;
 addReport('vitest integration', integrationReport, vitestCounts);
