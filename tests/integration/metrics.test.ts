@@ -206,7 +206,11 @@ describe.each(databaseEngines)('metrics on %s', (engine) => {
     });
 
     it('after a restart, reads the pending gauge from the database while counters start again', async () => {
+      const before = await readings();
       await parkedCard('metrics-restart', 'create a ticket: across a restart');
+      // The turn is counted as its stream ends, which can come after it leaves the running turns:
+      // the old process has counted it before it goes away.
+      await expect.poll(async () => (await readings()).turns).toBe(before.turns + 1);
       // What a new process has: no counts of its own yet.
       delete (globalThis as Record<string, unknown>).__toolgateMetrics;
       expect(await readings()).toEqual({
