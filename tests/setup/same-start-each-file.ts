@@ -1,6 +1,7 @@
 /**
- * Vitest setup file of the projects whose files share one process (`isolate: false`): runs
- * before each file, so every file starts as it would in a process of its own.
+ * Vitest setup file of the integration project: runs before each file, so every file starts as
+ * it would in a process of its own, whether the files get a process each (as now) or share one
+ * (`isolate: false`).
  *
  * - The environment is put back as the process started (a policy file or an MCP config one
  *   file named must not reach the next), and the configuration read from it is forgotten.
