@@ -1,6 +1,5 @@
 import 'server-only';
 import { getConfig } from '@/lib/config';
-import { insertAuditRow } from '@/lib/db/audit';
 import type { Db } from '@/lib/db/engine';
 import { writeTransaction } from '@/lib/db/write-transaction';
 import { escalationOfRule } from '@/lib/policy';
@@ -8,7 +7,7 @@ import { announceApproval } from './announce-approval';
 import { publishApprovalChange } from './approval-events';
 import { mailApprovers } from './approval-mail';
 import { getApproval, getApprovalSteps, type NewApproval } from './approval-rows';
-import { auditFieldsOfApproval } from './audit-fields-of-approval';
+import { auditWhileWaiting } from './audit-fields-of-approval';
 import { tellRequester } from './requester-outcome';
 
 /** What the row keeps of its rule's escalation: the role, and the wait that restarts. */
@@ -122,21 +121,7 @@ async function tellOfEscalation(
   await mailApprovers(db, approvalId, 'escalated', { roles: [escalation.to], now }).catch((error: unknown) =>
     console.error(`[toolgate] mail: could not tell the new approvers of approval ${approvalId}:`, error),
   );
-  try {
-    await insertAuditRow(db, {
-      ...auditFieldsOfApproval(row),
-      outcome: 'escalated',
-      detail: {
-        escalatedTo: escalation.to,
-        ...(row.ruleLabel !== undefined && { rule: row.ruleLabel }),
-        waitMs: Math.max(0, now - Date.parse(row.createdAt)),
-      },
-      durationMs: Math.max(0, now - Date.parse(row.createdAt)),
-      createdAt: new Date(now).toISOString(),
-    });
-  } catch (error) {
-    console.error('[toolgate] could not write an audit row:', error);
-  }
+  await auditWhileWaiting(db, row, { outcome: 'escalated', detail: { escalatedTo: escalation.to }, now });
 }
 
 function parseEscalation(text: string | null): StoredEscalation | undefined {

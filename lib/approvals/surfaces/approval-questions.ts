@@ -3,7 +3,6 @@ import { createHash, randomUUID } from 'node:crypto';
 import { withoutHiddenCharacters } from '@toolgate/engine/client';
 import type { Selectable } from 'kysely';
 import { getDb } from '@/lib/db';
-import { insertAuditRow } from '@/lib/db/audit';
 import { getChatMessages, upsertMessage } from '@/lib/db/chats';
 import type { Db } from '@/lib/db/engine';
 import type { ApprovalQuestionTable } from '@/lib/db/schema';
@@ -19,7 +18,7 @@ import {
 } from '../life-cycle/approval-rows';
 import type { ApprovalQuestionView } from '../life-cycle/approval-wire-types';
 import { approverMailText, approverSummary, approverText } from '../life-cycle/approver-text';
-import { auditFieldsOfApproval } from '../life-cycle/audit-fields-of-approval';
+import { auditWhileWaiting } from '../life-cycle/audit-fields-of-approval';
 import { chatLanguage, mailRequester, roleName } from '../life-cycle/requester-outcome';
 import { expireApproval } from '../life-cycle/settle-approvals';
 
@@ -217,23 +216,12 @@ async function auditQuestion(
     now: number;
   },
 ): Promise<void> {
-  try {
-    await insertAuditRow(db, {
-      ...auditFieldsOfApproval(row),
-      userId,
-      outcome,
-      detail: {
-        ...(askedBy !== undefined && { askedBy }),
-        question,
-        ...(row.ruleLabel !== undefined && { rule: row.ruleLabel }),
-        waitMs: Math.max(0, now - Date.parse(row.createdAt)),
-      },
-      durationMs: Math.max(0, now - Date.parse(row.createdAt)),
-      createdAt: new Date(now).toISOString(),
-    });
-  } catch (error) {
-    console.error('[toolgate] could not write an audit row:', error);
-  }
+  await auditWhileWaiting(db, row, {
+    outcome,
+    userId,
+    detail: { ...(askedBy !== undefined && { askedBy }), question },
+    now,
+  });
 }
 
 /** "Wang (supervisor)" / "主管 Wang": who asked, as the requester reads it. */
