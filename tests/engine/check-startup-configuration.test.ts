@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigError } from '@/lib/config';
 import { getPolicy } from '@/lib/policy';
 import { checkStartupConfiguration } from '@/lib/startup/check-startup-configuration';
-import { forgetConfiguration } from '../support/process-configuration';
+import { forgetConfiguration } from '../support/process-globals';
 
 function jsonFile(name: string, content: unknown): string {
   const path = join(mkdtempSync(join(tmpdir(), 'toolgate-startup-')), name);

@@ -5,7 +5,8 @@ import { useApprovalDeliveries } from '../support/approval-deliveries';
 import { signUpWithRole, testPolicy, writePolicyFile } from '../support/approval-policy';
 import { askForApproval, decideAs, readApprovalAs } from '../support/approval-requests';
 import { defaultTestCookie, setDefaultTestCookie } from '../support/chat-client';
-import { configureServerOn, retireDeadlineKeeper } from '../support/server-env';
+import { retireDeadlineKeeper } from '../support/process-globals';
+import { configureServerOn } from '../support/server-env';
 import { databaseEngines } from '../support/test-database';
 
 /**

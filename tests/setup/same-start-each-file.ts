@@ -9,8 +9,8 @@
  *   delivery loops (started with the previous file's receiver and SMTP addresses), the
  *   webhook budgets and the metrics' counts, and the previous file's database connections.
  */
-import { forgetConfiguration } from '../support/process-configuration';
-import { retireDeadlineKeeper } from '../support/server-env';
+// Nothing here imports the app: a file that never loads it pays nothing for this setup.
+import { forgetConfiguration, retireDeadlineKeeper } from '../support/process-globals';
 
 type Globals = Record<string, unknown> & {
   __toolgateTestStartEnvironment?: Record<string, string | undefined>;

@@ -6,6 +6,7 @@ import { findAccountByEmail, getDb, markEmailVerified } from '@/lib/db';
 import type { DatabaseEngine } from '@/lib/db/engine';
 import { setDefaultTestCookie } from './chat-client';
 import { startUpAgain } from './process-configuration';
+import { retireDeadlineKeeper } from './process-globals';
 import { createEmptyDatabase } from './test-database';
 
 const singletonKeys = [
@@ -19,24 +20,6 @@ const singletonKeys = [
   '__toolgateUserTurnLimiter',
   '__toolgateApprovalEvents',
 ];
-
-/**
- * Retires this process's approval deadline keeper as if its process had ended: once a pass in
- * progress has ended, its one timer is cleared and it is marked busy for good, so nothing arms
- * it again (its pass would otherwise read whichever database the next test opens). The next
- * keeper starts afresh, as in a new process.
- */
-export async function retireDeadlineKeeper(): Promise<void> {
-  type Keeper = { timer?: ReturnType<typeof setTimeout>; running: boolean };
-  const globals = globalThis as { __toolgateApprovalDeadlines?: Keeper };
-  const keeper = globals.__toolgateApprovalDeadlines;
-  delete globals.__toolgateApprovalDeadlines;
-  if (keeper === undefined) return;
-  for (let waited = 0; keeper.running && waited < 5000; waited += 10)
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  clearTimeout(keeper.timer);
-  keeper.running = true;
-}
 
 /**
  * Points the server code at a fresh SQLite file and the given environment, forgets the
