@@ -3,6 +3,11 @@ import type { Db } from '@/lib/db/engine';
 import type { NewApproval } from './approval-rows';
 import type { ApprovalStatus } from './approval-states';
 
+/*
+ * The life cycle's port for what it tells as an approval moves: it names the moments and what
+ * they carry, and `lib/approvals/notices/` (installed by `lib/approvals/index.ts`) says them.
+ */
+
 /** How a request that waited for someone else came out, as its requester is told. */
 export type RequesterOutcome =
   | { kind: 'executed'; output?: unknown }
