@@ -1,5 +1,5 @@
 import { warmUpWords } from './lib/ai/nlu/words';
-import { watchPendingDeadlines } from './lib/approvals/life-cycle/approval-deadlines';
+import { watchPendingDeadlines } from './lib/approvals';
 import { bootstrapListedUsers } from './lib/auth/bootstrap-roles';
 import { ConfigError } from './lib/config';
 import { getDb } from './lib/db';

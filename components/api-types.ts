@@ -4,16 +4,16 @@ import type {
   DecidedApproval,
   ListedApproval,
   ApprovalView as ServerApprovalView,
-} from '@/lib/approvals/life-cycle/approval-wire-types';
+} from '@/lib/approvals/surfaces/approval-wire-types';
 import type { WorkerName } from '@/lib/tools/worker-names';
 
 /**
  * Shapes of the JSON the page reads from the app's own routes. The approvals' are the
- * server's own (lib/approvals/life-cycle/approval-wire-types.ts, a types-only module: nothing
+ * server's own (lib/approvals/surfaces/approval-wire-types.ts, a types-only module: nothing
  * server-only can leak into the browser bundle); the rest are written here.
  */
 
-export type { ApprovalStepView, ValueSourceView } from '@/lib/approvals/life-cycle/approval-wire-types';
+export type { ApprovalStepView, ValueSourceView } from '@/lib/approvals/surfaces/approval-wire-types';
 
 /**
  * An approval as `GET /api/approvals/:id` answers it, with the fields the inbox lists add

@@ -1,6 +1,6 @@
 import type { DenialReason } from '@toolgate/engine';
 import type { ToolUIPart } from 'ai';
-import type { DecisionRefusalCode } from '@/lib/approvals/life-cycle/approval-wire-types';
+import type { DecisionRefusalCode } from '@/lib/approvals/surfaces/approval-wire-types';
 import type { AuditOutcome } from '@/lib/db/audit';
 import type { Language } from '@/lib/shared/language';
 import { readableDeadline } from '@/lib/shared/readable-wait';

@@ -45,7 +45,7 @@ export const inboxVolume: BenchCase = async ({ quick, scratch, log }) => {
   });
   const { getConfig } = await import('@/lib/config');
   const { getDb } = await import('@/lib/db');
-  const { listApprovalsToDecide } = await import('@/lib/approvals/surfaces/read-approvals');
+  const { listApprovalsToDecide } = await import('@/lib/approvals');
   const configOn = (file: string) => {
     process.env.DATABASE_PATH = join(scratch, file);
     globalForConfig.__toolgateConfig = undefined;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { approvalMailOf } from '@/lib/approvals/life-cycle/approval-mail';
+import { approvalMailOf } from '@/lib/approvals/notices/approval-mail';
 
 describe('an approver mail', () => {
   it('shows hidden characters in the requester name as code points, as the card does', () => {

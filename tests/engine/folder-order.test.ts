@@ -41,12 +41,14 @@ function roomOf(path: string): string | undefined {
 /**
  * The rooms of `lib/approvals/`, top to bottom: its door (`index.ts`); the product surfaces
  * that read the life cycle (the inbox lists, the event stream, questions to the requester, a
- * chat's approvals, the waiting requests the model is told of); the life cycle itself (request,
- * park, resolve, re-judge, settle, deadlines, escalation, grants, parking, the registry, the
- * rows it writes, and the notices it sends as it moves: mail, reminders, the webhook, the
- * requester told, in the words and wire types they share).
+ * chat's approvals, the waiting requests the model is told of, the wire types); the notices
+ * sent as a row moves (approver mail and its reminders, the webhook, the requester told, the
+ * operators told, in the words approvers read); the life cycle itself (request, park, resolve,
+ * re-judge, settle, deadlines, escalation, grants, parking, the registry, the rows it writes).
+ * The life cycle says when to tell through its port (`life-cycle/approval-notices.ts`), which
+ * the door fills with the notices.
  */
-const approvalFloors: readonly (readonly string[])[] = [['index'], ['surfaces'], ['life-cycle']];
+const approvalFloors: readonly (readonly string[])[] = [['index'], ['surfaces'], ['notices'], ['life-cycle']];
 
 /** The room of `lib/approvals/` a repo path belongs to: a subfolder, or a file without its extension. */
 function approvalRoomOf(path: string): string | undefined {
@@ -109,13 +111,64 @@ describe('the folders of lib/', () => {
 describe('the rooms of lib/approvals/', () => {
   const graph = importGraph(['app', 'components', 'lib']);
 
-  it('import only rooms on a lower floor: the surfaces read the life cycle, never the other way round', () => {
+  it('import only rooms on a lower floor: the surfaces and the notices read the life cycle, never the other way round', () => {
     expect(arrowsAgainstTheFloors(graph, approvalFloors, approvalRoomOf)).toEqual([]);
   });
 
   it('are all placed on a floor', () => {
     const rooms = new Set([...graph.keys()].map(approvalRoomOf).filter((room) => room !== undefined));
     expect([...rooms].filter((room) => !approvalFloors.some((floor) => floor.includes(room)))).toEqual([]);
+  });
+});
+
+/** The files outside `lib/approvals/` that may run code: the app, the bench, and the start-up hooks at the root. */
+function graphOutsideApprovals(): Map<string, string[]> {
+  const graph = importGraph(['app', 'components', 'lib', 'bench']);
+  for (const file of ['instrumentation.ts', 'instrumentation-node.ts', 'proxy.ts']) {
+    const targets = importSpecifiersOf(join(root, file)).flatMap((specifier) => {
+      const match = /^(?:@\/|\.\/)(lib\/.+)$/.exec(specifier);
+      if (match === null) return [];
+      return [`${match[1]}.ts`, `${match[1]}/index.ts`].filter((path) => graph.has(path));
+    });
+    graph.set(file, targets);
+  }
+  return graph;
+}
+
+/**
+ * Imports from outside `lib/approvals/` past its door into a file that reaches the life
+ * cycle's notices port (`life-cycle/approval-notices.ts`): `from -> to`. Such a caller could
+ * move a row with no notices installed.
+ */
+function pastTheDoor(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  const port = 'lib/approvals/life-cycle/approval-notices.ts';
+  const reachesPort = (start: string) => {
+    const seen = new Set<string>();
+    const next = [start];
+    while (next.length > 0) {
+      const file = next.pop() as string;
+      if (file === port) return true;
+      if (seen.has(file)) continue;
+      seen.add(file);
+      next.push(...(graph.get(file) ?? []));
+    }
+    return false;
+  };
+  const inside = (file: string) => file.startsWith('lib/approvals/');
+  return [...graph]
+    .flatMap(([from, targets]) =>
+      inside(from)
+        ? []
+        : targets
+            .filter((to) => inside(to) && to !== 'lib/approvals/index.ts' && reachesPort(to))
+            .map((to) => `${from} -> ${to}`),
+    )
+    .sort();
+}
+
+describe('lib/approvals/', () => {
+  it('is run from outside only through its door, which installs the notices the life cycle sends', () => {
+    expect(pastTheDoor(graphOutsideApprovals())).toEqual([]);
   });
 });
 
@@ -192,5 +245,21 @@ describe('arrowsAgainstTheFloors', () => {
       'lib/db/a.ts -> lib/chat/b.ts',
       'lib/tools/d.ts -> lib/policy/e.ts',
     ]);
+  });
+});
+
+describe('pastTheDoor', () => {
+  it('names an import from outside that reaches the notices port past the door, not one through the door or to a file that cannot reach it', () => {
+    const port = 'lib/approvals/life-cycle/approval-notices.ts';
+    const graph = new Map([
+      ['lib/chat/a.ts', ['lib/approvals/index.ts', 'lib/approvals/life-cycle/approval-states.ts']],
+      ['bench/b.ts', ['lib/approvals/surfaces/read.ts']],
+      ['lib/approvals/index.ts', ['lib/approvals/surfaces/read.ts']],
+      ['lib/approvals/surfaces/read.ts', ['lib/approvals/life-cycle/settle.ts']],
+      ['lib/approvals/life-cycle/settle.ts', [port]],
+      ['lib/approvals/life-cycle/approval-states.ts', []],
+      [port, []],
+    ]);
+    expect(pastTheDoor(graph)).toEqual(['bench/b.ts -> lib/approvals/surfaces/read.ts']);
   });
 });

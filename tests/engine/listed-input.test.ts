@@ -1,6 +1,6 @@
 import { inputDigestOf } from '@toolgate/engine/shells';
 import { describe, expect, it } from 'vitest';
-import { approverSummary } from '@/lib/approvals/life-cycle/approver-text';
+import { approverSummary } from '@/lib/approvals/notices/approver-text';
 import { listedInputOf } from '@/lib/approvals/surfaces/listed-input';
 
 const refund = (reason: string) => ({ orderId: 'A1002', amount: 80, reason });

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { watchPendingDeadlines } from '@/lib/approvals/life-cycle/approval-deadlines';
+import { watchPendingDeadlines } from '@/lib/approvals';
 import { getDb } from '@/lib/db';
 import { useApprovalDeliveries } from '../support/approval-deliveries';
 import { signUpWithRole, testPolicy, writePolicyFile } from '../support/approval-policy';

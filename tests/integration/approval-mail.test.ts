@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { mailApprovers } from '@/lib/approvals/life-cycle/approval-mail';
+import { mailApprovers } from '@/lib/approvals/notices/approval-mail';
 import { getDb } from '@/lib/db';
 import { useApprovalDeliveries } from '../support/approval-deliveries';
 import { signUpWithRole, testPolicy, writePolicyFile } from '../support/approval-policy';

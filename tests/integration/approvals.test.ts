@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// Through the door first, as the app: it installs the notices the life cycle sends.
+import '@/lib/approvals';
 import { type ApprovalEvent, subscribeApprovalEvents } from '@/lib/approvals/life-cycle/approval-events';
 import {
   finishExecution,

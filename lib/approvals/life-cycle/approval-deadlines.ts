@@ -2,7 +2,7 @@ import 'server-only';
 import type { Db } from '@/lib/db/engine';
 import { getDb } from '@/lib/db/get-db';
 import { outsideRequest } from '@/lib/server/outside-request';
-import { earliestDueReminder, sendDueReminders } from './approval-reminders';
+import { approvalNotices } from './approval-notices';
 import { earliestPendingDeadline, getApproval, listDueApprovals } from './approval-rows';
 import { approvalTiming, delayUntil } from './approval-timing';
 import { earliestDueEscalation, escalateDueApprovals } from './escalate-approvals';
@@ -87,7 +87,7 @@ async function tableDueAt(db: Db): Promise<number | undefined> {
   const earliest = await earliestPendingDeadline(db);
   const times = [
     earliest === undefined ? undefined : earliest + approvalTiming.startupExpiryLateMs,
-    await earliestDueReminder(db),
+    await approvalNotices().nextReminderAt(db),
     await earliestDueEscalation(db),
   ].filter((time) => time !== undefined);
   return times.length === 0 ? undefined : Math.min(...times);
@@ -141,7 +141,7 @@ async function pass(state: Keeper): Promise<void> {
       }
     }
     await escalateDueApprovals(db, now);
-    await sendDueReminders(db, now);
+    await approvalNotices().sendDueReminders(db, now);
     state.tableDueAt = await tableDueAt(db);
     state.retryAt = undefined;
   } catch (error) {

@@ -4,10 +4,9 @@ import type { ApprovalDecision, ApprovalPreview } from '@toolgate/engine/stores'
 import type { Db } from '@/lib/db/engine';
 import { writeTransaction } from '@/lib/db/write-transaction';
 import { policyInForce } from '@/lib/policy';
-import { announceApproval } from './announce-approval';
 import { keepDueWork, keepParkedDeadline, moveParkedDeadline } from './approval-deadlines';
 import { publishApprovalChange, publishApprovalEvent, waitForApprovalEvent } from './approval-events';
-import { announceToApprovers } from './approval-reminders';
+import { approvalNotices } from './approval-notices';
 import {
   type ApprovalRecord,
   type ApprovalStepRecord,
@@ -43,8 +42,7 @@ export async function requestApproval(db: Db, approval: NewApproval): Promise<vo
   const policyVersion = approval.policyVersion ?? policyInForce()?.version;
   await insertApprovalRow(db, { ...approval, ...(policyVersion !== undefined && { policyVersion }) });
   publishApprovalChange(db, approval, approval.steps?.length ? approval.steps : [{ kind: 'requester' }]);
-  announceApproval(db, approval.id, { type: 'approval.requested' });
-  const remindAt = announceToApprovers(db, approval);
+  const remindAt = approvalNotices().requested(db, approval);
   if (remindAt !== undefined) keepDueWork(db, remindAt);
   const escalateAt = scheduleEscalation(db, approval);
   if (escalateAt !== undefined) keepDueWork(db, escalateAt);
@@ -82,7 +80,7 @@ export async function takeWokenDecision(
   if (row === undefined) return { approved: false, reason: 'aborted' };
   if (claimed) {
     publishApprovalChange(db, row);
-    announceApproval(db, approvalId, { type: 'approval.settled', status: row.status });
+    approvalNotices().settled(db, approvalId, row.status);
   }
   if (row.status === 'approved') {
     if (await moveApproval(db, approvalId, 'approved', 'executing', { claim: true })) {
@@ -330,7 +328,7 @@ export async function recordDecision(db: Db, decision: StepDecision, now = Date.
   // A decision never changes which roles the steps name: the steps read under the lock tell who may see it.
   publishApprovalChange(db, outcome.row, steps);
   if (outcome.status === 'approved' || outcome.status === 'denied') {
-    announceApproval(db, decision.approvalId, { type: 'approval.settled', status: outcome.status });
+    approvalNotices().settled(db, decision.approvalId, outcome.status);
   }
   return outcome;
 }

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { Db } from '@/lib/db/engine';
+import type { ApprovalOutcome } from './approval-answers';
 import { type ApprovalRecord, getApproval } from './approval-rows';
-import type { ApprovalOutcome } from './approval-wire-types';
 
 /** Statuses of a call that has not finished yet: still waiting, or allowed and about to run or running. */
 const unfinished = new Set<string>(['pending', 'approved', 'executing']);

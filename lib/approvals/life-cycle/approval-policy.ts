@@ -3,7 +3,7 @@ import type { ApprovalAsk, QuotaGate } from '@toolgate/engine/shells';
 import { type Db, findAccountById } from '@/lib/db';
 import { getQuotaCounter, type PolicyLimit, policyVerdict, type QuotaCounter, quotaKey } from '@/lib/policy';
 import { rolesShortOfHolders, verifiedRoleHolders } from '@/lib/policy/unfillable-steps';
-import { reportNoApprover } from './report-no-approver';
+import { approvalNotices } from './approval-notices';
 
 /**
  * Whether `userId` may ask someone holding a role: a signed-in account (not a guest) whose
@@ -60,7 +60,7 @@ export function policyAsk(
           )
         : [];
       if (short.length > 0) {
-        reportNoApprover(db, { toolName, input, rule: verdict.label, short, requesterId });
+        approvalNotices().noApprover(db, { toolName, input, rule: verdict.label, short, requesterId });
         return { kind: 'deny', rule: verdict.label, reason: 'no_approver' };
       }
       return {

@@ -1,4 +1,5 @@
 import type { CallProvenance } from '@toolgate/engine';
+import { revealHiddenCharacters } from '@toolgate/engine/client';
 import type { ApprovalPreview } from '@toolgate/engine/stores';
 import type { Selectable } from 'kysely';
 import type { Db } from '@/lib/db/engine';
@@ -6,7 +7,6 @@ import type { ApprovalStepTable, ApprovalTable } from '@/lib/db/schema';
 import { writeTransaction } from '@/lib/db/write-transaction';
 import { type ApprovalStatus, assertTransition, type EndReason } from './approval-states';
 import { approvalTiming } from './approval-timing';
-import { approverText } from './approver-text';
 
 /*
  * The approval rows. Reads are exported to the app through `lib/approvals`; the writes
@@ -371,13 +371,13 @@ export async function listPendingRoleApprovalsOf(db: Db, ownerId: string): Promi
 
 /**
  * The display names of these users, by id (a user that is gone is left out), as others read
- * them: hidden characters shown (`approverText`).
+ * them: hidden characters shown as their code points, as on every approver surface.
  */
 export async function userNamesById(db: Db, ids: readonly string[]): Promise<Map<string, string>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Map();
   const rows = await db.selectFrom('user').select(['id', 'name']).where('id', 'in', unique).execute();
-  return new Map(rows.map((row) => [row.id, approverText(row.name)]));
+  return new Map(rows.map((row) => [row.id, revealHiddenCharacters(row.name)]));
 }
 
 /** Conditions a move also checks on the row, in the same statement. */

@@ -1,6 +1,6 @@
 import 'server-only';
 import { deleteApprovalRule, getChat, getDb, listApprovalRules } from '@/lib/db';
-import type { ChatApprovalRule } from './approval-wire-types';
+import type { ChatApprovalRule } from './approval-answers';
 
 /**
  * The tools the caller allowed for the rest of this chat, oldest first; undefined for

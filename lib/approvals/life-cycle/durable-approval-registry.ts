@@ -10,7 +10,7 @@ import { eitherSignal } from '@toolgate/engine/stores';
 import type { Db } from '@/lib/db/engine';
 import { currentTraceParent } from '@/lib/telemetry/trace-parent';
 import { finishExecution, parkApproval, requestApproval, takeWokenDecision } from './approval-life-cycle';
-import { tellRequester } from './requester-outcome';
+import { approvalNotices } from './approval-notices';
 import type { TurnParking } from './turn-parking';
 
 /** Options of {@link createDurableApprovalRegistry}. */
@@ -113,7 +113,7 @@ export function createDurableApprovalRegistry({
     // A request that waited for someone else ended unrun while its turn was live: the requester
     // is mailed (a run is told after it ran, by the turn's approvals).
     if (!taken.approved && (taken.reason === 'denied' || taken.reason === 'timeout'))
-      await tellRequester(
+      await approvalNotices().requesterTold(
         db,
         approvalId,
         { kind: taken.reason === 'denied' ? 'denied' : 'expired' },

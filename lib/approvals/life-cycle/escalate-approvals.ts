@@ -1,14 +1,11 @@
 import 'server-only';
-import { getConfig } from '@/lib/config';
 import type { Db } from '@/lib/db/engine';
 import { writeTransaction } from '@/lib/db/write-transaction';
 import { escalationOfRule } from '@/lib/policy';
-import { announceApproval } from './announce-approval';
 import { publishApprovalChange } from './approval-events';
-import { mailApprovers } from './approval-mail';
+import { approvalNotices } from './approval-notices';
 import { getApproval, getApprovalSteps, type NewApproval } from './approval-rows';
 import { auditWhileWaiting } from './audit-fields-of-approval';
-import { tellRequester } from './requester-outcome';
 
 /** What the row keeps of its rule's escalation: the role, and the wait that restarts. */
 type StoredEscalation = { to: string; timeoutMs: number };
@@ -80,7 +77,7 @@ export async function escalateDueApprovals(db: Db, now: number, limit = 100): Pr
           escalate_at: null,
           ...(escalation !== undefined && {
             expires_at: now + escalation.timeoutMs,
-            remind_at: getConfig().SMTP_URL === undefined ? null : now + Math.floor(escalation.timeoutMs / 2),
+            remind_at: approvalNotices().reminderAt(now, now + escalation.timeoutMs) ?? null,
             version: eb('version', '+', 1),
           }),
           updated_at: new Date(now).toISOString(),
@@ -116,11 +113,7 @@ async function tellOfEscalation(
   // The holders of the old role see it leave their inbox; the new role's see it arrive.
   publishApprovalChange(db, row, before);
   publishApprovalChange(db, row);
-  announceApproval(db, approvalId, { type: 'approval.escalated' });
-  await tellRequester(db, approvalId, { kind: 'escalated', role: escalation.to }, { notice: true });
-  await mailApprovers(db, approvalId, 'escalated', { roles: [escalation.to], now }).catch((error: unknown) =>
-    console.error(`[toolgate] mail: could not tell the new approvers of approval ${approvalId}:`, error),
-  );
+  await approvalNotices().escalated(db, approvalId, { to: escalation.to, now });
   await auditWhileWaiting(db, row, { outcome: 'escalated', detail: { escalatedTo: escalation.to }, now });
 }
 

@@ -5,12 +5,11 @@ import type { Db } from '@/lib/db/engine';
 import { writeTransaction } from '@/lib/db/write-transaction';
 import { policyInForce, policyVerdict } from '@/lib/policy';
 import { getApprovalRegistry } from '@/lib/server/stores';
-import { announceApproval } from './announce-approval';
 import { keepDueWork } from './approval-deadlines';
 import { publishApprovalChange } from './approval-events';
 import { awaitTakeOver, type Decider, mayDecide, mayView } from './approval-life-cycle';
+import { approvalNotices } from './approval-notices';
 import { mayAskRoles } from './approval-policy';
-import { announceToApprovers } from './approval-reminders';
 import {
   type ApprovalRecord,
   type ApprovalStepRecord,
@@ -160,13 +159,12 @@ export async function rejudgeApproval(
     publishApprovalChange(db, row, before);
     publishApprovalChange(db, after);
     if (kind !== 'replaced') {
-      announceApproval(db, approvalId, { type: 'approval.settled', status: kind });
+      approvalNotices().settled(db, approvalId, kind);
       return { kind, row: after };
     }
     const steps = judged.kind === 'steps' ? judged.steps : [];
     const told = { id: approvalId, steps, expiresAt: row.expiresAt, ruleLabel: judged.rule };
-    // New role holders are mailed as at a request; the mail's key keeps it to one per person.
-    const remindAt = announceToApprovers(db, told, now);
+    const remindAt = approvalNotices().stepsReplaced(db, told, now);
     if (remindAt !== undefined) keepDueWork(db, remindAt);
     const escalateAt = scheduleEscalation(db, told, now);
     if (escalateAt !== undefined) keepDueWork(db, escalateAt);

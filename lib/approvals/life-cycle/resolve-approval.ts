@@ -10,6 +10,11 @@ import { checkToolPrecondition } from '@/lib/tools/check-tool-precondition';
 import { computeToolPreview } from '@/lib/tools/compute-tool-preview';
 import type { PreconditionRefusal } from '@/lib/tools/tool-descriptor';
 import { buildWorkerTable } from '@/lib/turn-table/build-worker-table';
+import type {
+  ApprovalDecisionAnswer,
+  ApprovalExtensionAnswer,
+  DecisionRefusalCode,
+} from './approval-answers';
 import {
   type Decider,
   extendApproval,
@@ -23,11 +28,6 @@ import { outcomeOf, resultsOfCalls, settledOutcome } from './approval-outcome';
 import { type ApprovalRecord, fillStep, getApproval, getApprovalSteps } from './approval-rows';
 import { denialReasonOf, isDeniedStatus } from './approval-states';
 import { approvalTiming } from './approval-timing';
-import type {
-  ApprovalDecisionAnswer,
-  ApprovalExtensionAnswer,
-  DecisionRefusalCode,
-} from './approval-wire-types';
 import { rejudgeBeforeDecision, wakeSettledCall } from './rejudge-approval';
 import { settleChatApprovals } from './settle-approvals';
 import {

@@ -5,8 +5,8 @@ import type { DecisionMaker } from '@toolgate/engine/stores';
 import type { UIMessage } from 'ai';
 import { updateChatMessage } from '@/lib/db/chats';
 import type { Db } from '@/lib/db/engine';
-import { announceApproval } from './announce-approval';
 import { publishApprovalChange } from './approval-events';
+import { approvalNotices } from './approval-notices';
 import {
   type ApprovalEnd,
   isToolPart,
@@ -33,7 +33,6 @@ import {
 } from './approval-states';
 import { approvalTiming } from './approval-timing';
 import { auditApprovalEnd } from './audit-approval-end';
-import { tellRequester } from './requester-outcome';
 import { waitsForOthers } from './waiting-steps';
 
 const unsettledStates = new Set([
@@ -83,7 +82,7 @@ export async function settleToolParts(db: Db, chatId: string, message: UIMessage
     if (row?.status === 'pending') {
       if (await moveApproval(db, row.id, 'pending', 'stopped', { claim: true })) {
         publishApprovalChange(db, row);
-        announceApproval(db, row.id, { type: 'approval.settled', status: 'stopped' });
+        approvalNotices().settled(db, row.id, 'stopped');
       }
       row = { ...row, status: 'stopped' };
     }
@@ -116,11 +115,11 @@ export async function expireApproval(db: Db, approvalId: string, now = Date.now(
   if (row?.status !== 'pending' || row.expiresAt > now) return false;
   if (!(await moveApproval(db, row.id, 'pending', 'expired', { claim: true }))) return false;
   publishApprovalChange(db, row);
-  announceApproval(db, row.id, { type: 'approval.settled', status: 'expired' });
+  approvalNotices().settled(db, row.id, 'expired');
   await auditApprovalEnd(db, row, 'expired');
   await patchSavedPart(db, row, endOfRow({ ...row, status: 'expired' }) as ApprovalEnd);
   // Nobody will reply to a card nobody decided: a request that waited for someone else says so in the chat.
-  await tellRequester(db, row.id, { kind: 'expired' }, { notice: true });
+  await approvalNotices().requesterTold(db, row.id, { kind: 'expired' }, { notice: true });
   return true;
 }
 
@@ -210,7 +209,7 @@ export async function endPendingRow(
   const decision = note === undefined ? {} : { decision: { note } };
   if (!(await moveApproval(db, row.id, 'pending', status, decision))) return false;
   publishApprovalChange(db, row);
-  announceApproval(db, row.id, { type: 'approval.settled', status });
+  approvalNotices().settled(db, row.id, status);
   let woken = false;
   try {
     woken = await registry.resolve(row.id, row.chatId, false, row.ownerId ?? undefined);
@@ -250,7 +249,7 @@ export async function endGuestRoleApprovals(
     if (!(await moveApproval(db, row.id, 'pending', 'denied', { decision: { note } }))) continue;
     ended += 1;
     publishApprovalChange(db, row);
-    announceApproval(db, row.id, { type: 'approval.settled', status: 'denied' });
+    approvalNotices().settled(db, row.id, 'denied');
     let woken = false;
     try {
       woken = await registry.resolve(row.id, row.chatId, false, row.ownerId ?? undefined);

@@ -8,10 +8,10 @@ import { checkToolPrecondition } from '@/lib/tools/check-tool-precondition';
 import { computeToolPreview } from '@/lib/tools/compute-tool-preview';
 import type { TurnApprovalOptions } from '@/lib/turn-table/assemble-turn-tools';
 import type { WorkerTable } from '@/lib/turn-table/build-worker-table';
+import { approvalNotices } from './approval-notices';
 import { excerptOf } from './approval-parts';
 import { policyAsk } from './approval-policy';
 import { createDurableApprovalRegistry, recordExecution } from './durable-approval-registry';
-import { tellRequester } from './requester-outcome';
 import { approvedByRuleOrGrant } from './standing-grants';
 import { createTurnParking, type TurnParking } from './turn-parking';
 
@@ -78,9 +78,14 @@ export function createTurnApprovals(options: TurnApprovalsOptions): TurnApproval
         // A request that waited for someone else ran while its turn was still live (the
         // requester's page follows it): the requester is mailed the outcome all the same.
         if (approvalId !== undefined)
-          await tellRequester(db, approvalId, ok ? { kind: 'executed', output } : { kind: 'failed' }, {
-            notice: false,
-          });
+          await approvalNotices().requesterTold(
+            db,
+            approvalId,
+            ok ? { kind: 'executed', output } : { kind: 'failed' },
+            {
+              notice: false,
+            },
+          );
       },
       approvedByRule: approvedByRuleOrGrant(db, { chatId, ownerId }),
       pendingLimiter: createPendingApprovalLimiter(db, config.TOOLGATE_MAX_PENDING_APPROVALS),

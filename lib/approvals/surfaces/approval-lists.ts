@@ -10,7 +10,7 @@ import {
   toStep,
 } from '../life-cycle/approval-rows';
 import type { ApprovalStatus } from '../life-cycle/approval-states';
-import { approverText } from '../life-cycle/approver-text';
+import { approverText } from '../notices/approver-text';
 
 /*
  * The lists people read approvals in: the inbox's calls to decide and decided, a page at a

@@ -16,11 +16,11 @@ import {
   getApprovalSteps,
   userNamesById,
 } from '../life-cycle/approval-rows';
-import type { ApprovalQuestionView } from '../life-cycle/approval-wire-types';
-import { approverMailText, approverSummary, approverText } from '../life-cycle/approver-text';
 import { auditWhileWaiting } from '../life-cycle/audit-fields-of-approval';
-import { chatLanguage, mailRequester, roleName } from '../life-cycle/requester-outcome';
 import { expireApproval } from '../life-cycle/settle-approvals';
+import { approverMailText, approverSummary, approverText } from '../notices/approver-text';
+import { chatLanguage, mailRequester, roleName } from '../notices/requester-outcome';
+import type { ApprovalQuestionView } from './approval-wire-types';
 
 /*
  * Ask the requester: an approver who may decide a waiting role step asks its requester a

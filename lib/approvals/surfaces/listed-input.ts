@@ -1,7 +1,7 @@
 import { stableStringify } from '@toolgate/engine';
 import { inputDigestOf } from '@toolgate/engine/shells';
 import type { Language } from '@/lib/shared/language';
-import { approverSummary } from '../life-cycle/approver-text';
+import { approverSummary } from '../notices/approver-text';
 
 /** What a listed approval shows of its call's input besides the input itself. */
 export type ListedInput = {

@@ -17,14 +17,8 @@ import {
   userNamesById,
 } from '../life-cycle/approval-rows';
 import { denialReasonOf, isDeniedStatus } from '../life-cycle/approval-states';
-import type {
-  ApprovalPage,
-  ApprovalView,
-  DecidedApproval,
-  ListedApproval,
-} from '../life-cycle/approval-wire-types';
-import { approverText } from '../life-cycle/approver-text';
 import { expireApproval } from '../life-cycle/settle-approvals';
+import { approverText } from '../notices/approver-text';
 import { type ListedApprovalRecord, listApprovalsDecidedBy, listDecidableApprovals } from './approval-lists';
 import {
   type ApprovalQuestionRecord,
@@ -33,6 +27,7 @@ import {
   questionsOfApprovals,
   questionViews,
 } from './approval-questions';
+import type { ApprovalPage, ApprovalView, DecidedApproval, ListedApproval } from './approval-wire-types';
 import { listedInputOf } from './listed-input';
 
 /**

@@ -8,9 +8,9 @@ import {
   getStepsOfApprovals,
   listChatApprovals,
 } from '../life-cycle/approval-rows';
-import { approverSummary } from '../life-cycle/approver-text';
 import { endPendingRow } from '../life-cycle/settle-approvals';
 import { waitsForOthers } from '../life-cycle/waiting-steps';
+import { approverSummary } from '../notices/approver-text';
 
 /** What stands in the model's summary for a value an outsider may have written. */
 export const outsideTextPlaceholder = '[text from a read source, not repeated]';

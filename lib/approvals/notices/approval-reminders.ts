@@ -1,8 +1,8 @@
 import 'server-only';
 import { getConfig } from '@/lib/config';
 import type { Db } from '@/lib/db/engine';
+import type { NewApproval } from '../life-cycle/approval-rows';
 import { mailApprovers } from './approval-mail';
-import type { NewApproval } from './approval-rows';
 
 /**
  * Tells the approvers of a call that starts waiting: mails the holders of its role steps
@@ -16,9 +16,9 @@ export function announceToApprovers(
   approval: Pick<NewApproval, 'id' | 'steps' | 'expiresAt'>,
   now = Date.now(),
 ): number | undefined {
-  if (getConfig().SMTP_URL === undefined) return undefined;
   if (!approval.steps?.some((step) => step.kind === 'role')) return undefined;
-  const remindAt = now + Math.floor((approval.expiresAt - now) / 2);
+  const remindAt = reminderAt(now, approval.expiresAt);
+  if (remindAt === undefined) return undefined;
   void (async () => {
     await db
       .updateTable('approvals')
@@ -31,6 +31,11 @@ export function announceToApprovers(
     console.error(`[toolgate] mail: could not tell the approvers of approval ${approval.id}:`, error),
   );
   return remindAt;
+}
+
+/** When approvers who wait from `now` until `expiresAt` are reminded: at half the wait; undefined without `SMTP_URL`. */
+export function reminderAt(now: number, expiresAt: number): number | undefined {
+  return getConfig().SMTP_URL === undefined ? undefined : now + Math.floor((expiresAt - now) / 2);
 }
 
 /** When the earliest reminder of a pending approval is due, or undefined when none is. */

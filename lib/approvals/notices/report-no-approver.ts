@@ -6,22 +6,9 @@ import { currentClientAddress } from '@/lib/http/request-address';
 import { spendWebhookBudget } from '@/lib/server/webhook-budget';
 import { countDroppedWebhookEvent } from '@/lib/telemetry/metrics';
 import { enqueueApprovalEvent } from '@/lib/webhooks';
-import { userNamesById } from './approval-rows';
+import type { NoApproverReport } from '../life-cycle/approval-notices';
+import { userNamesById } from '../life-cycle/approval-rows';
 import { approverSummary } from './approver-text';
-
-/** A call refused because a role step of its rule can never be filled, as the operators are told. */
-export type NoApproverReport = {
-  toolName: string;
-  input: unknown;
-  /** The rule that asked for the steps. */
-  rule: string;
-  /**
-   * Each group of steps too few people can fill (one person fills one step): its roles, how
-   * many different people it needs, how many besides the requester hold any of its roles.
-   */
-  short: readonly { roles: readonly string[]; needed: number; holders: number }[];
-  requesterId: string;
-};
 
 /**
  * Tells the operators that a call was refused with `no_approver`: a warning in the log, and,

@@ -5,8 +5,8 @@ import { currentClientAddress } from '@/lib/http/request-address';
 import { spendWebhookBudget } from '@/lib/server/webhook-budget';
 import { countDroppedWebhookEvent } from '@/lib/telemetry/metrics';
 import { enqueueApprovalEvent, hasWebhookDelivery } from '@/lib/webhooks';
-import { getApproval, getApprovalSteps, userNamesById } from './approval-rows';
-import type { ApprovalStatus } from './approval-states';
+import { getApproval, getApprovalSteps, userNamesById } from '../life-cycle/approval-rows';
+import type { ApprovalStatus } from '../life-cycle/approval-states';
 import { approverSummary } from './approver-text';
 
 /**

@@ -10,7 +10,8 @@ import { summarizeToolCall } from '@/lib/tools/tool-summaries';
  * What a requester writes and an approver reads — their name, the message that led to a call,
  * the call's summary — leaves through here, on every surface (the approval views and lists of
  * the API, the pages built on them, the webhook body), so a hidden character reads the same
- * everywhere: as its code point (`⟨U+202E⟩`).
+ * everywhere: as its code point (`⟨U+202E⟩`). Names read by id (`userNamesById`, in the life
+ * cycle's rows, which sit below this room) are shown by the same engine helper.
  */
 
 /** A requester's (or any person's) words as an approver reads them: hidden characters shown. */

@@ -1,13 +1,23 @@
 /**
  * The JSON the approval routes answer and take, as types only: the server builds these
- * shapes (read-approvals.ts, resolve-approval.ts, chat-approval-rules.ts) and the browser reads them
+ * shapes (read-approvals.ts; what the life cycle answers, a decision's outcome among them, in
+ * life-cycle/approval-answers.ts, re-exported here) and the browser reads them
  * (components/api-types.ts). Every import here is a type from a module without server
  * code, and `import type` is erased at build, so nothing reaches the browser bundle.
  */
 import type { CallProvenance, DenialReason } from '@toolgate/engine';
 import type { ValueSource } from '@toolgate/engine/provenance';
 import type { LocalizedPreview } from '@/lib/tools/localize-preview';
-import type { ApprovalStatus } from './approval-states';
+import type { ApprovalOutcome } from '../life-cycle/approval-answers';
+import type { ApprovalStatus } from '../life-cycle/approval-states';
+
+export type {
+  ApprovalDecisionAnswer,
+  ApprovalExtensionAnswer,
+  ApprovalOutcome,
+  ChatApprovalRule,
+  DecisionRefusalCode,
+} from '../life-cycle/approval-answers';
 
 /** One step as `GET /api/approvals/:id` shows it. */
 export type ApprovalStepView = {
@@ -17,17 +27,6 @@ export type ApprovalStepView = {
   decidedBy?: { name: string };
   /** Nobody decided the step in time: it went to this role (then also `role`). */
   escalatedTo?: string;
-};
-
-/**
- * How a call ended, as an approver reads it (absent while it waits or runs): it ran
- * (`executed`, with what the tool answered, e.g. `{ refundId: "RF-000003", … }`), failed
- * while running, ended without running (`denied`: a person, the policy now, Stop, a new
- * message), nobody decided in time (`expired`), or its requester withdrew it.
- */
-export type ApprovalOutcome = {
-  status: 'executed' | 'denied' | 'failed' | 'expired' | 'withdrawn';
-  result?: unknown;
 };
 
 /**
@@ -112,47 +111,3 @@ export type ValueSourceView = ValueSource;
 
 /** One page of an inbox list (`GET /api/approvals`, `GET /api/approvals/decided`); `nextCursor` asks for the next. */
 export type ApprovalPage<APPROVAL> = { approvals: APPROVAL[]; nextCursor: string | null };
-
-/** A tool the person allowed for the rest of a chat (`GET /api/chats/:id/approval-rules`). */
-export type ChatApprovalRule = { toolName: string; createdAt: string };
-
-/**
- * Why a decision was refused as sent (400; nothing was decided, the call still waits), for a
- * card to say in the reader's language: the policy refuses the edited input, the edit needs
- * other approvers, the edited refund is more than what is left or in another currency, "for
- * this chat" on a call an untrusted source drove, too many standing grants.
- */
-export type DecisionRefusalCode =
-  | 'policy_refuses_input'
-  | 'needs_other_approvers'
-  | 'exceeds_remaining'
-  | 'currency_mismatch'
-  | 'tainted_rule'
-  | 'grant_limit';
-
-/** The answer to a decision (`POST /api/chat/approve`). */
-export type ApprovalDecisionAnswer =
-  | {
-      status: 'approved' | 'denied' | 'waiting';
-      reason?: 'policy_changed';
-      /** What the call did once settled (it ran, with its result; it was refused; …); absent while waiting. */
-      outcome?: ApprovalOutcome;
-    }
-  | {
-      error: string;
-      fieldErrors?: Record<string, string[]>;
-      /** With a 400: which refusal `error` states, and its values (`params`), for the reader's language. */
-      code?: DecisionRefusalCode;
-      params?: Record<string, string>;
-      /**
-       * With a 404 to someone who may still see the approval: it is no longer theirs to decide
-       * because it ended (its `status`, `reason` and `outcome`), or because they already filled
-       * a step and others must still decide (`status: 'pending'`).
-       */
-      status?: ApprovalStatus;
-      reason?: DenialReason;
-      outcome?: ApprovalOutcome;
-    };
-
-/** The answer to "+60 s" (`POST /api/chat/approve/extend`). */
-export type ApprovalExtensionAnswer = { expiresAt: number; remainingMs: number } | { error: string };

@@ -9,18 +9,11 @@ import { readableDeadline } from '@/lib/shared/readable-wait';
 import { summarizeToolResult } from '@/lib/tools/tool-summaries';
 import { insertWebhookDelivery } from '@/lib/webhooks/webhook-deliveries';
 import { wakeWebhookDeliveries } from '@/lib/webhooks/webhook-delivery-loop';
-import { publishApprovalChange } from './approval-events';
+import { publishApprovalChange } from '../life-cycle/approval-events';
+import type { RequesterOutcome } from '../life-cycle/approval-notices';
+import { decisionRecordOf, getApproval, getApprovalSteps } from '../life-cycle/approval-rows';
 import type { ApprovalMail } from './approval-mail';
-import { decisionRecordOf, getApproval, getApprovalSteps } from './approval-rows';
 import { approverSummary, approverText } from './approver-text';
-
-/** How a request that waited for someone else came out, as its requester is told. */
-export type RequesterOutcome =
-  | { kind: 'executed'; output?: unknown }
-  | { kind: 'failed' }
-  | { kind: 'denied' }
-  | { kind: 'expired' }
-  | { kind: 'escalated'; role: string };
 
 const roleNames: Record<Language, Record<string, string>> = {
   en: { supervisor: 'a supervisor', admin: 'an admin', manager: 'a manager' },

@@ -8,7 +8,7 @@ import { localizePreview } from '@/lib/tools/localize-preview';
 import { approvalUrl } from '@/lib/webhooks/approval-event';
 import { insertWebhookDelivery } from '@/lib/webhooks/webhook-deliveries';
 import { wakeWebhookDeliveries } from '@/lib/webhooks/webhook-delivery-loop';
-import { getApproval, getApprovalSteps, userNamesById } from './approval-rows';
+import { getApproval, getApprovalSteps, userNamesById } from '../life-cycle/approval-rows';
 import { approverMailText, approverSummary } from './approver-text';
 
 /** Why an approver is mailed: a step opened for them, nobody decided by half the wait, or it was escalated to them. */
