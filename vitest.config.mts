@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+import type { ProjectConfig } from 'vitest/node';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
@@ -12,6 +13,29 @@ const shared = {
     },
   },
 };
+
+/** What every integration file gets: SQLite and Postgres, Redis, production builds of the app. */
+const integration = {
+  include: ['tests/integration/**/*.test.ts'],
+  environment: 'node',
+  globalSetup: ['tests/setup/redis-server.ts', 'tests/setup/postgres-server.ts'],
+  setupFiles: ['tests/setup/same-start-each-file.ts'],
+  testTimeout: 30_000,
+  hookTimeout: 240_000,
+  // A process per file (vitest's default). Sharing one (`isolate: false`) saved about 150 s a
+  // run, but a one-second latency check of a production server ran past its budget on a quiet
+  // machine (docs/testing.md). The setup file keeps the files independent either way: the
+  // environment as the process started, delivery loops ended.
+  restoreMocks: true,
+  unstubEnvs: true,
+  unstubGlobals: true,
+} satisfies ProjectConfig;
+
+/** Files whose tests hold a server to a time budget (another user answered within 1 s, a list as fast with 200 streams open). */
+const timedFiles = [
+  'tests/integration/http-hygiene.test.ts',
+  'tests/integration/approval-event-streams.test.ts',
+];
 
 export default defineConfig({
   ...shared,
@@ -47,20 +71,23 @@ export default defineConfig({
       {
         ...shared,
         test: {
+          ...integration,
           name: 'integration',
-          include: ['tests/integration/**/*.test.ts'],
-          environment: 'node',
-          globalSetup: ['tests/setup/redis-server.ts', 'tests/setup/postgres-server.ts'],
-          setupFiles: ['tests/setup/same-start-each-file.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 240_000,
-          // A process per file (vitest's default). Sharing one (`isolate: false`) saved about
-          // 150 s a run, but a one-second latency check of a production server ran past its budget
-          // on a quiet machine (docs/testing.md). The setup file keeps the files independent
-          // either way: the environment as the process started, delivery loops ended.
-          restoreMocks: true,
-          unstubEnvs: true,
-          unstubGlobals: true,
+          exclude: [...configDefaults.exclude, ...timedFiles],
+          // Two files at a time: a file mostly waits on servers, databases and the clock, and each
+          // makes its own databases, Redis keys and ports, so two share nothing (docs/testing.md).
+          maxWorkers: 2,
+        },
+      },
+      {
+        ...shared,
+        test: {
+          ...integration,
+          name: 'integration-timed',
+          include: timedFiles,
+          // After the others, one file at a time, so a time budget measures the code, not a neighbour.
+          sequence: { groupOrder: 1 },
+          fileParallelism: false,
         },
       },
     ],

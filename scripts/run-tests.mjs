@@ -156,7 +156,9 @@ if (!typesOk) stopAfter('typecheck');
 if (!lintOk) stopAfter('lint');
 if (!built[0]) stopAfter('build');
 
-ok = run('vitest integration', vitest, vitestArgs(['integration'], integrationReport)) && ok;
+ok =
+  run('vitest integration', vitest, vitestArgs(['integration', 'integration-timed'], integrationReport)) &&
+  ok;
 addReport('vitest integration', integrationReport, vitestCounts);
 
 ok =
