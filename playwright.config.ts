@@ -105,8 +105,11 @@ process.env.E2E_APPROVERS_SMTP_PORT = String(mainPort + 4);
 export default defineConfig({
   testDir: './e2e',
   outputDir: 'test-results',
-  // Two cores: one browser and two servers are what this machine carries comfortably.
-  workers: 1,
+  // Two browsers at a time, one spec file each: a spec spends much of its time waiting on a
+  // server, which the other worker's spec uses. Specs that share something run one at a time
+  // in their own project (`workers: 1`): the approvers' policy file and mail port, the main
+  // server's mail port.
+  workers: 2,
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
   retries: 0,
@@ -138,10 +141,35 @@ export default defineConfig({
   },
   projects: [
     {
+      name: 'approvers',
+      testMatch: /(approvers|ask-requester)\.spec\.ts/,
+      // One policy file that a spec edits and one mail port: one at a time. Listed first: its
+      // specs take longest one after the other, so the other worker runs the rest meanwhile.
+      workers: 1,
+      use: {
+        ...devices['Desktop Chrome'],
+        viewport,
+        baseURL: `http://127.0.0.1:${mcpPort}`,
+        locale: 'zh-CN',
+      },
+    },
+    {
       name: 'chromium',
-      testIgnore: /(expiry|mcp|approvers|ask-requester)\.spec\.ts/,
+      testIgnore: /(expiry|mcp|approvers|ask-requester|accounts|role-admin)\.spec\.ts/,
       // Tests that need the 3 s approval timeout carry this tag and run in the project below.
       grepInvert: /@short-approval-timeout/,
+      use: {
+        ...devices['Desktop Chrome'],
+        viewport,
+        baseURL: `http://127.0.0.1:${mainPort}`,
+        locale: 'zh-CN',
+      },
+    },
+    {
+      // The specs that read the main server's verification mail, on one port: one at a time.
+      name: 'main-server-mail',
+      testMatch: /(accounts|role-admin)\.spec\.ts/,
+      workers: 1,
       use: {
         ...devices['Desktop Chrome'],
         viewport,
@@ -157,16 +185,6 @@ export default defineConfig({
         ...devices['Desktop Chrome'],
         viewport,
         baseURL: `http://127.0.0.1:${shortTimeoutPort}`,
-        locale: 'zh-CN',
-      },
-    },
-    {
-      name: 'approvers',
-      testMatch: /(approvers|ask-requester)\.spec\.ts/,
-      use: {
-        ...devices['Desktop Chrome'],
-        viewport,
-        baseURL: `http://127.0.0.1:${mcpPort}`,
         locale: 'zh-CN',
       },
     },
