@@ -1,11 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import { heldOutSource, trainSource } from '@/lib/ai/nlu/corpus-templates';
 import { extractTitle } from '@/lib/ai/nlu/extract-title';
+import {
+  intentFeatures,
+  normalizeToken,
+  titleTokenContext,
+  titleTokenFeatures,
+  titleTokenForm,
+  tokenize,
+} from '@/lib/ai/nlu/features';
 import { generateCorpus } from '@/lib/ai/nlu/generate-corpus';
+import { intentScores } from '@/lib/ai/nlu/intent-scores';
 import { nluWeights } from '@/lib/ai/nlu/load-weights';
+import { titleTokenScore } from '@/lib/ai/nlu/title-token-score';
 import { trainNluModel } from '@/lib/ai/nlu/train-nlu-model';
 import { intentLabels } from '@/lib/tools/intent-labels';
 import { evaluateNlu } from '../support/evaluate-nlu';
+import blindMessages from './fixtures/blind-messages.json';
+import fiveVoicesMessages from './fixtures/five-voices-messages.json';
+import freshMessages from './fixtures/fresh-messages.json';
+import kindsLeftMessages from './fixtures/kinds-left-messages.json';
+import newVoicesMessages from './fixtures/new-voices-messages.json';
+import untouchedMessages from './fixtures/untouched-messages.json';
 
 const train = generateCorpus('train');
 const heldOut = generateCorpus('heldOut');
@@ -113,5 +129,57 @@ describe('the title of a ticket or to-do', () => {
 
   it('is empty when nothing follows the colon, so the model asks for it', () => {
     expect(extractTitle('create a ticket: ', 'createTicket')).toBe('');
+  });
+});
+
+// Every message the model is trained or graded on, generated and hand-written.
+const everyMessage = [
+  ...train,
+  ...heldOut,
+  ...blindMessages,
+  ...fiveVoicesMessages,
+  ...freshMessages,
+  ...kindsLeftMessages,
+  ...newVoicesMessages,
+  ...untouchedMessages,
+].map((message) => message.text);
+
+describe('the model read without building feature strings', () => {
+  it('scores every message exactly as the weights of its features summed in their order', () => {
+    const weightsByFeature = new Map(Object.entries(nluWeights.intent.weights));
+    const differing = everyMessage.filter((text) => {
+      const features = intentFeatures(text);
+      const scale = 1 / Math.sqrt(features.length);
+      const expected = nluWeights.intent.labels.map(() => 0);
+      for (const feature of features) {
+        const values = weightsByFeature.get(feature);
+        if (values === undefined) continue;
+        for (let index = 0; index < expected.length; index += 1)
+          expected[index] += (values[index] ?? 0) * scale;
+      }
+      return !intentScores(text).every((score, index) => Object.is(score, expected[index]));
+    });
+    expect(differing).toEqual([]);
+  });
+
+  it('tags every token exactly as the weights of its features summed in their order', () => {
+    const vocabulary = new Set(nluWeights.title.vocabulary);
+    const weightsByFeature = new Map(Object.entries(nluWeights.title.weights));
+    const differing: string[] = [];
+    for (const text of everyMessage) {
+      const context = titleTokenContext(
+        tokenize(text).map((token) => titleTokenForm(normalizeToken(token.text), vocabulary)),
+      );
+      for (let index = 0; index < context.tokens.length; index += 1)
+        for (const previous of ['O', 'T'])
+          for (const intent of ['createTicket', 'addTodo']) {
+            let expected = 0;
+            for (const feature of titleTokenFeatures(context, index, previous, intent))
+              expected += weightsByFeature.get(feature) ?? 0;
+            if (!Object.is(titleTokenScore(context, index, previous, intent), expected))
+              differing.push(`${text} @${index} ${previous} ${intent}`);
+          }
+    }
+    expect(differing).toEqual([]);
   });
 });

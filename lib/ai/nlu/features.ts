@@ -47,7 +47,7 @@ const normalizedTokens = new Map<string, string>();
 const wordGrams = new Map<string, readonly string[]>();
 
 /** The character 3- and 4-grams of a (normalized) Latin word, padded with `<` and `>`, as features. */
-function characterGrams(token: string): readonly string[] {
+export function wordCharacterGrams(token: string): readonly string[] {
   const known = wordGrams.get(token);
   if (known !== undefined) return known;
   const padded = `<${token}>`;
@@ -61,8 +61,10 @@ function characterGrams(token: string): readonly string[] {
   return grams;
 }
 
-const isHan = (token: string) => hanPattern.test(token);
-const isWord = (token: string) => /^[a-z0-9#]/.test(token);
+/** True for a (normalized) token of Chinese: the classifier reads it in runs of characters. */
+export const isHan = (token: string) => hanPattern.test(token);
+/** True for a (normalized) token that is a word or a number (`#id`, `#num` included). */
+export const isWord = (token: string) => /^[a-z0-9#]/.test(token);
 
 /**
  * The classifier's features of one message, as a set of strings: Latin words and word pairs,
@@ -92,7 +94,7 @@ export function intentFeatures(text: string): string[] {
       features.add(`w:${token}`);
       features.add(`w2:${previousWord}_${token}`);
       previousWord = token;
-      if (!token.startsWith('#')) for (const gram of characterGrams(token)) features.add(gram);
+      if (!token.startsWith('#')) for (const gram of wordCharacterGrams(token)) features.add(gram);
     } else if (token === '?' || token === '？') {
       features.add('p:?');
     } else if (token === ':' || token === '：') {
