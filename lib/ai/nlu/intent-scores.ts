@@ -13,7 +13,6 @@ import { nluWeights } from './load-weights';
  */
 
 const { labels } = nluWeights.intent;
-const labelCount = labels.length;
 
 // Remembered numbers, by the parts a feature is made of. Bounded: past `memoryLimit` entries
 // in all (new words, new pairs of Chinese characters, numbers of features without weights),
