@@ -145,6 +145,42 @@ const everyMessage = [
 ].map((message) => message.text);
 
 describe('the model read without building feature strings', () => {
+  it('cuts any text into the tokens a search for them finds, whitespace of every kind between them', () => {
+    const search = /[\u3400-\u9fff\uf900-\ufaff]|[A-Za-z0-9]+(?:['’-][A-Za-z0-9]+)*|[^\sA-Za-z0-9]/gu;
+    const pieces = [
+      ..."aZ09'’-_.,:：？?!$¥￥#@ 退款工单待办豈兀",
+      ...' \t\n\r\v\f\u00a0\u1680\u2000\u200a\u2028\u2029\u202f\u205f\u3000\ufeff\u200b',
+      '😀',
+      '\ud83d',
+      '\ude00',
+      'don’t',
+      'A1001',
+      'e-mail',
+    ];
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 48271) % 2147483647;
+      return seed / 2147483647;
+    };
+    const texts = [...everyMessage];
+    for (let count = 0; count < 3000; count += 1)
+      texts.push(
+        Array.from(
+          { length: 1 + Math.floor(random() * 30) },
+          () => pieces[Math.floor(random() * pieces.length)],
+        ).join(''),
+      );
+    const differing = texts.filter((text) => {
+      const expected = [...text.matchAll(search)].map((match) => ({
+        text: match[0],
+        start: match.index,
+        end: match.index + match[0].length,
+      }));
+      return JSON.stringify(tokenize(text)) !== JSON.stringify(expected);
+    });
+    expect(differing).toEqual([]);
+  });
+
   it('scores every message exactly as the weights of its features summed in their order', () => {
     const weightsByFeature = new Map(Object.entries(nluWeights.intent.weights));
     const differing = everyMessage.filter((text) => {

@@ -19,9 +19,10 @@ function classifyClause(text: string): IntentReading {
   const top = Math.max(...scores);
   const exps = scores.map((score) => Math.exp(score - top));
   const total = exps.reduce((sum, value) => sum + value, 0);
-  const probabilities = Object.fromEntries(
-    labels.map((label, index) => [label, (exps[index] ?? 0) / total]),
-  ) as Record<IntentLabel, number>;
+  const probabilities = {} as Record<IntentLabel, number>;
+  labels.forEach((label, index) => {
+    probabilities[label] = (exps[index] ?? 0) / total;
+  });
   const best = scores.indexOf(top);
   return { intent: labels[best] as IntentLabel, confidence: (exps[best] ?? 0) / total, probabilities };
 }

@@ -13,16 +13,33 @@ export function findOrderIds(text: string): string[] {
 /** One token of a message and where it sits in the original text. */
 export type Token = { text: string; start: number; end: number };
 
-// A Han character, a Latin word (apostrophes and hyphens inside), a number, or one other visible character.
-const tokenPattern = /[\u3400-\u9fff\uf900-\ufaff]|[A-Za-z0-9]+(?:['’-][A-Za-z0-9]+)*|[^\sA-Za-z0-9]/gu;
+// A Han character, a Latin word (apostrophes and hyphens inside), a number, or one other visible
+// character: every visible character starts a token. Read with `test` where they stand (sticky),
+// which makes no match array per token.
+const tokenAt = /[\u3400-\u9fff\uf900-\ufaff]|[A-Za-z0-9]+(?:['’-][A-Za-z0-9]+)*|[^\sA-Za-z0-9]/uy;
+const spaceAt = /\s+/uy;
+
+/** Where the first token at or after `from` starts: past any whitespace (`text.length` when none is left). */
+export function tokenStart(text: string, from: number): number {
+  spaceAt.lastIndex = from;
+  return spaceAt.test(text) ? spaceAt.lastIndex : from;
+}
+
+/** Where the token that starts at `start` (as `tokenStart` found it, before the end of `text`) ends. */
+export function tokenEnd(text: string, start: number): number {
+  tokenAt.lastIndex = start;
+  return tokenAt.test(text) ? tokenAt.lastIndex : start + 1;
+}
 
 /** Splits a message into tokens with their offsets; whitespace separates but is not a token. */
 export function tokenize(text: string): Token[] {
-  return [...text.matchAll(tokenPattern)].map((match) => ({
-    text: match[0],
-    start: match.index,
-    end: match.index + match[0].length,
-  }));
+  const tokens: Token[] = [];
+  for (let start = tokenStart(text, 0); start < text.length; ) {
+    const end = tokenEnd(text, start);
+    tokens.push({ text: text.slice(start, end), start, end });
+    start = tokenStart(text, end);
+  }
+  return tokens;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { isHan, isWord, normalizeToken, wordCharacterGrams } from './features';
+import { isHan, isWord, normalizeToken, tokenEnd, tokenStart, wordCharacterGrams } from './features';
 import { nluWeights } from './load-weights';
 
 /*
@@ -162,9 +162,6 @@ function count(number: number): void {
   weighedCount += 1;
 }
 
-// The same tokens as `tokenize` (features.ts) finds.
-const tokenPattern = /[\u3400-\u9fff\uf900-\ufaff]|[A-Za-z0-9]+(?:['’-][A-Za-z0-9]+)*|[^\sA-Za-z0-9]/gu;
-
 // The run of Chinese characters being read: its first `hanRunLength` tokens and their unigrams.
 const hanRun: string[] = [];
 const hanUnigrams: number[] = [];
@@ -196,10 +193,10 @@ export function intentScores(text: string): number[] {
   count(numberOf('bias'));
   let previousWord = '<s>';
   let tokens = 0;
-  tokenPattern.lastIndex = 0;
-  for (let match = tokenPattern.exec(text); match !== null; match = tokenPattern.exec(text)) {
+  for (let start = tokenStart(text, 0), end = 0; start < text.length; start = tokenStart(text, end)) {
+    end = tokenEnd(text, start);
     tokens += 1;
-    const token = normalizeToken(match[0]);
+    const token = normalizeToken(text.slice(start, end));
     const read = tokenReading(token);
     if (read.kind === 'han') {
       hanRun[hanRunLength] = token;

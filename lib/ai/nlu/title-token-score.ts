@@ -87,8 +87,11 @@ export function titleTokenScore(
 ): number {
   forgetIfFull();
   const { tokens } = context;
-  const at = (offset: number) => tokens[index + offset] ?? (offset < 0 ? '<s>' : '</s>');
-  const current = at(0);
+  const current = tokens[index] ?? '</s>';
+  const before = tokens[index - 1] ?? '<s>';
+  const twoBefore = tokens[index - 2] ?? '<s>';
+  const after = tokens[index + 1] ?? '</s>';
+  const twoAfter = tokens[index + 2] ?? '</s>';
   const shape =
     current === '<han>' || isHan(current)
       ? 'han'
@@ -107,12 +110,12 @@ export function titleTokenScore(
   score += weight1('w:', current);
   score += weight2('w_pl:', current, previousLabel);
   score += weight2('shape:', shape, previousLabel);
-  score += weight1('p1:', at(-1));
-  score += weight2('p2:', at(-2), at(-1));
-  score += weight1('n1:', at(1));
-  score += weight2('n2:', at(1), at(2));
-  score += weight2('p1w:', at(-1), current);
-  score += weight2('wn1:', current, at(1));
+  score += weight1('p1:', before);
+  score += weight2('p2:', twoBefore, before);
+  score += weight1('n1:', after);
+  score += weight2('n2:', after, twoAfter);
+  score += weight2('p1w:', before, current);
+  score += weight2('wn1:', current, after);
   score += weight2('sep:', separatorsAround[separatorBefore][separatorAfter], previousLabel);
   score += weight2('unk_after:', counts[Math.min(placeholdersAfter, 3)] as string, previousLabel);
   score += weight2('to_end:', counts[Math.min(toEnd, 4)] as string, previousLabel);
