@@ -23,6 +23,9 @@ const tokenReadings = new Map<string, TokenReading>();
 const wordPairs = new Map<string, Map<string, number>>();
 const hanPairs = new Map<string, Map<string, number>>();
 const hanTriples = new Map<string, Map<string, Map<string, number>>>();
+// The last few texts read and where their readings stood (see `OpenReading`).
+const openReadings = new Map<string, OpenReading>();
+const openReadingsKept = 8;
 
 // Every feature with weights has a number below `knownCount`, and its weight for label `index`
 // at `weightsByLabel[index][number]`. A feature without weights still counts towards the scale,
@@ -65,6 +68,7 @@ function forgetIfFull(): void {
   wordPairs.clear();
   hanPairs.clear();
   hanTriples.clear();
+  openReadings.clear();
   const known = numbers();
   for (const [feature, number] of known) if (number >= knownCount) known.delete(feature);
 }
@@ -139,9 +143,11 @@ function tripleNumber(first: string, second: string, third: string): number {
 
 // One message's features: `seen[number] === reading` marks a feature counted in this reading;
 // the first `weighedCount` of `weighed` are the ones with weights, in the order they first appeared.
+// `counted` holds all `featureCount` of them in that order, so that a reading can be taken up again.
 let seen = new Int32Array(1024);
 let reading = 0;
 let featureCount = 0;
+let counted = new Int32Array(256);
 let weighed = new Int32Array(256);
 let weighedCount = 0;
 
@@ -155,6 +161,8 @@ function count(number: number): void {
   if (number >= seen.length) seen = grown(seen, number + 1);
   if (seen[number] === reading) return;
   seen[number] = reading;
+  if (featureCount === counted.length) counted = grown(counted, featureCount + 1);
+  counted[featureCount] = number;
   featureCount += 1;
   if (number >= knownCount) return;
   if (weighedCount === weighed.length) weighed = grown(weighed, weighedCount + 1);
@@ -179,6 +187,54 @@ function countHanRun(): void {
 }
 
 /**
+ * Where the reading of a text stood at its end, before the features that only its end has (its
+ * length, its last word): the features counted so far in order, the last word, the run of Chinese
+ * characters not yet counted, the tokens read. A longer text that starts with it is read on from
+ * there: "Dear Support Team, I hope…" is read once, not again for every clause that joins it.
+ */
+type OpenReading = {
+  counted: Int32Array;
+  previousWord: string;
+  hanRun: string[];
+  hanUnigrams: number[];
+  tokens: number;
+};
+
+// A character that a token can carry on across ("don" + "’t", "A10" + "01", half of a surrogate pair).
+const continues = (code: number) =>
+  (code >= 0x30 && code <= 0x39) ||
+  (code >= 0x41 && code <= 0x5a) ||
+  (code >= 0x61 && code <= 0x7a) ||
+  code === 0x27 ||
+  code === 0x2019 ||
+  code === 0x2d ||
+  (code >= 0xd800 && code <= 0xdfff);
+
+/** The reading of the longest remembered text that `text` starts with and goes on from between two tokens. */
+function openReadingBefore(text: string): { length: number; open: OpenReading } | undefined {
+  let found: { length: number; open: OpenReading } | undefined;
+  for (const [before, open] of openReadings) {
+    const { length } = before;
+    if (length >= text.length || length <= (found?.length ?? 0) || !text.startsWith(before)) continue;
+    if (continues(text.charCodeAt(length - 1)) && continues(text.charCodeAt(length))) continue;
+    found = { length, open };
+  }
+  return found;
+}
+
+function keepOpenReading(text: string, previousWord: string, tokens: number): void {
+  if (openReadings.has(text)) return;
+  if (openReadings.size >= openReadingsKept) openReadings.delete(openReadings.keys().next().value as string);
+  openReadings.set(text, {
+    counted: counted.slice(0, featureCount),
+    previousWord,
+    hanRun: hanRun.slice(0, hanRunLength),
+    hanUnigrams: hanUnigrams.slice(0, hanRunLength),
+    tokens,
+  });
+}
+
+/**
  * The classifier's raw score for each label (in the weights' label order) of one clause: the
  * weights of `intentFeatures(text)` summed in its order and scaled by one over the square root
  * of their number.
@@ -190,10 +246,26 @@ export function intentScores(text: string): number[] {
   if (reading === 1) seen.fill(0);
   featureCount = 0;
   weighedCount = 0;
-  count(numberOf('bias'));
+  hanRunLength = 0;
   let previousWord = '<s>';
   let tokens = 0;
-  for (let start = tokenStart(text, 0), end = 0; start < text.length; start = tokenStart(text, end)) {
+  let from = 0;
+  const before = openReadingBefore(text);
+  if (before === undefined) {
+    count(numberOf('bias'));
+  } else {
+    const { open } = before;
+    for (const number of open.counted) count(number);
+    previousWord = open.previousWord;
+    tokens = open.tokens;
+    open.hanRun.forEach((token, index) => {
+      hanRun[index] = token;
+      hanUnigrams[index] = open.hanUnigrams[index] as number;
+    });
+    hanRunLength = open.hanRun.length;
+    from = before.length;
+  }
+  for (let start = tokenStart(text, from), end = 0; start < text.length; start = tokenStart(text, end)) {
     end = tokenEnd(text, start);
     tokens += 1;
     const token = normalizeToken(text.slice(start, end));
@@ -214,6 +286,7 @@ export function intentScores(text: string): number[] {
       count(read.feature);
     }
   }
+  keepOpenReading(text, previousWord, tokens);
   countHanRun();
   count(numberOf(`len:${tokens <= 2 ? 'xs' : tokens <= 5 ? 's' : tokens <= 9 ? 'm' : 'l'}`));
   if (previousWord !== '<s>') count(pairNumber(wordPairs, 'w2:', previousWord, '</s>'));
