@@ -14,19 +14,45 @@ export function findOrderIds(text: string): string[] {
 export type Token = { text: string; start: number; end: number };
 
 // A Han character, a Latin word (apostrophes and hyphens inside), a number, or one other visible
-// character: every visible character starts a token. Read with `test` where they stand (sticky),
-// which makes no match array per token.
+// character: every visible character starts a token. ASCII is read by its character codes; the
+// rest with `test` where it stands (sticky), which makes no match array per token.
 const tokenAt = /[\u3400-\u9fff\uf900-\ufaff]|[A-Za-z0-9]+(?:['’-][A-Za-z0-9]+)*|[^\sA-Za-z0-9]/uy;
 const spaceAt = /\s+/uy;
 
+const isAsciiSpace = (code: number) => code === 32 || (code >= 9 && code <= 13);
+const isAsciiLetterOrDigit = (code: number) =>
+  (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+// What may join two runs of letters and digits into one word: ' ’ -
+const isWordJoiner = (code: number) => code === 39 || code === 0x2019 || code === 45;
+
 /** Where the first token at or after `from` starts: past any whitespace (`text.length` when none is left). */
 export function tokenStart(text: string, from: number): number {
-  spaceAt.lastIndex = from;
-  return spaceAt.test(text) ? spaceAt.lastIndex : from;
+  let index = from;
+  while (index < text.length) {
+    const code = text.charCodeAt(index);
+    if (isAsciiSpace(code)) index += 1;
+    else if (code < 128) return index;
+    else {
+      spaceAt.lastIndex = index;
+      if (!spaceAt.test(text)) return index;
+      index = spaceAt.lastIndex;
+    }
+  }
+  return index;
 }
 
 /** Where the token that starts at `start` (as `tokenStart` found it, before the end of `text`) ends. */
 export function tokenEnd(text: string, start: number): number {
+  const code = text.charCodeAt(start);
+  if (isAsciiLetterOrDigit(code)) {
+    let end = start + 1;
+    for (;;) {
+      while (end < text.length && isAsciiLetterOrDigit(text.charCodeAt(end))) end += 1;
+      if (!(isWordJoiner(text.charCodeAt(end)) && isAsciiLetterOrDigit(text.charCodeAt(end + 1)))) return end;
+      end += 2;
+    }
+  }
+  if (code < 128) return start + 1;
   tokenAt.lastIndex = start;
   return tokenAt.test(text) ? tokenAt.lastIndex : start + 1;
 }
