@@ -179,7 +179,7 @@ describe('the model read without building feature strings', () => {
       return JSON.stringify(tokenize(text)) !== JSON.stringify(expected);
     });
     expect(differing).toEqual([]);
-  });
+  }, 60_000);
 
   const weightsByFeature = new Map(Object.entries(nluWeights.intent.weights));
   /** The scores as the classifier defines them: the weights of `intentFeatures`, summed in their order. */
@@ -202,7 +202,7 @@ describe('the model read without building feature strings', () => {
 
   it('scores every message exactly as the weights of its features summed in their order', () => {
     expect(everyMessage.filter((text) => !scoredAsDefined(text))).toEqual([]);
-  });
+  }, 60_000);
 
   it('scores a text that goes on from one it has just read as if it read it afresh', () => {
     // As clauses join: every start of a message that ends at a space, a comma or any fifth character, longest last.
@@ -234,5 +234,5 @@ describe('the model read without building feature strings', () => {
           }
     }
     expect(differing).toEqual([]);
-  });
+  }, 60_000);
 });
