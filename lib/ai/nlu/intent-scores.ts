@@ -18,7 +18,7 @@ const { labels } = nluWeights.intent;
 // in all (new words, new pairs of Chinese characters, numbers of features without weights),
 // they are dropped, before a message is read, never in the middle of one.
 const memoryLimit = 50_000;
-let remembered = 0;
+let rememberedCount = 0;
 const tokenReadings = new Map<string, TokenReading>();
 const wordPairs = new Map<string, Map<string, number>>();
 const hanPairs = new Map<string, Map<string, number>>();
@@ -49,7 +49,7 @@ function numberOf(feature: string): number {
   if (number === undefined) {
     number = known.size;
     known.set(feature, number);
-    remembered += 1;
+    rememberedCount += 1;
   }
   return number;
 }
@@ -62,8 +62,8 @@ type TokenReading =
   | { kind: 'other' };
 
 function forgetIfFull(): void {
-  if (remembered < memoryLimit) return;
-  remembered = 0;
+  if (rememberedCount < memoryLimit) return;
+  rememberedCount = 0;
   tokenReadings.clear();
   wordPairs.clear();
   hanPairs.clear();
@@ -73,15 +73,16 @@ function forgetIfFull(): void {
   for (const [feature, number] of known) if (number >= knownCount) known.delete(feature);
 }
 
-const marks: Readonly<Record<string, string>> = {
-  '?': 'p:?',
-  '？': 'p:?',
-  ':': 'p::',
-  '：': 'p::',
-  $: 'p:money',
-  '¥': 'p:money',
-  '￥': 'p:money',
-};
+// The marks the classifier reads, and their features.
+const marks = new Map([
+  ['?', 'p:?'],
+  ['？', 'p:?'],
+  [':', 'p::'],
+  ['：', 'p::'],
+  ['$', 'p:money'],
+  ['¥', 'p:money'],
+  ['￥', 'p:money'],
+]);
 
 function tokenReading(token: string): TokenReading {
   const known = tokenReadings.get(token);
@@ -94,9 +95,11 @@ function tokenReading(token: string): TokenReading {
       word: numberOf(`w:${token}`),
       grams: Int32Array.from(token.startsWith('#') ? [] : wordCharacterGrams(token), numberOf),
     };
-  else if (marks[token] !== undefined) reading = { kind: 'mark', feature: numberOf(marks[token]) };
-  else reading = { kind: 'other' };
-  remembered += 1;
+  else {
+    const mark = marks.get(token);
+    reading = mark === undefined ? { kind: 'other' } : { kind: 'mark', feature: numberOf(mark) };
+  }
+  rememberedCount += 1;
   tokenReadings.set(token, reading);
   return reading;
 }
@@ -115,7 +118,7 @@ function pairNumber(
   let number = seconds.get(second);
   if (number === undefined) {
     number = numberOf(prefix === 'w2:' ? `w2:${first}_${second}` : `${prefix}${first}${second}`);
-    remembered += 1;
+    rememberedCount += 1;
     seconds.set(second, number);
   }
   return number;
@@ -135,7 +138,7 @@ function tripleNumber(first: string, second: string, third: string): number {
   let number = thirds.get(third);
   if (number === undefined) {
     number = numberOf(`h3:${first}${second}${third}`);
-    remembered += 1;
+    rememberedCount += 1;
     thirds.set(third, number);
   }
   return number;
