@@ -1,11 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import { heldOutSource, trainSource } from '@/lib/ai/nlu/corpus-templates';
 import { extractTitle } from '@/lib/ai/nlu/extract-title';
+import {
+  intentFeatures,
+  normalizeToken,
+  titleTokenContext,
+  titleTokenFeatures,
+  titleTokenForm,
+  tokenize,
+} from '@/lib/ai/nlu/features';
 import { generateCorpus } from '@/lib/ai/nlu/generate-corpus';
+import { intentScores } from '@/lib/ai/nlu/intent-scores';
 import { nluWeights } from '@/lib/ai/nlu/load-weights';
+import { titleTokenScore } from '@/lib/ai/nlu/title-token-score';
 import { trainNluModel } from '@/lib/ai/nlu/train-nlu-model';
 import { intentLabels } from '@/lib/tools/intent-labels';
 import { evaluateNlu } from '../support/evaluate-nlu';
+import blindMessages from './fixtures/blind-messages.json';
+import fiveVoicesMessages from './fixtures/five-voices-messages.json';
+import freshMessages from './fixtures/fresh-messages.json';
+import kindsLeftMessages from './fixtures/kinds-left-messages.json';
+import newVoicesMessages from './fixtures/new-voices-messages.json';
+import untouchedMessages from './fixtures/untouched-messages.json';
 
 const train = generateCorpus('train');
 const heldOut = generateCorpus('heldOut');
@@ -114,4 +130,109 @@ describe('the title of a ticket or to-do', () => {
   it('is empty when nothing follows the colon, so the model asks for it', () => {
     expect(extractTitle('create a ticket: ', 'createTicket')).toBe('');
   });
+});
+
+// Every message the model is trained or graded on, generated and hand-written.
+const everyMessage = [
+  ...train,
+  ...heldOut,
+  ...blindMessages,
+  ...fiveVoicesMessages,
+  ...freshMessages,
+  ...kindsLeftMessages,
+  ...newVoicesMessages,
+  ...untouchedMessages,
+].map((message) => message.text);
+
+describe('the model read without building feature strings', () => {
+  it('cuts any text into the tokens a search for them finds, whitespace of every kind between them', () => {
+    const search = /[\u3400-\u9fff\uf900-\ufaff]|[A-Za-z0-9]+(?:['’-][A-Za-z0-9]+)*|[^\sA-Za-z0-9]/gu;
+    const pieces = [
+      ..."aZ09'’-_.,:：？?!$¥￥#@ 退款工单待办豈兀",
+      ...' \t\n\r\v\f\u00a0\u1680\u2000\u200a\u2028\u2029\u202f\u205f\u3000\ufeff\u200b',
+      '😀',
+      '\ud83d',
+      '\ude00',
+      'don’t',
+      'A1001',
+      'e-mail',
+    ];
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 48271) % 2147483647;
+      return seed / 2147483647;
+    };
+    const texts = [...everyMessage];
+    for (let count = 0; count < 3000; count += 1)
+      texts.push(
+        Array.from(
+          { length: 1 + Math.floor(random() * 30) },
+          () => pieces[Math.floor(random() * pieces.length)],
+        ).join(''),
+      );
+    const differing = texts.filter((text) => {
+      const expected = [...text.matchAll(search)].map((match) => ({
+        text: match[0],
+        start: match.index,
+        end: match.index + match[0].length,
+      }));
+      return JSON.stringify(tokenize(text)) !== JSON.stringify(expected);
+    });
+    expect(differing).toEqual([]);
+  }, 60_000);
+
+  const weightsByFeature = new Map(Object.entries(nluWeights.intent.weights));
+  /** The scores as the classifier defines them: the weights of `intentFeatures`, summed in their order. */
+  const expectedScores = (text: string) => {
+    const features = intentFeatures(text);
+    const scale = 1 / Math.sqrt(features.length);
+    const expected = nluWeights.intent.labels.map(() => 0);
+    for (const feature of features) {
+      const values = weightsByFeature.get(feature);
+      if (values === undefined) continue;
+      for (let index = 0; index < expected.length; index += 1)
+        expected[index] += (values[index] ?? 0) * scale;
+    }
+    return expected;
+  };
+  const scoredAsDefined = (text: string) => {
+    const expected = expectedScores(text);
+    return intentScores(text).every((score, index) => Object.is(score, expected[index]));
+  };
+
+  it('scores every message exactly as the weights of its features summed in their order', () => {
+    expect(everyMessage.filter((text) => !scoredAsDefined(text))).toEqual([]);
+  }, 60_000);
+
+  it('scores a text that goes on from one it has just read as if it read it afresh', () => {
+    // As clauses join: every start of a message that ends at a space, a comma or any fifth character, longest last.
+    const differing = everyMessage.flatMap((text) =>
+      [...text]
+        .map((_, index) => text.slice(0, index + 1))
+        .filter((start, index) => /[\s,，、。]$/u.test(start) || index % 5 === 4 || start === text)
+        .filter((start) => !scoredAsDefined(start)),
+    );
+    expect(differing).toEqual([]);
+  }, 60_000);
+
+  it('tags every token exactly as the weights of its features summed in their order', () => {
+    const vocabulary = new Set(nluWeights.title.vocabulary);
+    const weightsByFeature = new Map(Object.entries(nluWeights.title.weights));
+    const differing: string[] = [];
+    for (const text of everyMessage) {
+      const context = titleTokenContext(
+        tokenize(text).map((token) => titleTokenForm(normalizeToken(token.text), vocabulary)),
+      );
+      for (let index = 0; index < context.tokens.length; index += 1)
+        for (const previous of ['O', 'T'])
+          for (const intent of ['createTicket', 'addTodo']) {
+            let expected = 0;
+            for (const feature of titleTokenFeatures(context, index, previous, intent))
+              expected += weightsByFeature.get(feature) ?? 0;
+            if (!Object.is(titleTokenScore(context, index, previous, intent), expected))
+              differing.push(`${text} @${index} ${previous} ${intent}`);
+          }
+    }
+    expect(differing).toEqual([]);
+  }, 60_000);
 });

@@ -1,10 +1,11 @@
 import type { IntentLabel } from '@/lib/tools/intent-labels';
 import { classifyIntent } from './classify-intent';
-import { normalizeToken, titleTokenContext, titleTokenFeatures, titleTokenForm, tokenize } from './features';
+import { normalizeToken, titleTokenContext, titleTokenForm, tokenize } from './features';
 import { nluWeights } from './load-weights';
 import { asksInSoManyWords } from './message-scope';
 import { openingOf, personTitle, problemSentence, sentencesOf } from './person-title';
 import { remembered } from './remembered';
+import { titleTokenScore } from './title-token-score';
 
 // Also the labels that introduce a title ("subject:", "标题是"): they are not part of it.
 const leadingFiller =
@@ -99,24 +100,16 @@ export function extractTitle(text: string, intent: IntentLabel): string {
 const todoTitle = remembered((text: string) => findTitle(text, 'addTodo'));
 const ticketTitle = remembered((text: string) => findTitle(text, 'createTicket'));
 
-// The tagger's weights by feature in a Map (faster to look up than a plain object of thousands of keys), made on first use.
-let titleWeights: Map<string, number> | undefined;
-
 function findTitle(text: string, intent: IntentLabel): string {
   const tokens = tokenize(text);
   const context = titleTokenContext(
     tokens.map((token) => titleTokenForm(normalizeToken(token.text), vocabulary)),
   );
-  titleWeights ??= new Map(Object.entries(nluWeights.title.weights));
   let previous = 'O';
   let start = -1;
   let end = -1;
   for (let index = 0; index < tokens.length; index += 1) {
-    let score = 0;
-    for (const feature of titleTokenFeatures(context, index, previous, intent)) {
-      score += titleWeights.get(feature) ?? 0;
-    }
-    const label = score > 0 ? 'T' : 'O';
+    const label = titleTokenScore(context, index, previous, intent) > 0 ? 'T' : 'O';
     if (label === 'T') {
       if (start < 0) start = tokens[index]?.start ?? 0;
       end = tokens[index]?.end ?? end;

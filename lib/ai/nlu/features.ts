@@ -13,16 +13,59 @@ export function findOrderIds(text: string): string[] {
 /** One token of a message and where it sits in the original text. */
 export type Token = { text: string; start: number; end: number };
 
-// A Han character, a Latin word (apostrophes and hyphens inside), a number, or one other visible character.
-const tokenPattern = /[\u3400-\u9fff\uf900-\ufaff]|[A-Za-z0-9]+(?:['’-][A-Za-z0-9]+)*|[^\sA-Za-z0-9]/gu;
+// A Han character, a Latin word (apostrophes and hyphens inside), a number, or one other visible
+// character: every visible character starts a token. ASCII is read by its character codes; the
+// rest with `test` where it stands (sticky), which makes no match array per token.
+const tokenAt = /[\u3400-\u9fff\uf900-\ufaff]|[A-Za-z0-9]+(?:['’-][A-Za-z0-9]+)*|[^\sA-Za-z0-9]/uy;
+const spaceAt = /\s+/uy;
+
+const isAsciiSpace = (code: number) => code === 32 || (code >= 9 && code <= 13);
+const isAsciiLetterOrDigit = (code: number) =>
+  (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+// What may join two runs of letters and digits into one word: ' ’ -
+const isWordJoiner = (code: number) => code === 39 || code === 0x2019 || code === 45;
+
+/** Where the first token at or after `from` starts: past any whitespace (`text.length` when none is left). */
+export function tokenStart(text: string, from: number): number {
+  let index = from;
+  while (index < text.length) {
+    const code = text.charCodeAt(index);
+    if (isAsciiSpace(code)) index += 1;
+    else if (code < 128) return index;
+    else {
+      spaceAt.lastIndex = index;
+      if (!spaceAt.test(text)) return index;
+      index = spaceAt.lastIndex;
+    }
+  }
+  return index;
+}
+
+/** Where the token that starts at `start` (as `tokenStart` found it, before the end of `text`) ends. */
+export function tokenEnd(text: string, start: number): number {
+  const code = text.charCodeAt(start);
+  if (isAsciiLetterOrDigit(code)) {
+    let end = start + 1;
+    for (;;) {
+      while (end < text.length && isAsciiLetterOrDigit(text.charCodeAt(end))) end += 1;
+      if (!(isWordJoiner(text.charCodeAt(end)) && isAsciiLetterOrDigit(text.charCodeAt(end + 1)))) return end;
+      end += 2;
+    }
+  }
+  if (code < 128) return start + 1;
+  tokenAt.lastIndex = start;
+  return tokenAt.test(text) ? tokenAt.lastIndex : start + 1;
+}
 
 /** Splits a message into tokens with their offsets; whitespace separates but is not a token. */
 export function tokenize(text: string): Token[] {
-  return [...text.matchAll(tokenPattern)].map((match) => ({
-    text: match[0],
-    start: match.index,
-    end: match.index + match[0].length,
-  }));
+  const tokens: Token[] = [];
+  for (let start = tokenStart(text, 0); start < text.length; ) {
+    const end = tokenEnd(text, start);
+    tokens.push({ text: text.slice(start, end), start, end });
+    start = tokenStart(text, end);
+  }
+  return tokens;
 }
 
 /**
@@ -47,7 +90,7 @@ const normalizedTokens = new Map<string, string>();
 const wordGrams = new Map<string, readonly string[]>();
 
 /** The character 3- and 4-grams of a (normalized) Latin word, padded with `<` and `>`, as features. */
-function characterGrams(token: string): readonly string[] {
+export function wordCharacterGrams(token: string): readonly string[] {
   const known = wordGrams.get(token);
   if (known !== undefined) return known;
   const padded = `<${token}>`;
@@ -61,8 +104,10 @@ function characterGrams(token: string): readonly string[] {
   return grams;
 }
 
-const isHan = (token: string) => hanPattern.test(token);
-const isWord = (token: string) => /^[a-z0-9#]/.test(token);
+/** True for a (normalized) token of Chinese: the classifier reads it in runs of characters. */
+export const isHan = (token: string) => hanPattern.test(token);
+/** True for a (normalized) token that is a word or a number (`#id`, `#num` included). */
+export const isWord = (token: string) => /^[a-z0-9#]/.test(token);
 
 /**
  * The classifier's features of one message, as a set of strings: Latin words and word pairs,
@@ -92,7 +137,7 @@ export function intentFeatures(text: string): string[] {
       features.add(`w:${token}`);
       features.add(`w2:${previousWord}_${token}`);
       previousWord = token;
-      if (!token.startsWith('#')) for (const gram of characterGrams(token)) features.add(gram);
+      if (!token.startsWith('#')) for (const gram of wordCharacterGrams(token)) features.add(gram);
     } else if (token === '?' || token === '？') {
       features.add('p:?');
     } else if (token === ':' || token === '：') {

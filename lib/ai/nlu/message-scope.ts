@@ -11,6 +11,7 @@
  * stays linear in its length.
  */
 
+import { forText } from './plain-text-pattern';
 import { remembered } from './remembered';
 
 /** The requests that write: a ticket, a refund, a to-do. */
@@ -206,8 +207,8 @@ const actionOf = (word: string): UnsupportedRequest['action'] =>
 /** A request to cancel or change a ticket, to-do or order that exists, if the message makes one. */
 function unsupportedRequest(text: string): UnsupportedRequest | undefined {
   // "how do I change my delivery address", "怎么修改收货地址": asks how, which the help centre answers.
-  if (!existing.test(text) || howTo.test(text)) return undefined;
-  const english = unsupportedEn.exec(text);
+  if (!forText(existing, text).test(text) || forText(howTo, text).test(text)) return undefined;
+  const english = forText(unsupportedEn, text).exec(text);
   const chinese = unsupportedZhBefore.exec(text);
   const chineseAfter = chinese === null ? unsupportedZhAfter.exec(text) : null;
   const [verb, noun] =
@@ -235,7 +236,7 @@ const addWord =
   /\b(?:add|put|stick|create|make|new|set|save|pop|remind|remember|note|jot|write|don[’']?t\s+forget)\b|加|添|记|建|新增|提醒|备忘|写|别忘/iu;
 
 const matchesAny = (patterns: readonly RegExp[], text: string) =>
-  patterns.some((pattern) => pattern.test(text));
+  patterns.some((pattern) => forText(pattern, text).test(text));
 
 /** True when a message reads as a question. */
 export function readsAsQuestion(text: string): boolean {
@@ -256,7 +257,7 @@ const statedTitlePattern =
 
 /** `text` with the titles it states outright taken out, so their words are not read as cues. */
 function withoutStatedTitles(text: string): string {
-  return text.replace(statedTitlePattern, (_match, label: string | undefined) => label ?? ' ');
+  return text.replace(forText(statedTitlePattern, text), (_match, label: string | undefined) => label ?? ' ');
 }
 
 /** Reads what a message says about its writes (see `MessageScope`); remembered, as several stages ask it of the same text. */
@@ -267,7 +268,8 @@ function readScopeOf(message: string): MessageScope {
   const refused = new Set(writeIntents.filter((intent) => matchesAny(refusedPatterns[intent], text)));
   const alreadyDone = new Set(writeIntents.filter((intent) => matchesAny(alreadyPatterns[intent], text)));
   const question = questionPattern.test(text);
-  const asksList = (question || seeVerb.test(text)) && listNoun.test(text) && !addWord.test(text);
+  const test = (pattern: RegExp) => forText(pattern, text).test(text);
+  const asksList = (question || test(seeVerb)) && test(listNoun) && !test(addWord);
   const askedPatterns: Record<WriteIntent, RegExp[]> = {
     createTicket: ticketAsked,
     addTodo: todoAsked,
@@ -290,13 +292,13 @@ function readScopeOf(message: string): MessageScope {
     asked,
     refused,
     alreadyDone,
-    dropsIt: dropsItPattern.test(text),
-    asksStatus: statusPattern.test(text),
-    namesList: listPattern.test(text),
+    dropsIt: test(dropsItPattern),
+    asksStatus: test(statusPattern),
+    namesList: test(listPattern),
     asksList,
-    outOfScope: outOfScopePattern.test(text),
+    outOfScope: test(outOfScopePattern),
     question,
-    wantsPerson: wantsPersonPattern.test(text),
+    wantsPerson: test(wantsPersonPattern),
     ...(unsupported === undefined ? {} : { unsupported }),
   };
 }

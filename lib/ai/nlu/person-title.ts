@@ -1,3 +1,4 @@
+import { forText } from './plain-text-pattern';
 import { englishSentences, wordBoundaries } from './words';
 
 /*
@@ -37,20 +38,23 @@ const leadingPunctuation = /^[\s,，.。;；:：!！?？、~～—–-]+/u;
 
 /** The greeting, address or filler `text` opens with (`''`: none), e.g. "To whom it may concern, ". */
 export function openingOf(text: string): string {
-  return openerEn.exec(text)?.[0] ?? openerZh.exec(text)?.[0] ?? '';
+  return forText(openerEn, text).exec(text)?.[0] ?? forText(openerZh, text).exec(text)?.[0] ?? '';
 }
 
 /** `text` without its opener, closing and trailing request, trimmed. */
 export function withoutFrame(text: string): string {
-  let title = text.replace(slangInside, '');
+  let title = text.replace(forText(slangInside, text), '');
+  // Each pattern runs on the title as it stands (see `forText`).
+  const cut = (pattern: RegExp) => forText(pattern, title).exec(title);
   for (let pass = 0; pass < 3; pass += 1) {
     const before = title;
-    title = title.replace(openerEn, '').replace(openerZh, '').replace(leadingPunctuation, '');
-    const tailEn = requestTailEn.exec(title);
+    title = title.replace(forText(openerEn, title), '');
+    title = title.replace(forText(openerZh, title), '').replace(leadingPunctuation, '');
+    const tailEn = cut(requestTailEn);
     if (tailEn !== null && tailEn.index > 0) title = title.slice(0, tailEn.index);
     const tailZh = requestTailZh.exec(title);
     if (tailZh !== null && tailZh.index > 0) title = title.slice(0, tailZh.index);
-    const closing = closingEn.exec(title) ?? closingZh.exec(title);
+    const closing = cut(closingEn) ?? closingZh.exec(title);
     if (closing !== null && closing.index > 0) title = title.slice(0, closing.index);
     title = title.replace(trailingPunctuation, '').trim();
     if (title === before) break;
@@ -71,10 +75,10 @@ export function sentencesOf(text: string): string[] {
 export function problemSentence(text: string, isRequest: (sentence: string) => boolean): string {
   for (const sentence of sentencesOf(text)) {
     const framed = withoutFrame(sentence);
-    if (framed === '' || introSentence.test(framed)) continue;
+    if (framed === '' || forText(introSentence, framed).test(framed)) continue;
     if (
       isRequest(sentence) &&
-      withoutFrame(sentence.replace(requestTailEn, '').replace(requestTailZh, '')) === ''
+      withoutFrame(sentence.replace(forText(requestTailEn, sentence), '').replace(requestTailZh, '')) === ''
     )
       continue;
     const title = withoutFrame(framed);

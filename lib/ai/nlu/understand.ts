@@ -175,7 +175,17 @@ export const writeMargin = 0.15;
 
 /** How far the best reading leads the second best. */
 function marginOf({ probabilities }: IntentReading): number {
-  const [best = 0, second = 0] = Object.values(probabilities).sort((a, b) => b - a);
+  let best = Number.NEGATIVE_INFINITY;
+  let second = Number.NEGATIVE_INFINITY;
+  for (const label in probabilities) {
+    const probability = probabilities[label as IntentLabel];
+    if (probability > best) {
+      second = best;
+      best = probability;
+    } else if (probability > second) {
+      second = probability;
+    }
+  }
   return best - second;
 }
 
