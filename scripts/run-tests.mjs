@@ -9,7 +9,7 @@
 // the type check (one core) beside lint, the vitest projects that need no build
 // (engine, redis) and the packed engine's example; the build starts once the type check has
 // ended, without its own type check (the one above covered the same files), beside whatever of
-// those suites still runs; then the integration project, the bench's quick mode and Playwright.
+// those suites still runs; then the integration project; then the bench's quick mode beside Playwright.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -161,15 +161,19 @@ ok =
   ok;
 addReport('vitest integration', integrationReport, vitestCounts);
 
-ok =
-  run('bench (quick)', npm, ['run', '--silent', 'bench', '--', '--quick', '--no-build'], {
-    BENCH_DIST_DIR: '.next-test',
-  }) && ok;
-
-ok =
-  run('playwright', 'node_modules/.bin/playwright', ['test'], {
-    PLAYWRIGHT_JSON_OUTPUT_FILE: playwrightReport,
-  }) && ok;
+// The quick bench runs beside Playwright: Playwright's specs mostly wait on servers and the
+// clock, and the quick bench checks that every case still runs (its figures are not
+// measurements: `npm run bench` alone is).
+const [benchOk, playwrightOk] = await runTogether([
+  [
+    'bench (quick)',
+    npm,
+    ['run', '--silent', 'bench', '--', '--quick', '--no-build'],
+    { BENCH_DIST_DIR: '.next-test' },
+  ],
+  ['playwright', 'node_modules/.bin/playwright', ['test'], { PLAYWRIGHT_JSON_OUTPUT_FILE: playwrightReport }],
+]);
+ok = benchOk && playwrightOk && ok;
 addReport('playwright', playwrightReport, playwrightCounts);
 
 if (!ok && totals.failed === 0) {
