@@ -1,8 +1,6 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { mailHeader, mailText, type SmtpCapture, startSmtpCapture } from '../tests/support/smtp-capture';
 import { expect, test } from './fixtures';
-import { ensureStandingSupervisors } from './pages/approvers';
+import { ensureStandingSupervisors, users } from './pages/approvers';
 import { ChatPage } from './pages/chat';
 
 /*
@@ -25,20 +23,6 @@ test.beforeAll(async ({ browser }, testInfo) => {
   test.setTimeout(90_000);
   await ensureStandingSupervisors(browser, testInfo.project.use.baseURL);
 });
-
-/**
- * The operators' CLI against the approvers server's database (`npm run users -- …`). It runs
- * without blocking, so the request client notices a kept-alive socket the server closed meanwhile.
- */
-async function users(...args: string[]): Promise<void> {
-  await promisify(execFile)(
-    process.execPath,
-    ['node_modules/tsx/dist/cli.mjs', 'scripts/users.ts', ...args],
-    {
-      env: { ...process.env, DATABASE_PATH: process.env.E2E_APPROVERS_DATABASE_PATH, DATABASE_URL: '' },
-    },
-  );
-}
 
 /** Signs the browser of `page` up and in as a verified account (its guest's chats come along), then reloads. */
 async function signInVerified(

@@ -1,5 +1,5 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { type Browser, expect, type Page } from '@playwright/test';
 import type { ChatPage } from './chat';
 
@@ -11,15 +11,41 @@ import type { ChatPage } from './chat';
 
 const password = 'a long unusual passphrase for tests';
 
-/** The operators' CLI against the approvers server's database (`npm run users -- …`). */
-export async function users(...args: string[]): Promise<void> {
-  await promisify(execFile)(
+/** The command loop of this worker, started at its first command. */
+let commandLoop: ReturnType<typeof startCommandLoop> | undefined;
+/** The command before this one: they run one at a time, in the order asked. */
+let previous: Promise<unknown> = Promise.resolve();
+
+/**
+ * The operators' CLI against the approvers server's database (`npm run users -- …`), in one
+ * process per worker (`e2e/support/users-command-loop.ts`). Rejects, as a failed process would,
+ * when the command exits other than 0. It runs without blocking, so the request client notices
+ * a kept-alive socket the server closed meanwhile.
+ */
+export function users(...args: string[]): Promise<void> {
+  const run = previous.then(async () => {
+    commandLoop ??= startCommandLoop();
+    const { child, answers } = commandLoop;
+    child.stdin.write(`${JSON.stringify(args)}\n`);
+    const { value, done } = await answers.next();
+    if (done) throw new Error(`npm run users -- ${args.join(' ')}: the command loop ended`);
+    const { code, said } = JSON.parse(value) as { code: number; said: string };
+    if (code !== 0) throw new Error(`npm run users -- ${args.join(' ')} exited ${code}: ${said}`);
+  });
+  previous = run.catch(() => undefined);
+  return run;
+}
+
+function startCommandLoop() {
+  const child = spawn(
     process.execPath,
-    ['node_modules/tsx/dist/cli.mjs', 'scripts/users.ts', ...args],
+    ['node_modules/tsx/dist/cli.mjs', 'e2e/support/users-command-loop.ts'],
     {
       env: { ...process.env, DATABASE_PATH: process.env.E2E_APPROVERS_DATABASE_PATH, DATABASE_URL: '' },
+      stdio: ['pipe', 'pipe', 'inherit'],
     },
   );
+  return { child, answers: createInterface({ input: child.stdout })[Symbol.asyncIterator]() };
 }
 
 /** A fresh email for `slug`, unique in the run. */
