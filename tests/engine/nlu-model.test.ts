@@ -16,12 +16,7 @@ import { titleTokenScore } from '@/lib/ai/nlu/title-token-score';
 import { trainNluModel } from '@/lib/ai/nlu/train-nlu-model';
 import { intentLabels } from '@/lib/tools/intent-labels';
 import { evaluateNlu } from '../support/evaluate-nlu';
-import blindMessages from './fixtures/blind-messages.json';
-import fiveVoicesMessages from './fixtures/five-voices-messages.json';
-import freshMessages from './fixtures/fresh-messages.json';
-import kindsLeftMessages from './fixtures/kinds-left-messages.json';
-import newVoicesMessages from './fixtures/new-voices-messages.json';
-import untouchedMessages from './fixtures/untouched-messages.json';
+import { everyModelMessage } from '../support/every-model-message';
 
 const train = generateCorpus('train');
 const heldOut = generateCorpus('heldOut');
@@ -133,16 +128,6 @@ describe('the title of a ticket or to-do', () => {
 });
 
 // Every message the model is trained or graded on, generated and hand-written.
-const everyMessage = [
-  ...train,
-  ...heldOut,
-  ...blindMessages,
-  ...fiveVoicesMessages,
-  ...freshMessages,
-  ...kindsLeftMessages,
-  ...newVoicesMessages,
-  ...untouchedMessages,
-].map((message) => message.text);
 
 describe('the model read without building feature strings', () => {
   it('cuts any text into the tokens a search for them finds, whitespace of every kind between them', () => {
@@ -162,7 +147,7 @@ describe('the model read without building feature strings', () => {
       seed = (seed * 48271) % 2147483647;
       return seed / 2147483647;
     };
-    const texts = [...everyMessage];
+    const texts = [...everyModelMessage];
     for (let count = 0; count < 3000; count += 1)
       texts.push(
         Array.from(
@@ -201,12 +186,12 @@ describe('the model read without building feature strings', () => {
   };
 
   it('scores every message exactly as the weights of its features summed in their order', () => {
-    expect(everyMessage.filter((text) => !scoredAsDefined(text))).toEqual([]);
+    expect(everyModelMessage.filter((text) => !scoredAsDefined(text))).toEqual([]);
   }, 60_000);
 
   it('scores a text that goes on from one it has just read as if it read it afresh', () => {
     // As clauses join: every start of a message that ends at a space, a comma or any fifth character, longest last.
-    const differing = everyMessage.flatMap((text) =>
+    const differing = everyModelMessage.flatMap((text) =>
       [...text]
         .map((_, index) => text.slice(0, index + 1))
         .filter((start, index) => /[\s,，、。]$/u.test(start) || index % 5 === 4 || start === text)
@@ -219,7 +204,7 @@ describe('the model read without building feature strings', () => {
     const vocabulary = new Set(nluWeights.title.vocabulary);
     const weightsByFeature = new Map(Object.entries(nluWeights.title.weights));
     const differing: string[] = [];
-    for (const text of everyMessage) {
+    for (const text of everyModelMessage) {
       const context = titleTokenContext(
         tokenize(text).map((token) => titleTokenForm(normalizeToken(token.text), vocabulary)),
       );

@@ -2,14 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { generateCorpus } from '@/lib/ai/nlu/generate-corpus';
 import { forText, isPlainText } from '@/lib/ai/nlu/plain-text-pattern';
-import blindMessages from './fixtures/blind-messages.json';
-import fiveVoicesMessages from './fixtures/five-voices-messages.json';
-import freshMessages from './fixtures/fresh-messages.json';
-import kindsLeftMessages from './fixtures/kinds-left-messages.json';
-import newVoicesMessages from './fixtures/new-voices-messages.json';
-import untouchedMessages from './fixtures/untouched-messages.json';
+import { everyModelMessage } from '../support/every-model-message';
 
 const modelFolder = fileURLToPath(new URL('../../lib/ai/nlu', import.meta.url));
 
@@ -30,17 +24,6 @@ const modelPatterns = readdirSync(modelFolder)
       }
     }),
   );
-
-const messages = [
-  ...generateCorpus('train'),
-  ...generateCorpus('heldOut'),
-  ...blindMessages,
-  ...fiveVoicesMessages,
-  ...freshMessages,
-  ...kindsLeftMessages,
-  ...newVoicesMessages,
-  ...untouchedMessages,
-].map((message) => message.text);
 
 // Random texts made of the words and marks the patterns look for.
 const pieces = [
@@ -111,7 +94,7 @@ describe('a case-insensitive pattern run without its u flag on plain text', () =
   });
 
   it('finds exactly what the pattern finds, with every such pattern of the model, on every message and random text', () => {
-    const texts = [...messages, ...randomTexts(4000)].filter(isPlainText);
+    const texts = [...everyModelMessage, ...randomTexts(4000)].filter(isPlainText);
     const differing = modelPatterns.flatMap((pattern) =>
       texts
         .filter((text) => found(forText(pattern, text), text) !== found(pattern, text))

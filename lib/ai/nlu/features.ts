@@ -208,6 +208,22 @@ export function titleTokenContext(tokens: readonly string[]): TitleTokenContext 
   return { tokens, separatorsBefore, separatorsAfter, placeholdersAfter };
 }
 
+/** What kind of token the tagger sees: a Han character, a word, or a mark (placeholders count as what they stand for). */
+export function tokenShape(token: string): 'han' | 'word' | 'punct' {
+  if (token === '<han>' || isHan(token)) return 'han';
+  return token === '<word>' || isWord(token) ? 'word' : 'punct';
+}
+
+/** The map under `key` in `outer`, made empty the first time it is asked for. */
+export function innerMap<K, K2, V>(outer: Map<K, Map<K2, V>>, key: K): Map<K2, V> {
+  let inner = outer.get(key);
+  if (inner === undefined) {
+    inner = new Map();
+    outer.set(key, inner);
+  }
+  return inner;
+}
+
 /**
  * The title tagger's features of token `index`: the token, its neighbours, the label given to
  * the token before it (tagging runs left to right) and the intent the message was read as.
@@ -222,12 +238,7 @@ export function titleTokenFeatures(
   const { tokens } = context;
   const at = (offset: number) => tokens[index + offset] ?? (offset < 0 ? '<s>' : '</s>');
   const current = at(0);
-  const shape =
-    current === '<han>' || isHan(current)
-      ? 'han'
-      : current === '<word>' || isWord(current)
-        ? 'word'
-        : 'punct';
+  const shape = tokenShape(current);
   const separatorBefore = (context.separatorsBefore[index] ?? 0) > 0;
   const separatorAfter = (context.separatorsAfter[index] ?? 0) > 0;
   const placeholdersAfter = context.placeholdersAfter[index] ?? 0;

@@ -1,4 +1,12 @@
-import { isHan, isWord, normalizeToken, tokenEnd, tokenStart, wordCharacterGrams } from './features';
+import {
+  innerMap,
+  isHan,
+  isWord,
+  normalizeToken,
+  tokenEnd,
+  tokenStart,
+  wordCharacterGrams,
+} from './features';
 import { nluWeights } from './load-weights';
 
 /*
@@ -110,11 +118,7 @@ function pairNumber(
   first: string,
   second: string,
 ): number {
-  let seconds = pairs.get(first);
-  if (seconds === undefined) {
-    seconds = new Map();
-    pairs.set(first, seconds);
-  }
+  const seconds = innerMap(pairs, first);
   let number = seconds.get(second);
   if (number === undefined) {
     number = numberOf(prefix === 'w2:' ? `w2:${first}_${second}` : `${prefix}${first}${second}`);
@@ -125,16 +129,7 @@ function pairNumber(
 }
 
 function tripleNumber(first: string, second: string, third: string): number {
-  let seconds = hanTriples.get(first);
-  if (seconds === undefined) {
-    seconds = new Map();
-    hanTriples.set(first, seconds);
-  }
-  let thirds = seconds.get(second);
-  if (thirds === undefined) {
-    thirds = new Map();
-    seconds.set(second, thirds);
-  }
+  const thirds = innerMap(innerMap(hanTriples, first), second);
   let number = thirds.get(third);
   if (number === undefined) {
     number = numberOf(`h3:${first}${second}${third}`);

@@ -1,4 +1,4 @@
-import { isHan, isWord, type TitleTokenContext } from './features';
+import { innerMap, type TitleTokenContext, tokenShape } from './features';
 import { nluWeights } from './load-weights';
 
 /*
@@ -32,11 +32,7 @@ function forgetIfFull(): void {
 
 /** The weight of the feature `${prefix}${part}`. */
 function weight1(prefix: string, part: string): number {
-  let byPart = single.get(prefix);
-  if (byPart === undefined) {
-    byPart = new Map();
-    single.set(prefix, byPart);
-  }
+  const byPart = innerMap(single, prefix);
   let weight = byPart.get(part);
   if (weight === undefined) {
     weight = weightOf(`${prefix}${part}`);
@@ -48,16 +44,7 @@ function weight1(prefix: string, part: string): number {
 
 /** The weight of the feature `${prefix}${first}_${second}`. */
 function weight2(prefix: string, first: string, second: string): number {
-  let byFirst = paired.get(prefix);
-  if (byFirst === undefined) {
-    byFirst = new Map();
-    paired.set(prefix, byFirst);
-  }
-  let bySecond = byFirst.get(first);
-  if (bySecond === undefined) {
-    bySecond = new Map();
-    byFirst.set(first, bySecond);
-  }
+  const bySecond = innerMap(innerMap(paired, prefix), first);
   let weight = bySecond.get(second);
   if (weight === undefined) {
     weight = weightOf(`${prefix}${first}_${second}`);
@@ -92,12 +79,7 @@ export function titleTokenScore(
   const twoBefore = tokens[index - 2] ?? '<s>';
   const after = tokens[index + 1] ?? '</s>';
   const twoAfter = tokens[index + 2] ?? '</s>';
-  const shape =
-    current === '<han>' || isHan(current)
-      ? 'han'
-      : current === '<word>' || isWord(current)
-        ? 'word'
-        : 'punct';
+  const shape = tokenShape(current);
   const separatorBefore = (context.separatorsBefore[index] ?? 0) > 0 ? 1 : 0;
   const separatorAfter = (context.separatorsAfter[index] ?? 0) > 0 ? 1 : 0;
   const placeholdersAfter = context.placeholdersAfter[index] ?? 0;
