@@ -327,6 +327,31 @@ describe.each(databaseEngines)('the requester is mailed the outcome, on %s', (en
       deliveries.mailEventsOf(approvalId).filter((event) => event.endsWith('requester.outcome')),
     ).toHaveLength(1);
   });
+
+  it('tells a requester whose request an approver changed what ran, who changed it and what they asked for', async () => {
+    const supervisor = await signUpWithRole(`mail-edit-sup-${engine}@example.com`, 'supervisor');
+    setDefaultTestCookie((await signUpWithRole(`mail-edit-cus-${engine}@example.com`)).cookie);
+    const { approvalId, reader } = await askForApproval('chat-mail-edit', 'refund 80 on order A1002');
+    await reader.rest();
+    const { body: view } = await readApprovalAs(approvalId, supervisor.cookie);
+    const decided = await decideAs(approvalId, supervisor.cookie, true, {
+      input: { ...(view.input as Record<string, unknown>), amount: 70 },
+    });
+    expect(decided.status).toBe(200);
+    await expect
+      .poll(() => deliveries.mailEventsOf(approvalId), { timeout: 20_000 })
+      .toContain(`mail-edit-cus-${engine}@example.com approval.mail.requester.outcome`);
+    const mail = deliveries.smtp.mails.find(
+      (candidate) =>
+        mailHeader(candidate, 'X-Toolgate-Approval') === approvalId &&
+        mailText(candidate).includes('/chat/chat-mail-edit'),
+    );
+    const text = mailText(mail as CapturedMail);
+    expect(text).toContain(
+      `“Refund 70.00 on order A1002”: approved by mail-edit-sup-${engine} (supervisor) with a change (you asked for “Refund 80.00 on order A1002”) and done`,
+    );
+    expect(text).toContain('修改后批准并完成（你原先申请的是「订单 A1002 退款 80.00」）');
+  });
 });
 
 describe.each(databaseEngines)(

@@ -42,6 +42,8 @@ function outcomeText(
   facts: {
     summary: string;
     by?: { name: string; role: string };
+    /** What the requester asked for, when the approver changed it before allowing. */
+    askedFor?: string;
     note?: string;
     result?: string;
     expiresAt: number;
@@ -59,15 +61,24 @@ function outcomeText(
         : zh
           ? `${roleName(facts.by.role, 'zh')} ${line(approverText(facts.by.name))}`.trim()
           : `${line(approverText(facts.by.name))} (${facts.by.role})`;
+  // An approver's change is theirs, and the requester is told what they had asked for.
+  const changed =
+    facts.askedFor === undefined
+      ? ''
+      : zh
+        ? `修改后`
+        : ` with a change (you asked for “${line(facts.askedFor)}”)`;
+  const askedForZh =
+    zh && facts.askedFor !== undefined ? `（你原先申请的是「${line(facts.askedFor)}」）` : '';
   switch (outcome.kind) {
     case 'executed':
       return zh
-        ? `你的申请${subject}已${by === undefined ? '' : `由${by}`}批准并完成。${facts.result === undefined ? '' : sentence(facts.result, '。')}`
-        : `Update on your request ${subject}: approved${by === undefined ? '' : ` by ${by}`} and done.${facts.result === undefined ? '' : ` ${sentence(facts.result, '.')}`}`;
+        ? `你的申请${subject}已${by === undefined ? '' : `由${by}`}${changed}批准并完成${askedForZh}。${facts.result === undefined ? '' : sentence(facts.result, '。')}`
+        : `Update on your request ${subject}: approved${by === undefined ? '' : ` by ${by}`}${changed} and done.${facts.result === undefined ? '' : ` ${sentence(facts.result, '.')}`}`;
     case 'failed':
       return zh
-        ? `你的申请${subject}已${by === undefined ? '' : `由${by}`}批准，但执行失败，什么都没有改变。`
-        : `Update on your request ${subject}: approved${by === undefined ? '' : ` by ${by}`}, but it failed to run, so nothing changed.`;
+        ? `你的申请${subject}已${by === undefined ? '' : `由${by}`}${changed}批准${askedForZh}，但执行失败，什么都没有改变。`
+        : `Update on your request ${subject}: approved${by === undefined ? '' : ` by ${by}`}${changed}, but it failed to run, so nothing changed.`;
     case 'denied':
       return zh
         ? `你的申请${subject}被${by ?? '审批人'}拒绝，什么都没有执行。${facts.note ? `说明：“${line(facts.note)}”。` : ''}`
@@ -106,6 +117,7 @@ export async function tellRequester(
     const messages = await getChatMessages(db, row.chatId);
     const language = chatLanguage(messages);
     const summaries = approverSummary(row.toolName, row.editedInput ?? row.input);
+    const askedFor = row.editedInput === undefined ? undefined : approverSummary(row.toolName, row.input);
     const { decidedBy } = await decisionRecordOf(db, row);
     const result =
       outcome.kind === 'executed' && outcome.output !== undefined
@@ -115,6 +127,7 @@ export async function tellRequester(
       outcomeText(outcome, lang, {
         summary: summaries?.[lang] ?? row.toolName,
         by: decidedBy,
+        askedFor: askedFor?.[lang],
         note: row.note,
         result: result?.[lang],
         expiresAt: row.expiresAt,
