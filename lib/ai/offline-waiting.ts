@@ -17,7 +17,7 @@ import {
  */
 
 const updateQuestion =
-  /\b(?:any (?:update|news|word)|what(?:'s| is) (?:the )?(?:status|happening)|status of my|still waiting|heard (?:back|anything)|(?:is )?any(?:one|body) (?:looking|working|checking) (?:at|on|into) (?:this|it|my)|has any(?:one|body) (?:looked|seen|checked)|how(?:'s| is) my (?:refund|request|ticket)|is it (?:approved|done)|when will)\b|进展|进度|怎么样了|有消息|有结果|批了吗|批下来|审批.{0,6}(?:吗|了没|没有)|还要等|到哪一步|有人(?:在)?(?:看|处理|管)(?:吗|了吗|没有)/iu;
+  /\b(?:any (?:update|news|word)|what(?:'s| is) (?:the )?(?:status|happening)|status of my|still waiting|heard (?:back|anything)|(?:is )?(?:any|some)(?:one|body) (?:looking|working|checking|reviewing|handling)(?: (?:at|on|into))? (?:this|it|my)|has (?:any|some)(?:one|body) (?:looked|seen|checked)|how(?:'s| is) my (?:refund|request|ticket)|is it (?:approved|done)|when will)\b|进展|进度|怎么样了|有消息|有结果|批了吗|批下来|审批.{0,6}(?:吗|了没|没有)|还要等|到哪一步|有人(?:在)?(?:看|处理|管)(?:吗|了吗|没有)/iu;
 
 const withdrawal =
   /\b(?:cancel|withdraw|take back|call off|drop)\b.{0,40}\b(?:refund|request|ticket|it|that)\b|\bnever ?mind\b.{0,20}\b(?:refund|request)\b|\bdon'?t (?:want|need) (?:the|my|a|that) (?:refund|ticket)\b|\bno longer (?:want|need)\b|不退了|不用退|不要退|取消.{0,6}(?:退款|申请|请求|工单)|撤回|撤销.{0,6}(?:申请|请求)/iu;

@@ -63,6 +63,8 @@ describe('waitingRequestStep', () => {
     for (const [text, language] of [
       ['is anyone looking at this?', 'en'],
       ['has anybody checked my refund yet', 'en'],
+      ['hello? is someone checking this?', 'en'],
+      ['is somebody reviewing my request', 'en'],
       ['有人在处理吗', 'zh'],
     ] as const) {
       const step = waitingRequestStep({ system, text, language, available: new Set() });
