@@ -1,3 +1,4 @@
+import { revealHiddenCharacters } from '@toolgate/engine/client';
 import { getToolName } from 'ai';
 import { Clock, History, LoaderCircle, Wrench } from 'lucide-react';
 import { useState } from 'react';
@@ -238,7 +239,7 @@ export function ToolCard({
         {deniedNote !== undefined && (
           <Section label={decidedBy !== undefined ? t.theirNote : t.yourNote}>
             <p className="text-xs" data-testid="denial-note">
-              {deniedNote}
+              {revealHiddenCharacters(deniedNote)}
             </p>
           </Section>
         )}

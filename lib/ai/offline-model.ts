@@ -8,7 +8,7 @@ import type {
   LanguageModelV4ToolResultOutput,
   LanguageModelV4Usage,
 } from '@ai-sdk/provider';
-import { denialNoteOf, isEditedOutput } from '@toolgate/engine/client';
+import { denialNoteOf, isEditedOutput, revealHiddenCharacters } from '@toolgate/engine/client';
 import { isAttachedFileText } from '@/lib/shared/attached-file-text';
 import type { ToolName } from '@/lib/tools/tool-catalog';
 import { answerTo, missingArgumentQuestion, questionAskedIn, startsNewTopic } from './follow-up';
@@ -179,6 +179,10 @@ function parseMaybeJson(value: string): unknown {
   }
 }
 
+/** A person's note as the reply repeats it: its hidden characters shown (⟨U+202E⟩), never acted out. */
+const shownNote = (note: string | undefined) =>
+  note === undefined ? undefined : revealHiddenCharacters(note);
+
 /** Reads a tool result part back into what happened: a shell's denial and rate limit are results, not errors. */
 function readOutcome(toolName: string, output: LanguageModelV4ToolResultOutput): ToolOutcome {
   switch (output.type) {
@@ -187,7 +191,7 @@ function readOutcome(toolName: string, output: LanguageModelV4ToolResultOutput):
         kind: 'denied',
         toolName,
         reason: output.reason,
-        note: output.reason === undefined ? undefined : denialNoteOf(output.reason),
+        note: shownNote(output.reason === undefined ? undefined : denialNoteOf(output.reason)),
         by: otherMakerInMessage(output.reason),
       };
     case 'error-text':
@@ -211,12 +215,13 @@ function readOutcome(toolName: string, output: LanguageModelV4ToolResultOutput):
           reason: typeof value.reason === 'string' ? value.reason : undefined,
           ...(typeof value.retryAfterMs === 'number' && { retryAfterMs: value.retryAfterMs }),
           by: otherMakerOf(value, 'decidedBy') ?? otherMakerInMessage(value.message),
-          note:
+          note: shownNote(
             typeof value.note === 'string'
               ? value.note
               : typeof value.message === 'string'
                 ? denialNoteOf(value.message)
                 : undefined,
+          ),
         };
       }
       if (isRecord(value) && value.rateLimited === true) {

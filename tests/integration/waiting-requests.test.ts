@@ -280,6 +280,24 @@ describe.each(databaseEngines)('the requester hears of the outcome, on %s', (eng
       );
   });
 
+  it('shows the hidden characters of a note to the customer, in the reply and in the notice', async () => {
+    const note = 'no\u200B refund\u202E for you';
+    const { approvalId, reader } = await askForApproval('chat-hear-hidden', 'create a ticket: small refund');
+    await reader.rest();
+    await (await sendToChat('chat-hear-hidden', 'any update?')).rest();
+    await decideAs(approvalId, supervisor.cookie, false, { reason: note });
+    await expect
+      .poll(() => allText('chat-hear-hidden'))
+      .toContain('Their note: “no⟨U+200B⟩ refund⟨U+202E⟩ for you”.');
+    expect(await allText('chat-hear-hidden')).not.toMatch(/[\u200B\u202E]/u);
+
+    const own = await askForApproval('chat-reply-hidden', 'create a ticket: small refund');
+    await decideAs(own.approvalId, supervisor.cookie, false, { reason: note });
+    await own.reader.rest();
+    await expect.poll(() => allText('chat-reply-hidden')).toContain('“no⟨U+200B⟩ refund⟨U+202E⟩ for you”');
+    expect(await allText('chat-reply-hidden')).not.toMatch(/[\u200B\u202E]/u);
+  });
+
   it('gets a reply in the chat when nobody decides in time', async () => {
     const { reader } = await askForApproval('chat-hear-expire', 'create a ticket: hurry');
     await reader.rest();

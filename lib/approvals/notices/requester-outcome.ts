@@ -81,8 +81,8 @@ function outcomeText(
         : `Update on your request ${subject}: approved${by === undefined ? '' : ` by ${by}`}${changed}, but it failed to run, so nothing changed.`;
     case 'denied':
       return zh
-        ? `你的申请${subject}被${by ?? '审批人'}拒绝，什么都没有执行。${facts.note ? `说明：“${line(facts.note)}”。` : ''}`
-        : `Update on your request ${subject}: denied by ${by ?? 'its approver'}, so nothing was done.${facts.note ? ` Their note: “${line(facts.note)}”.` : ''}`;
+        ? `你的申请${subject}被${by ?? '审批人'}拒绝，什么都没有执行。${facts.note ? `说明：“${line(approverText(facts.note))}”。` : ''}`
+        : `Update on your request ${subject}: denied by ${by ?? 'its approver'}, so nothing was done.${facts.note ? ` Their note: “${line(approverText(facts.note))}”.` : ''}`;
     case 'expired':
       return zh
         ? `你的申请${subject}在期限内无人审批，已过期，什么都没有执行。如仍需要，请重新提出。`
