@@ -38,3 +38,22 @@ test.describe('hidden characters in the edit form', () => {
     await expect(revealed).toHaveCount(0);
   });
 });
+
+test.describe('hidden characters in a denial note', () => {
+  test('a note with a bidirectional override shows its code points on the card and in the reply', async ({
+    chatPage,
+  }) => {
+    await chatPage.goto('/');
+    await chatPage.send('帮我创建一个工单：打印机坏了');
+    const card = chatPage.toolCards('createTicket').last();
+    await expect(card.getByText('需要你的批准')).toBeVisible();
+    await chatPage.openMore(card);
+    await card.getByRole('button', { name: '拒绝并说明…' }).click();
+    await card.getByRole('textbox', { name: /原因/ }).fill('不用\u202e了\u200b谢谢');
+    await chatPage.denyButton(card).click();
+    await chatPage.waitForTurnEnd();
+    await expect(card.getByTestId('denial-note')).toHaveText('不用⟨U+202E⟩了⟨U+200B⟩谢谢');
+    await expect(chatPage.agentMessages.last()).toContainText('你的说明：“不用⟨U+202E⟩了⟨U+200B⟩谢谢”');
+    expect(await card.getByTestId('denial-note').textContent()).not.toMatch(/[\u200b\u202e]/);
+  });
+});
